@@ -1,0 +1,91 @@
+# pmudb - build, test and benchmark.  `make` builds everything, `make run`
+# builds and runs the main job, `make test` runs every test (also under
+# AddressSanitizer and UndefinedBehaviorSanitizer).  See README.md.
+
+CC := gcc
+BUILD ?= build
+# LIBPFM=/prefix builds from another libpfm4 install (include/ and lib/ under it).
+LIBPFM ?=
+
+CFLAGS ?= -O2 -g
+CFLAGS += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -MMD -MP
+ifneq ($(SAN),)
+CFLAGS += -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
+LDFLAGS += -fsanitize=address,undefined
+endif
+
+ifneq ($(LIBPFM),)
+PFM_CFLAGS := -I$(LIBPFM)/include
+PFM_LIBS := -L$(LIBPFM)/lib -Wl,-rpath,$(LIBPFM)/lib -lpfm
+else
+PFM_CFLAGS :=
+PFM_LIBS := -lpfm
+endif
+
+COMPILER_SRC := $(wildcard compiler/*.c)
+COMPILER_OBJ := $(COMPILER_SRC:%.c=$(BUILD)/%.o) $(BUILD)/compiler/schema_sql.o
+TESTS := $(BUILD)/tests/test_catalog $(BUILD)/tests/test_tables $(BUILD)/tests/test_build
+
+.PHONY: all run test check deps clean
+all: deps $(BUILD)/pmudb-build $(BUILD)/pmudb.db
+
+# The packages the build needs; installed when running as root, else the
+# command to run is printed.
+DEB_PACKAGES := gcc make pkg-config libsqlite3-dev libyaml-dev libcmocka-dev
+ifeq ($(LIBPFM),)
+DEB_PACKAGES += libpfm4-dev
+endif
+deps:
+	@missing=$$(for p in $(DEB_PACKAGES); do \
+		dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q 'ok installed' || echo $$p; done); \
+	if [ -n "$$missing" ]; then \
+		if [ "$$(id -u)" = 0 ]; then \
+			echo "installing:" $$missing; \
+			apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null || exit 1; \
+		else \
+			echo "missing packages; run: sudo apt-get install" $$missing >&2; exit 1; \
+		fi; \
+	fi
+
+# pkg-config is asked when a recipe runs, after `deps` has installed it.
+SQLITE_LIBS = $(shell pkg-config --libs sqlite3)
+YAML_LIBS = $(shell pkg-config --libs yaml-0.1)
+CMOCKA_LIBS = $(shell pkg-config --libs cmocka)
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(PFM_CFLAGS) -c $< -o $@
+
+$(BUILD)/compiler/schema_sql.o: compiler/schema_sql.S compiler/schema.sql
+	@mkdir -p $(dir $@)
+	$(CC) -c $< -o $@
+
+$(BUILD)/pmudb-build: $(COMPILER_OBJ)
+	$(CC) $(LDFLAGS) $^ -o $@ $(PFM_LIBS) $(SQLITE_LIBS) $(YAML_LIBS) -ldl
+
+# Not deleted on error: a failed build keeps the previous catalog.
+$(BUILD)/pmudb.db: $(BUILD)/pmudb-build $(wildcard tables/*.yaml)
+	$(BUILD)/pmudb-build --tables tables --out $@
+
+run: all
+	@$(BUILD)/pmudb-build --tables tables --out $(BUILD)/pmudb.db
+
+$(BUILD)/tests/%: tests/%.c $(BUILD)/tests/testlib.o
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(PFM_CFLAGS) $< $(BUILD)/tests/testlib.o -o $@ $(LDFLAGS) $(PFM_LIBS) $(SQLITE_LIBS) $(CMOCKA_LIBS)
+
+# Runs the tests against the catalog and programs of $(BUILD).
+check: all $(TESTS)
+	@for t in $(TESTS); do \
+		echo "== $$t"; \
+		PMUDB_BUILD=$(BUILD) $$t || exit 1; \
+	done
+
+test:
+	$(MAKE) --no-print-directory check BUILD=build
+	$(MAKE) --no-print-directory check BUILD=build/san SAN=1
+
+clean:
+	rm -rf build
+
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

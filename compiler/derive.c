@@ -1,0 +1,534 @@
+/*
+ * derive.c - learns the rules libpfm's public API does not expose, by
+ * asking its encoder and recording the answers.
+ *
+ * For every event it encodes the event alone, with each unit mask, and with
+ * each pair of unit masks.  From the answers it derives:
+ *   - the defaults libpfm adds to a bare event and to each unit mask;
+ *   - unit-mask groups: umasks that get the same answer alone and with every
+ *     other umask.  A pair's answer then depends only on the two groups, so
+ *     the refused combinations are stored per pair of groups;
+ *   - modifier values a unit mask implies (ldlat=3, c=1 ...), and whether
+ *     they are hard-wired (libpfm refuses another value with ATTR_SET).
+ * For every modifier list of a PMU it finds the accepted range and where the
+ * value lands (bits of config/config1/config2 or a perf_event_attr field),
+ * and for the PMU how its perf type is found and which privilege levels
+ * change the encoding.  Nothing here knows a PMU family: the same questions
+ * are asked of all of them.
+ */
+#include "derive.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "probe.h"
+#include "sysfs_spy.h"
+
+#define PLM_DEFAULT (PFM_PLM0 | PFM_PLM3)
+
+/* ---- perf_event_attr fields, by name ---------------------------------- */
+
+static const char *const field_names[] = {
+	"type", "config", "config1", "config2", "sample_period", "freq",
+	"exclude_user", "exclude_kernel", "exclude_hv", "exclude_idle",
+	"exclude_host", "exclude_guest", "precise_ip", "exclusive", "pinned",
+	"cpu", "flags",
+};
+#define FIELD_COUNT (sizeof(field_names) / sizeof(field_names[0]))
+
+static uint64_t field_value(const struct probe *p, size_t field)
+{
+	const struct perf_event_attr *a = &p->attr;
+	switch (field) {
+	case 0: return a->type;
+	case 1: return a->config;
+	case 2: return a->config1;
+	case 3: return a->config2;
+	case 4: return a->sample_period;
+	case 5: return a->freq;
+	case 6: return a->exclude_user;
+	case 7: return a->exclude_kernel;
+	case 8: return a->exclude_hv;
+	case 9: return a->exclude_idle;
+	case 10: return a->exclude_host;
+	case 11: return a->exclude_guest;
+	case 12: return a->precise_ip;
+	case 13: return a->exclusive;
+	case 14: return a->pinned;
+	case 15: return (uint64_t)(int64_t)p->cpu;
+	default: return (uint64_t)(int64_t)p->flags;
+	}
+}
+
+/* Records every field that differs between two successful encodings. */
+static void record_landings(struct modifier *m, const struct probe *lo, const struct probe *hi)
+{
+	for (size_t f = 0; f < FIELD_COUNT; f++) {
+		uint64_t diff = field_value(lo, f) ^ field_value(hi, f);
+		if (!diff)
+			continue;
+		struct landing *l = vec_push(&m->landings);
+		snprintf(l->field, sizeof(l->field), "%s", field_names[f]);
+		l->mask = diff;
+	}
+}
+
+/* ---- modifiers --------------------------------------------------------- */
+
+static bool accepts(const char *base, const char *mod, uint64_t value, struct probe *out)
+{
+	char *s = xprintf("%s:%s=%llu", base, mod, (unsigned long long)value);
+	probe_encode(s, PLM_DEFAULT, out);
+	free(s);
+	return out->error == PFM_SUCCESS;
+}
+
+/* Largest accepted value in (ok, bad), given ok accepted and bad refused. */
+static uint64_t search_max(const char *base, const char *mod, uint64_t ok, uint64_t bad)
+{
+	struct probe p;
+	while (bad - ok > 1) {
+		uint64_t mid = ok + (bad - ok) / 2;
+		if (accepts(base, mod, mid, &p))
+			ok = mid;
+		else
+			bad = mid;
+	}
+	return ok;
+}
+
+static void derive_modifier(const char *base, struct modifier *m)
+{
+	struct probe lo, hi;
+
+	if (!m->is_integer) {
+		bool z = accepts(base, m->name, 0, &lo);
+		bool o = accepts(base, m->name, 1, &hi);
+		m->probed = z || o;
+		m->min = z ? 0 : 1;
+		m->max = o ? 1 : 0;
+		if (z && o)
+			record_landings(m, &lo, &hi);
+		return;
+	}
+	/* Smallest accepted value: 0, 1, or nothing we can find cheaply. */
+	uint64_t min = 0;
+	if (!accepts(base, m->name, 0, &lo)) {
+		min = 1;
+		if (!accepts(base, m->name, 1, &lo))
+			return;
+	}
+	m->probed = true;
+	m->min = min;
+	if (accepts(base, m->name, UINT64_MAX, &hi))
+		m->max = UINT64_MAX;
+	else
+		m->max = search_max(base, m->name, min, UINT64_MAX);
+	if (m->max != min && accepts(base, m->name, m->max, &hi))
+		record_landings(m, &lo, &hi);
+}
+
+/* Modifiers whose fstr value changes with the privilege-level mask. */
+static void find_plm_modifiers(const char *base, struct event *ev)
+{
+	struct probe a, b;
+	probe_encode(base, PFM_PLM0 | PFM_PLM3, &a);
+	probe_encode(base, PFM_PLM3, &b);
+	if (a.error || b.error)
+		return;
+	for (size_t i = 0; i < ev->modifiers.count; i++) {
+		struct modifier *m = &ev->modifiers.items[i];
+		const struct probe_token *ta = probe_modifier(&a, m->name);
+		const struct probe_token *tb = probe_modifier(&b, m->name);
+		m->follows_plm = ta && tb && ta->value != tb->value;
+	}
+}
+
+static bool same_modifier_list(const struct event *a, const struct event *b)
+{
+	if (a->modifiers.count != b->modifiers.count)
+		return false;
+	for (size_t i = 0; i < a->modifiers.count; i++) {
+		const struct modifier *x = &a->modifiers.items[i], *y = &b->modifiers.items[i];
+		if (strcmp(x->name, y->name) || x->is_integer != y->is_integer || x->is_perf != y->is_perf)
+			return false;
+	}
+	return true;
+}
+
+static void copy_modifier_rules(struct event *to, const struct event *from)
+{
+	for (size_t i = 0; i < to->modifiers.count; i++) {
+		struct modifier *t = &to->modifiers.items[i];
+		const struct modifier *f = &from->modifiers.items[i];
+		t->probed = f->probed;
+		t->min = f->min;
+		t->max = f->max;
+		t->follows_plm = f->follows_plm;
+		t->landings.count = 0;
+		for (size_t j = 0; j < f->landings.count; j++)
+			*(struct landing *)vec_push(&t->landings) = f->landings.items[j];
+	}
+}
+
+/* ---- one event --------------------------------------------------------- */
+
+/* "PMU::EVENT", or "PMU::EVENT:UMASK" when UMASK >= 0. */
+static char *event_string(const struct pmu *p, const struct event *ev, int umask)
+{
+	if (umask < 0)
+		return xprintf("%s::%s", p->name, ev->name);
+	return xprintf("%s::%s:%s", p->name, ev->name, ev->umasks.items[umask].name);
+}
+
+static int umask_by_name(const struct event *ev, const char *name)
+{
+	for (size_t i = 0; i < ev->umasks.count; i++)
+		if (!strcmp(ev->umasks.items[i].name, name))
+			return (int)i;
+	return -1;
+}
+
+static bool in_set(const int *a, size_t n, int x)
+{
+	for (size_t i = 0; i < n; i++)
+		if (a[i] == x)
+			return true;
+	return false;
+}
+
+/* The umasks that umask U stands for: its equiv list, or U itself. */
+static void expand_umask(const struct event *ev, int u, struct int_vec *out)
+{
+	const char *equiv = ev->umasks.items[u].equiv;
+	if (!equiv) {
+		*(int *)vec_push(out) = u;
+		return;
+	}
+	char *copy = xstrdup(equiv), *save = NULL;
+	for (char *t = strtok_r(copy, ":", &save); t; t = strtok_r(NULL, ":", &save)) {
+		int v = umask_by_name(ev, t);
+		if (v >= 0 && !in_set(out->items, out->count, v))
+			*(int *)vec_push(out) = v;
+	}
+	free(copy);
+}
+
+/* Unit masks in a probe's fstr other than those REQUESTED stands for. */
+static void collect_added(const struct event *ev, const struct probe *p, const struct int_vec *requested,
+			  struct int_vec *out)
+{
+	for (int t = 0; t < p->token_count; t++) {
+		if (p->tokens[t].has_value)
+			continue;
+		int u = umask_by_name(ev, p->tokens[t].name);
+		if (u >= 0 && !in_set(requested->items, requested->count, u))
+			*(int *)vec_push(out) = u;
+	}
+}
+
+static bool int_set_equal(const int *a, size_t na, const int *b, size_t nb)
+{
+	return na == nb && (na == 0 || !memcmp(a, b, na * sizeof(*a)));
+}
+
+/* Umasks whose behaviour libpfm can tell: not equivs (which stand for their
+ * expansion) and not added by an override (which libpfm does not know). */
+static bool learnable(const struct umask *u)
+{
+	return !u->equiv && u->libpfm_index >= 0;
+}
+
+/* Are umasks I and J interchangeable: same answer alone and with all others? */
+static bool same_behaviour(const struct event *ev, const int *pair, size_t n, size_t i, size_t j)
+{
+	const struct umask *a = &ev->umasks.items[i], *b = &ev->umasks.items[j];
+	if (a->single_error != b->single_error
+	    || !int_set_equal(a->added.items, a->added.count, b->added.items, b->added.count))
+		return false;
+	for (size_t w = 0; w < n; w++)
+		if (w != i && w != j && learnable(&ev->umasks.items[w]) && pair[i * n + w] != pair[j * n + w])
+			return false;
+	return true;
+}
+
+static void derive_groups(struct event *ev, const int *pair, size_t n)
+{
+	VEC(size_t) reps = {0};
+	for (size_t i = 0; i < n; i++) {
+		if (!learnable(&ev->umasks.items[i])) {
+			ev->umasks.items[i].group = -1;
+			continue;
+		}
+		size_t g = 0;
+		while (g < reps.count && !same_behaviour(ev, pair, n, reps.items[g], i))
+			g++;
+		if (g == reps.count)
+			*(size_t *)vec_push(&reps) = i;
+		ev->umasks.items[i].group = (int)g;
+	}
+	ev->group_count = (int)reps.count;
+	free(reps.items);
+	/* A umask added by an override combines freely: nothing was learnt. */
+	for (size_t i = 0; i < n; i++)
+		if (!ev->umasks.items[i].equiv && ev->umasks.items[i].libpfm_index < 0)
+			ev->umasks.items[i].group = ev->group_count++;
+
+	/* One answer per pair of groups; keep the refusals. */
+	for (size_t i = 0; i < n; i++)
+		for (size_t j = i + 1; j < n; j++) {
+			int ga = ev->umasks.items[i].group, gb = ev->umasks.items[j].group;
+			if (ga < 0 || gb < 0)
+				continue;
+			int lo = ga < gb ? ga : gb, hi = ga < gb ? gb : ga;
+			bool known = false;
+			for (size_t r = 0; r < ev->group_rules.count; r++)
+				if (ev->group_rules.items[r].group_a == lo && ev->group_rules.items[r].group_b == hi) {
+					known = true;
+					if (ev->group_rules.items[r].error != pair[i * n + j])
+						ev->pair_rule_misses++;
+				}
+			if (!known && pair[i * n + j] != PFM_SUCCESS) {
+				struct group_rule *r = vec_push(&ev->group_rules);
+				r->group_a = lo;
+				r->group_b = hi;
+				r->error = pair[i * n + j];
+			}
+		}
+}
+
+/* The most common value of modifier M among successful single probes. */
+static uint64_t usual_value(const struct probe *singles, size_t n, const char *name, bool *found)
+{
+	uint64_t best = 0;
+	size_t best_count = 0;
+	*found = false;
+	for (size_t i = 0; i < n; i++) {
+		const struct probe_token *t = singles[i].error ? NULL : probe_modifier(&singles[i], name);
+		if (!t)
+			continue;
+		size_t count = 0;
+		for (size_t j = 0; j < n; j++) {
+			const struct probe_token *u = singles[j].error ? NULL : probe_modifier(&singles[j], name);
+			count += u && u->value == t->value;
+		}
+		if (count > best_count) {
+			best_count = count;
+			best = t->value;
+			*found = true;
+		}
+	}
+	return best;
+}
+
+static void derive_implied(const struct pmu *p, struct event *ev, const struct probe *singles, size_t n)
+{
+	for (size_t mi = 0; mi < ev->modifiers.count; mi++) {
+		const struct modifier *m = &ev->modifiers.items[mi];
+		bool found;
+		if (m->follows_plm)
+			continue;
+		uint64_t usual = usual_value(singles, n, m->name, &found);
+		if (!found)
+			continue;
+		for (size_t i = 0; i < n; i++) {
+			const struct probe_token *t = singles[i].error ? NULL : probe_modifier(&singles[i], m->name);
+			if (!t || t->value == usual)
+				continue;
+			struct implied_value *iv = vec_push(&ev->umasks.items[i].implied);
+			iv->modifier = (int)mi;
+			iv->value = t->value;
+			char *base = event_string(p, ev, (int)i);
+			struct probe q;
+			accepts(base, m->name, usual, &q);
+			iv->hardwired = q.error == PFM_ERR_ATTR_SET;
+			free(base);
+		}
+	}
+}
+
+/* A string for EV that libpfm encodes, or NULL. */
+static char *encodable_base(const struct pmu *p, const struct event *ev, const struct probe *singles)
+{
+	if (ev->bare_error == PFM_SUCCESS)
+		return event_string(p, ev, -1);
+	for (size_t i = 0; i < ev->umasks.count; i++)
+		if (singles[i].error == PFM_SUCCESS)
+			return event_string(p, ev, (int)i);
+	return NULL;
+}
+
+static void note_perf_type(struct pmu *p, struct event *ev, const struct probe *q)
+{
+	int type = (int)q->attr.type;
+	const char *sysfs = sysfs_spy_name(type);
+	if (sysfs) {
+		bool seen = false;
+		for (size_t i = 0; i < p->sysfs_names.count; i++)
+			seen |= !strcmp(p->sysfs_names.items[i], sysfs);
+		if (!seen)
+			*(char **)vec_push(&p->sysfs_names) = xstrdup(sysfs);
+		type = -1;
+	}
+	if (p->perf_type == -2)
+		p->perf_type = type;
+	ev->perf_type = type == p->perf_type ? -2 : type;
+}
+
+/* Encodes EV with each of its umasks alone; records answers and defaults. */
+static void probe_singles(const struct pmu *p, struct event *ev, struct probe *singles)
+{
+	for (size_t i = 0; i < ev->umasks.count; i++) {
+		struct umask *u = &ev->umasks.items[i];
+		if (u->libpfm_index < 0) {
+			/* added by an override: libpfm does not know it */
+			singles[i].error = PFM_ERR_NOTFOUND;
+			continue;
+		}
+		char *s = event_string(p, ev, (int)i);
+		probe_encode(s, PLM_DEFAULT, &singles[i]);
+		free(s);
+		u->single_error = singles[i].error;
+		if (u->single_error != PFM_SUCCESS)
+			continue;
+		struct int_vec requested = {0};
+		expand_umask(ev, (int)i, &requested);
+		collect_added(ev, &singles[i], &requested, &u->added);
+		free(requested.items);
+	}
+}
+
+/* Does a successful pair get exactly the defaults both its umasks get alone?
+ * The encoder relies on this; the build counts where it fails. */
+static bool pair_follows_default_rule(const struct event *ev, int i, int j, const struct probe *q)
+{
+	const struct umask *a = &ev->umasks.items[i], *b = &ev->umasks.items[j];
+	struct int_vec requested = {0}, got = {0};
+	expand_umask(ev, i, &requested);
+	expand_umask(ev, j, &requested);
+	collect_added(ev, q, &requested, &got);
+	size_t expected = 0;
+	for (size_t k = 0; k < a->added.count; k++) {
+		int d = a->added.items[k];
+		expected += in_set(b->added.items, b->added.count, d) && !in_set(requested.items, requested.count, d);
+	}
+	bool ok = got.count == expected;
+	for (size_t k = 0; ok && k < got.count; k++)
+		ok = in_set(a->added.items, a->added.count, got.items[k])
+		     && in_set(b->added.items, b->added.count, got.items[k]);
+	free(requested.items);
+	free(got.items);
+	return ok;
+}
+
+/* Encodes EV with every pair of plain (non-equiv) umasks: PAIR[i*n+j]. */
+static void probe_pairs(const struct pmu *p, struct event *ev, int *pair)
+{
+	size_t n = ev->umasks.count;
+	for (size_t i = 0; i < n; i++) {
+		if (!learnable(&ev->umasks.items[i]))
+			continue;
+		for (size_t j = i + 1; j < n; j++) {
+			if (!learnable(&ev->umasks.items[j]))
+				continue;
+			struct probe q;
+			char *s = xprintf("%s::%s:%s:%s", p->name, ev->name,
+					  ev->umasks.items[i].name, ev->umasks.items[j].name);
+			probe_encode(s, PLM_DEFAULT, &q);
+			free(s);
+			pair[i * n + j] = pair[j * n + i] = q.error;
+			if (q.error == PFM_SUCCESS && !pair_follows_default_rule(ev, (int)i, (int)j, &q))
+				ev->pair_rule_misses++;
+		}
+	}
+}
+
+/* Derives EV's rules; returns a string libpfm encodes for it, or NULL. */
+static char *derive_event(struct pmu *p, struct event *ev, struct event **modifier_source)
+{
+	size_t n = ev->umasks.count;
+	struct probe bare;
+	struct int_vec none = {0};
+	if (ev->libpfm_index < 0) {
+		/* added by an override: libpfm does not know it, but its
+		 * modifiers are the PMU's (see overrides.c) */
+		ev->perf_type = -2;
+		if (*modifier_source && same_modifier_list(*modifier_source, ev))
+			copy_modifier_rules(ev, *modifier_source);
+		return NULL;
+	}
+	char *s = event_string(p, ev, -1);
+	probe_encode(s, PLM_DEFAULT, &bare);
+	free(s);
+	ev->bare_error = bare.error;
+	if (bare.error == PFM_SUCCESS)
+		collect_added(ev, &bare, &none, &ev->bare_added);
+
+	struct probe *singles = calloc(n ? n : 1, sizeof(*singles));
+	int *pair = calloc(n ? n * n : 1, sizeof(*pair));
+	if (!singles || !pair) {
+		fputs("pmudb-build: out of memory\n", stderr);
+		abort();
+	}
+	probe_singles(p, ev, singles);
+	probe_pairs(p, ev, pair);
+	derive_groups(ev, pair, n);
+
+	char *base = encodable_base(p, ev, singles);
+	if (base) {
+		struct probe q;
+		probe_encode(base, PLM_DEFAULT, &q);
+		note_perf_type(p, ev, &q);
+		struct event *src = *modifier_source;
+		if (src && same_modifier_list(src, ev)) {
+			copy_modifier_rules(ev, src);
+		} else {
+			find_plm_modifiers(base, ev);
+			for (size_t i = 0; i < ev->modifiers.count; i++)
+				derive_modifier(base, &ev->modifiers.items[i]);
+			*modifier_source = ev;
+		}
+		derive_implied(p, ev, singles, n);
+	} else {
+		ev->perf_type = -2;
+	}
+	free(singles);
+	free(pair);
+	return base;
+}
+
+/* Privilege levels whose presence changes the raw encoding of BASE. */
+static unsigned derive_supported_plm(const char *base)
+{
+	static const int levels[] = { PFM_PLM0, PFM_PLM1, PFM_PLM2, PFM_PLM3, PFM_PLMH };
+	uint64_t none[4] = {0}, with[4] = {0};
+	int nn, nw;
+	unsigned plm = 0;
+	if (probe_raw_codes(base, 0, none, &nn))
+		return 0;
+	for (size_t i = 0; i < sizeof(levels) / sizeof(levels[0]); i++)
+		if (!probe_raw_codes(base, levels[i], with, &nw)
+		    && (nw != nn || memcmp(none, with, (size_t)nn * sizeof(*none))))
+			plm |= (unsigned)levels[i];
+	return plm;
+}
+
+void derive_pmu(struct pmu *p)
+{
+	struct event *modifier_source = NULL;
+	p->perf_type = -2;	/* not seen yet */
+	bool plm_known = false;
+	for (size_t i = 0; i < p->events.count; i++) {
+		char *base = derive_event(p, &p->events.items[i], &modifier_source);
+		/* Any string the PMU encodes serves to find the privilege levels. */
+		if (base && !plm_known) {
+			p->supported_plm = derive_supported_plm(base);
+			plm_known = true;
+		}
+		free(base);
+	}
+	if (p->perf_type == -2)
+		p->perf_type = -1;
+}

@@ -1,0 +1,436 @@
+/*
+ * emit.c - writes the model into a new SQLite catalog (schema.sql).
+ *
+ * PMUs with identical events share one event table: the 28 CHA boxes of
+ * Skylake-X are one table with 28 pmu rows pointing at it.  Identity is
+ * decided by a canonical serialisation of everything stored for a table;
+ * SQLite itself finds equal keys (a temporary table with a unique key).
+ * Modifier lists are shared the same way.  Rows go in in model order, so
+ * the same model gives the same file.
+ */
+#include "emit.h"
+
+#include <perfmon/pfmlib.h>
+#include <sqlite3.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+extern const char pmudb_schema_sql[];
+
+enum stmt_id {
+	S_FIND_TABLE, S_ADD_TABLE_KEY, S_ADD_TABLE, S_SHARE_TABLE,
+	S_FIND_MODSET, S_ADD_MODSET_KEY, S_ADD_MODSET, S_ADD_MODIFIER, S_ADD_LANDING,
+	S_ADD_PMU, S_ADD_SYSFS, S_ADD_EVENT, S_ADD_ALIAS, S_ADD_UMASK,
+	S_ADD_EVENT_DEFAULT, S_ADD_UMASK_DEFAULT, S_ADD_GROUP_RULE, S_ADD_IMPLIED,
+	S_ADD_CPUID, S_ADD_CPUID_PMU, S_ADD_OVERRIDE, S_ADD_META, S_ADD_ERROR,
+	S_FIND_TEXT, S_ADD_TEXT, S_ADD_TEXT_KEY,
+	S_COUNT
+};
+
+static const char *const stmt_sql[S_COUNT] = {
+	[S_FIND_TABLE] = "SELECT table_id FROM temp.table_key WHERE key = ?",
+	[S_ADD_TABLE_KEY] = "INSERT INTO temp.table_key(key, table_id) VALUES (?, ?)",
+	[S_ADD_TABLE] = "INSERT INTO event_table(pmu_count) VALUES (1)",
+	[S_SHARE_TABLE] = "UPDATE event_table SET pmu_count = pmu_count + 1 WHERE id = ?",
+	[S_FIND_MODSET] = "SELECT set_id FROM temp.modset_key WHERE key = ?",
+	[S_ADD_MODSET_KEY] = "INSERT INTO temp.modset_key(key, set_id) VALUES (?, ?)",
+	[S_ADD_MODSET] = "INSERT INTO modifier_set DEFAULT VALUES",
+	[S_ADD_MODIFIER] = "INSERT INTO modifier VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
+	[S_ADD_LANDING] = "INSERT INTO modifier_landing VALUES (?,?,?,?)",
+	[S_ADD_PMU] = "INSERT INTO pmu VALUES (NULL,?,?,?,?,?,?,?,?,?,?,?,?)",
+	[S_ADD_SYSFS] = "INSERT INTO pmu_sysfs VALUES (?,?,?)",
+	[S_ADD_EVENT] = "INSERT INTO event VALUES (NULL,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+	[S_ADD_ALIAS] = "INSERT INTO event_alias VALUES (?,?,?)",
+	[S_ADD_UMASK] = "INSERT INTO umask VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
+	[S_ADD_EVENT_DEFAULT] = "INSERT INTO event_default VALUES (?,?)",
+	[S_ADD_UMASK_DEFAULT] = "INSERT INTO umask_default VALUES (?,?,?)",
+	[S_ADD_GROUP_RULE] = "INSERT INTO group_rule VALUES (?,?,?,?)",
+	[S_ADD_IMPLIED] = "INSERT INTO umask_implied VALUES (?,?,?,?,?)",
+	[S_ADD_CPUID] = "INSERT INTO cpuid_map VALUES (NULL,?,?,?,?,?,?,?,?)",
+	[S_ADD_CPUID_PMU] = "INSERT INTO cpuid_map_pmu VALUES (?,?,?)",
+	[S_ADD_OVERRIDE] = "INSERT INTO override_log VALUES (NULL,?,?,?,?)",
+	[S_ADD_META] = "INSERT INTO meta VALUES (?,?)",
+	[S_ADD_ERROR] = "INSERT INTO pfm_error VALUES (?,?,?)",
+	[S_FIND_TEXT] = "SELECT id FROM temp.text_key WHERE value = ?",
+	[S_ADD_TEXT] = "INSERT INTO text(value) VALUES (?)",
+	[S_ADD_TEXT_KEY] = "INSERT INTO temp.text_key(value, id) VALUES (?, ?)",
+};
+
+struct emitter {
+	sqlite3 *db;
+	sqlite3_stmt *stmt[S_COUNT];
+	struct emit_stats *stats;
+	char *error;
+};
+
+static int fail(struct emitter *em, const char *what)
+{
+	if (!em->error)
+		em->error = xprintf("catalog: %s: %s", what, sqlite3_errmsg(em->db));
+	return -1;
+}
+
+/*
+ * Binds the arguments by FORMAT ('i' int64, 'n' an int "is NULL" then an
+ * int64, 's' text or NULL, 'k' a blob key given as sqlite3_str*), runs the
+ * statement and resets
+ * it.  Returns 0 with *rowid set (when ROWID is not NULL), -1 on error.
+ */
+static int run(struct emitter *em, enum stmt_id id, int64_t *rowid, const char *format, ...)
+{
+	sqlite3_stmt *st = em->stmt[id];
+	va_list ap;
+	va_start(ap, format);
+	for (int i = 0; format[i]; i++) {
+		switch (format[i]) {
+		case 'i': sqlite3_bind_int64(st, i + 1, va_arg(ap, int64_t)); break;
+		case 'n': {
+			int is_null = va_arg(ap, int);
+			int64_t v = va_arg(ap, int64_t);
+			if (is_null)
+				sqlite3_bind_null(st, i + 1);
+			else
+				sqlite3_bind_int64(st, i + 1, v);
+			break;
+		}
+		case 's': sqlite3_bind_text(st, i + 1, va_arg(ap, const char *), -1, SQLITE_STATIC); break;
+		case 'k': {
+			sqlite3_str *k = va_arg(ap, sqlite3_str *);
+			sqlite3_bind_blob(st, i + 1, sqlite3_str_value(k), sqlite3_str_length(k), SQLITE_STATIC);
+			break;
+		}
+		}
+	}
+	va_end(ap);
+	int rc = sqlite3_step(st);
+	int64_t found = rc == SQLITE_ROW ? sqlite3_column_int64(st, 0) : 0;
+	if (rc == SQLITE_DONE && rowid)
+		*rowid = sqlite3_last_insert_rowid(em->db);
+	if (rc == SQLITE_ROW && rowid)
+		*rowid = found;
+	sqlite3_reset(st);
+	sqlite3_clear_bindings(st);
+	if (rc != SQLITE_DONE && rc != SQLITE_ROW)
+		return fail(em, stmt_sql[id]);
+	return rc == SQLITE_ROW ? 1 : 0;
+}
+
+static const char *kind_name(enum pmu_kind k)
+{
+	switch (k) {
+	case PMU_CORE: return "core";
+	case PMU_UNCORE: return "uncore";
+	case PMU_OS: return "os";
+	default: return "unknown";
+	}
+}
+
+/* The id of description TEXT in the text table, inserting it if new. */
+static int text_id(struct emitter *em, const char *text, int64_t *id)
+{
+	if (!text)
+		text = "";
+	int r = run(em, S_FIND_TEXT, id, "s", text);
+	if (r == 0)
+		r = run(em, S_ADD_TEXT, id, "s", text) || run(em, S_ADD_TEXT_KEY, NULL, "si", text, *id) ? -1 : 0;
+	return r < 0 ? -1 : 0;
+}
+
+/* ---- modifier sets ----------------------------------------------------- */
+
+static void key_modifiers(sqlite3_str *k, const struct event *ev)
+{
+	for (size_t i = 0; i < ev->modifiers.count; i++) {
+		const struct modifier *m = &ev->modifiers.items[i];
+		sqlite3_str_appendf(k, "%s\x1f%s\x1f%d%d%d\x1f%llu\x1f%d%d\x1f%llu\x1f%llu\x1f", m->name, m->description,
+				    m->is_integer, m->is_perf, m->probed, (unsigned long long)m->default_value,
+				    m->libpfm_index, m->follows_plm, (unsigned long long)m->min, (unsigned long long)m->max);
+		for (size_t j = 0; j < m->landings.count; j++)
+			sqlite3_str_appendf(k, "%s=%llx,", m->landings.items[j].field,
+					    (unsigned long long)m->landings.items[j].mask);
+		sqlite3_str_appendchar(k, 1, '\x1e');
+	}
+}
+
+static int insert_modifiers(struct emitter *em, int64_t set, const struct event *ev)
+{
+	for (size_t i = 0; i < ev->modifiers.count; i++) {
+		const struct modifier *m = &ev->modifiers.items[i];
+		int64_t text;
+		if (text_id(em, m->description, &text)
+		    || run(em, S_ADD_MODIFIER, NULL, "iisissiiiiii", set, (int64_t)i, m->name, text,
+			m->is_integer ? "int" : "bool", m->is_perf ? "perf" : "pmu", (int64_t)m->libpfm_index,
+			(int64_t)m->default_value, (int64_t)m->probed, (int64_t)m->min, (int64_t)m->max,
+			(int64_t)m->follows_plm) < 0)
+			return -1;
+		for (size_t j = 0; j < m->landings.count; j++)
+			if (run(em, S_ADD_LANDING, NULL, "iisi", set, (int64_t)i, m->landings.items[j].field,
+				(int64_t)m->landings.items[j].mask) < 0)
+				return -1;
+	}
+	return 0;
+}
+
+/* The shared modifier set of EV (0 when it has none), inserting it if new. */
+static int modifier_set(struct emitter *em, const struct event *ev, int64_t *set)
+{
+	*set = 0;
+	if (!ev->modifiers.count)
+		return 0;
+	sqlite3_str *k = sqlite3_str_new(em->db);
+	key_modifiers(k, ev);
+	int r = run(em, S_FIND_MODSET, set, "k", k);
+	if (r == 0) {
+		r = run(em, S_ADD_MODSET, set, "")
+		    || run(em, S_ADD_MODSET_KEY, NULL, "ki", k, *set)
+		    || insert_modifiers(em, *set, ev);
+		r = r ? -1 : 0;
+		em->stats->modifier_sets += !r;
+	}
+	sqlite3_free(sqlite3_str_finish(k));
+	return r < 0 ? -1 : 0;
+}
+
+/* ---- event tables ------------------------------------------------------ */
+
+static void key_ints(sqlite3_str *k, const struct int_vec *v)
+{
+	for (size_t i = 0; i < v->count; i++)
+		sqlite3_str_appendf(k, "%d,", v->items[i]);
+	sqlite3_str_appendchar(k, 1, '\x1f');
+}
+
+static void key_event(sqlite3_str *k, const struct event *ev, int64_t modset)
+{
+	sqlite3_str_appendf(k, "%s\x1f%s\x1f%s\x1f%llx\x1f%d%d%d\x1f%lld\x1f%d\x1f%d\x1f%d\x1f%d\x1f%s\x1f",
+			    ev->name, ev->description, ev->equiv ? ev->equiv : "\x01", (unsigned long long)ev->code,
+			    ev->is_precise, ev->supports_hw_sampling, ev->speculative, (long long)modset, ev->perf_type,
+			    ev->bare_error, ev->group_count, ev->retired, ev->why ? ev->why : "");
+	key_ints(k, &ev->bare_added);
+	for (size_t i = 0; i < ev->aliases.count; i++)
+		sqlite3_str_appendf(k, "%s,", ev->aliases.items[i]);
+	for (size_t i = 0; i < ev->group_rules.count; i++)
+		sqlite3_str_appendf(k, "%d/%d/%d,", ev->group_rules.items[i].group_a, ev->group_rules.items[i].group_b,
+				    ev->group_rules.items[i].error);
+	for (size_t i = 0; i < ev->umasks.count; i++) {
+		const struct umask *u = &ev->umasks.items[i];
+		sqlite3_str_appendf(k, "\x1e%s\x1f%s\x1f%s\x1f%llx\x1f%d%d%d%d\x1f%d\x1f%d\x1f%s\x1f", u->name,
+				    u->description, u->equiv ? u->equiv : "\x01", (unsigned long long)u->code,
+				    u->is_default, u->is_precise, u->speculative, u->retired, u->group,
+				    u->single_error, u->why ? u->why : "");
+		key_ints(k, &u->added);
+		for (size_t j = 0; j < u->implied.count; j++)
+			sqlite3_str_appendf(k, "%d=%llu%c,", u->implied.items[j].modifier,
+					    (unsigned long long)u->implied.items[j].value, u->implied.items[j].hardwired ? 'h' : 's');
+	}
+	sqlite3_str_appendchar(k, 1, '\x1d');
+}
+
+static int insert_umasks(struct emitter *em, const struct event *ev, int64_t event_id)
+{
+	for (size_t i = 0; i < ev->umasks.count; i++) {
+		const struct umask *u = &ev->umasks.items[i];
+		int64_t text, pos = (int64_t)i;
+		/* An equiv has no group: it stands for its expansion. */
+		if (text_id(em, u->description, &text)
+		    || run(em, S_ADD_UMASK, NULL, "iisisiiiiniis", event_id, pos, u->name, text, u->equiv,
+			   (int64_t)u->code, (int64_t)u->is_default, (int64_t)u->is_precise, (int64_t)u->speculative,
+			   u->group < 0, (int64_t)u->group, (int64_t)u->single_error, (int64_t)u->retired, u->why) < 0)
+			return -1;
+		em->stats->stored_umasks++;
+		for (size_t j = 0; j < u->added.count; j++)
+			if (run(em, S_ADD_UMASK_DEFAULT, NULL, "iii", event_id, pos, (int64_t)u->added.items[j]) < 0)
+				return -1;
+		for (size_t j = 0; j < u->implied.count; j++)
+			if (run(em, S_ADD_IMPLIED, NULL, "iiiii", event_id, pos, (int64_t)u->implied.items[j].modifier,
+				(int64_t)u->implied.items[j].value, (int64_t)u->implied.items[j].hardwired) < 0)
+				return -1;
+	}
+	return 0;
+}
+
+static int insert_event(struct emitter *em, int64_t table, size_t position, const struct event *ev, int64_t modset)
+{
+	int64_t id, text;
+	/* perf_type NULL: the PMU's; -1: read from sysfs. */
+	if (text_id(em, ev->description, &text)
+	    || run(em, S_ADD_EVENT, &id, "iisisiiiinniiis", table, (int64_t)position, ev->name, text, ev->equiv,
+		   (int64_t)ev->code, (int64_t)ev->is_precise, (int64_t)ev->supports_hw_sampling,
+		   (int64_t)ev->speculative, modset == 0, modset, ev->perf_type == -2, (int64_t)ev->perf_type,
+		   (int64_t)ev->bare_error, (int64_t)ev->group_count, (int64_t)ev->retired, ev->why) < 0)
+		return -1;
+	em->stats->stored_events++;
+	int r = insert_umasks(em, ev, id);
+	for (size_t i = 0; !r && i < ev->bare_added.count; i++)
+		r = run(em, S_ADD_EVENT_DEFAULT, NULL, "ii", id, (int64_t)ev->bare_added.items[i]) < 0;
+	for (size_t i = 0; !r && i < ev->group_rules.count; i++)
+		r = run(em, S_ADD_GROUP_RULE, NULL, "iiii", id, (int64_t)ev->group_rules.items[i].group_a,
+			(int64_t)ev->group_rules.items[i].group_b, (int64_t)ev->group_rules.items[i].error) < 0;
+	for (size_t i = 0; !r && i < ev->aliases.count; i++)
+		r = run(em, S_ADD_ALIAS, NULL, "isi", table, ev->aliases.items[i], id) < 0;
+	return r ? -1 : 0;
+}
+
+/* The event table of P, shared with an earlier PMU when identical. */
+static int event_table(struct emitter *em, const struct pmu *p, int64_t *table)
+{
+	int64_t *modsets = calloc(p->events.count + 1, sizeof(*modsets));
+	if (!modsets)
+		return fail(em, "out of memory");
+	sqlite3_str *k = sqlite3_str_new(em->db);
+	int r = 0;
+	for (size_t i = 0; !r && i < p->events.count; i++) {
+		r = modifier_set(em, &p->events.items[i], &modsets[i]);
+		key_event(k, &p->events.items[i], modsets[i]);
+	}
+	if (!r)
+		r = run(em, S_FIND_TABLE, table, "k", k);
+	if (r == 1) {
+		r = run(em, S_SHARE_TABLE, NULL, "i", *table) < 0 ? -1 : 0;
+	} else if (r == 0) {
+		r = run(em, S_ADD_TABLE, table, "") || run(em, S_ADD_TABLE_KEY, NULL, "ki", k, *table) ? -1 : 0;
+		for (size_t i = 0; !r && i < p->events.count; i++)
+			r = insert_event(em, *table, i, &p->events.items[i], modsets[i]);
+		em->stats->event_tables += !r;
+	}
+	sqlite3_free(sqlite3_str_finish(k));
+	free(modsets);
+	return r;
+}
+
+static int insert_pmu(struct emitter *em, const struct pmu *p)
+{
+	int64_t table, id;
+	if (event_table(em, p, &table)
+	    || run(em, S_ADD_PMU, &id, "ssissiiiiiii", p->name, p->description ? p->description : "",
+		   (int64_t)p->libpfm_id, kind_name(p->kind), p->family, p->harness_group,
+		   (int64_t)p->num_counters, (int64_t)p->num_fixed_counters, (int64_t)p->max_encoding,
+		   (int64_t)p->supported_plm, (int64_t)p->perf_type, table) < 0)
+		return -1;
+	for (size_t i = 0; i < p->sysfs_names.count; i++)
+		if (run(em, S_ADD_SYSFS, NULL, "iis", id, (int64_t)i, p->sysfs_names.items[i]) < 0)
+			return -1;
+	em->stats->pmus++;
+	for (size_t i = 0; i < p->events.count; i++) {
+		const struct event *ev = &p->events.items[i];
+		em->stats->events += !ev->retired;
+		for (size_t j = 0; !ev->retired && j < ev->umasks.count; j++)
+			em->stats->umasks += !ev->umasks.items[j].retired;
+	}
+	return 0;
+}
+
+/* ---- the rest ---------------------------------------------------------- */
+
+static int insert_cpuid(struct emitter *em, const struct model *m)
+{
+	for (size_t i = 0; i < m->cpuid.count; i++) {
+		const struct cpuid_entry *c = &m->cpuid.items[i];
+		int64_t id;
+		char *source = xprintf("%s:%d", c->file, c->line);
+		int r = run(em, S_ADD_CPUID, &id, "siiiiiss", c->vendor, (int64_t)c->family, (int64_t)c->model_lo,
+			    (int64_t)c->model_hi, (int64_t)c->stepping_lo, (int64_t)c->stepping_hi, c->why, source);
+		free(source);
+		for (size_t j = 0; !r && j < c->pmus.count; j++)
+			r = run(em, S_ADD_CPUID_PMU, NULL, "iis", id, (int64_t)j, c->pmus.items[j]);
+		if (r < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int insert_overrides(struct emitter *em, const struct model *m)
+{
+	for (size_t i = 0; i < m->overrides.count; i++) {
+		const struct override_record *o = &m->overrides.items[i];
+		char *source = xprintf("%s:%d", o->file, o->line);
+		int r = run(em, S_ADD_OVERRIDE, NULL, "ssss", source, o->action, o->target, o->why);
+		free(source);
+		if (r < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static const char *const error_names[] = {
+	"PFM_SUCCESS", "PFM_ERR_NOTSUPP", "PFM_ERR_INVAL", "PFM_ERR_NOINIT", "PFM_ERR_NOTFOUND",
+	"PFM_ERR_FEATCOMB", "PFM_ERR_UMASK", "PFM_ERR_NOMEM", "PFM_ERR_ATTR", "PFM_ERR_ATTR_VAL",
+	"PFM_ERR_ATTR_SET", "PFM_ERR_TOOMANY", "PFM_ERR_TOOSMALL",
+};
+
+static int insert_errors(struct emitter *em)
+{
+	for (int i = 0; i < (int)(sizeof(error_names) / sizeof(error_names[0])); i++)
+		if (run(em, S_ADD_ERROR, NULL, "iss", (int64_t)-i, error_names[i], pfm_strerror(-i)) < 0)
+			return -1;
+	return 0;
+}
+
+static int insert_meta(struct emitter *em, const struct model *m)
+{
+	char buf[64];
+	long misses = 0;
+	for (size_t i = 0; i < m->pmus.count; i++)
+		for (size_t j = 0; j < m->pmus.items[i].events.count; j++)
+			misses += m->pmus.items[i].events.items[j].pair_rule_misses;
+	em->stats->pair_rule_misses = misses;
+	struct { const char *key; long value; } counts[] = {
+		{ "pmus", em->stats->pmus }, { "events", em->stats->events }, { "umasks", em->stats->umasks },
+		{ "event_tables", em->stats->event_tables }, { "overrides", (long)m->overrides.count },
+		{ "cpuid_entries", (long)m->cpuid.count }, { "pair_rule_misses", misses },
+	};
+	if (run(em, S_ADD_META, NULL, "ss", "libpfm_version", m->libpfm_version) < 0
+	    || run(em, S_ADD_META, NULL, "ss", "schema_version", "1") < 0)
+		return -1;
+	for (size_t i = 0; i < sizeof(counts) / sizeof(counts[0]); i++) {
+		snprintf(buf, sizeof(buf), "%ld", counts[i].value);
+		if (run(em, S_ADD_META, NULL, "ss", counts[i].key, buf) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int prepare(struct emitter *em)
+{
+	char *err = NULL;
+	if (sqlite3_exec(em->db,
+			 "PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;"
+			 "CREATE TEMP TABLE table_key(key BLOB PRIMARY KEY, table_id INTEGER);"
+			 "CREATE TEMP TABLE modset_key(key BLOB PRIMARY KEY, set_id INTEGER);"
+			 "CREATE TEMP TABLE text_key(value TEXT PRIMARY KEY, id INTEGER);", NULL, NULL, &err) != SQLITE_OK
+	    || sqlite3_exec(em->db, pmudb_schema_sql, NULL, NULL, &err) != SQLITE_OK) {
+		em->error = xprintf("catalog: schema: %s", err ? err : "error");
+		sqlite3_free(err);
+		return -1;
+	}
+	for (int i = 0; i < S_COUNT; i++)
+		if (sqlite3_prepare_v2(em->db, stmt_sql[i], -1, &em->stmt[i], NULL) != SQLITE_OK)
+			return fail(em, stmt_sql[i]);
+	return 0;
+}
+
+int emit_catalog(const struct model *m, const char *path, struct emit_stats *stats, char **error)
+{
+	struct emitter em = { .stats = stats };
+	memset(stats, 0, sizeof(*stats));
+	int r = sqlite3_open_v2(path, &em.db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) != SQLITE_OK;
+	if (r)
+		fail(&em, path);
+	r = r || prepare(&em) || sqlite3_exec(em.db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK;
+	for (size_t i = 0; !r && i < m->pmus.count; i++)
+		r = insert_pmu(&em, &m->pmus.items[i]);
+	r = r || insert_cpuid(&em, m) || insert_overrides(&em, m) || insert_errors(&em) || insert_meta(&em, m);
+	for (int i = 0; i < S_COUNT; i++)
+		sqlite3_finalize(em.stmt[i]);
+	if (!r && (sqlite3_exec(em.db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK
+		   || sqlite3_exec(em.db, "DROP TABLE temp.table_key; DROP TABLE temp.modset_key; DROP TABLE temp.text_key; VACUUM",
+				   NULL, NULL, NULL) != SQLITE_OK))
+		r = fail(&em, "commit");
+	if (r && !em.error)
+		fail(&em, "write");
+	sqlite3_close(em.db);
+	*error = em.error;
+	return r ? -1 : 0;
+}

@@ -1,0 +1,236 @@
+/*
+ * main.c - pmudb-build: compiles libpfm's tables and the YAML tables into one
+ * SQLite catalog.
+ *
+ * The catalog is written to a temporary file beside the target, checked,
+ * and renamed over the target only when complete: a failed or interrupted
+ * build leaves the previous catalog as it was.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <libgen.h>
+#include <perfmon/pfmlib.h>
+#include <signal.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "derive.h"
+#include "emit.h"
+#include "ingest.h"
+#include "model.h"
+#include "tables.h"
+
+#define EXIT_BUILD_FAILED 1
+#define EXIT_USAGE 2
+
+static const char usage[] =
+	"usage: pmudb-build [--tables PATH]... [--out FILE] [--quiet]\n"
+	"\n"
+	"Reads every PMU, event and unit mask of the installed libpfm4, derives the\n"
+	"rules its API does not expose by asking its encoder, applies the YAML tables\n"
+	"(families, CPUID map, overrides) and writes one SQLite catalog.\n"
+	"\n"
+	"  --tables PATH  a directory of *.yaml tables, or one YAML file; may be\n"
+	"                 repeated, applied in order (default: tables)\n"
+	"  --out FILE     catalog to write (default: build/pmudb.db); replaced only\n"
+	"                 when the new one is complete and verified\n"
+	"  --quiet        print nothing but errors\n"
+	"  --help         this text\n"
+	"\n"
+	"Exit status: 0 built, 1 build failed (the message names the input at fault;\n"
+	"FILE:LINE:COLUMN for the tables), 2 usage error.\n";
+
+/* The temporary file, for the signal handler to remove. */
+static char temp_path[4096];
+
+static void remove_temp_and_exit(int sig)
+{
+	if (temp_path[0])
+		unlink(temp_path);
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static double seconds_since(const struct timespec *t0)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)(t.tv_sec - t0->tv_sec) + (double)(t.tv_nsec - t0->tv_nsec) / 1e9;
+}
+
+static void derive_all(struct model *m, bool progress)
+{
+	for (size_t i = 0; i < m->pmus.count; i++) {
+		if (progress)
+			fprintf(stderr, "\rpmudb-build: deriving rules %zu/%zu PMUs (%s)\033[K", i + 1, m->pmus.count,
+				m->pmus.items[i].name);
+		derive_pmu(&m->pmus.items[i]);
+	}
+	if (progress)
+		fputs("\r\033[K", stderr);
+}
+
+/* Re-reads the written file: SQLite's integrity check and the counts. */
+static int verify(const char *path, const struct emit_stats *st, char **error)
+{
+	sqlite3 *db = NULL;
+	sqlite3_stmt *q = NULL;
+	int ok = sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) == SQLITE_OK
+		 && sqlite3_prepare_v2(db,
+				       "SELECT (SELECT group_concat(integrity_check) FROM pragma_integrity_check),"
+				       " (SELECT count(*) FROM pmu), (SELECT count(*) FROM pmu_event),"
+				       " (SELECT count(*) FROM pmu_event_umask)", -1, &q, NULL) == SQLITE_OK
+		 && sqlite3_step(q) == SQLITE_ROW;
+	if (!ok) {
+		*error = xprintf("%s: cannot verify the new catalog: %s", path, sqlite3_errmsg(db));
+	} else if (strcmp((const char *)sqlite3_column_text(q, 0), "ok")) {
+		*error = xprintf("%s: integrity check failed: %s", path, sqlite3_column_text(q, 0));
+		ok = 0;
+	} else if (sqlite3_column_int64(q, 1) != st->pmus || sqlite3_column_int64(q, 2) != st->events
+		   || sqlite3_column_int64(q, 3) != st->umasks) {
+		*error = xprintf("%s: reads back %lld PMUs, %lld events, %lld unit masks; wrote %ld, %ld, %ld", path,
+				 sqlite3_column_int64(q, 1), sqlite3_column_int64(q, 2), sqlite3_column_int64(q, 3),
+				 st->pmus, st->events, st->umasks);
+		ok = 0;
+	}
+	sqlite3_finalize(q);
+	sqlite3_close(db);
+	return ok ? 0 : -1;
+}
+
+static int sync_path(const char *path, int flags)
+{
+	int fd = open(path, flags);
+	if (fd < 0)
+		return -1;
+	int r = fsync(fd);
+	close(fd);
+	return r;
+}
+
+/* Moves the verified TEMP over OUT, durably. */
+static int install(const char *temp, const char *out, char **error)
+{
+	char *dir = xstrdup(out);
+	int r = sync_path(temp, O_RDONLY) || rename(temp, out) || sync_path(dirname(dir), O_RDONLY | O_DIRECTORY);
+	if (r)
+		*error = xprintf("%s: cannot install the new catalog: %s", out, strerror(errno));
+	free(dir);
+	return r ? -1 : 0;
+}
+
+static int apply_tables(struct model *m, char **tables, int count, char **error)
+{
+	for (int i = 0; i < count; i++) {
+		struct stat sb;
+		bool is_dir = stat(tables[i], &sb) == 0 && S_ISDIR(sb.st_mode);
+		if (is_dir ? tables_apply_dir(m, tables[i], error) : tables_apply_file(m, tables[i], error))
+			return -1;
+	}
+	return 0;
+}
+
+static int build(char **tables, int table_count, const char *out, bool quiet, char **error)
+{
+	struct timespec t0;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	struct model m = {0};
+	struct emit_stats st;
+	char err[512] = "";
+
+	int r = ingest_libpfm(&m, err, sizeof(err));
+	if (r)
+		*error = xstrdup(err);
+	r = r || apply_tables(&m, tables, table_count, error) || families_check(&m, error);
+	if (!r)
+		derive_all(&m, !quiet && isatty(STDERR_FILENO));
+
+	if (!r) {
+		snprintf(temp_path, sizeof(temp_path), "%s.tmp.%ld", out, (long)getpid());
+		unlink(temp_path);
+		r = emit_catalog(&m, temp_path, &st, error) || verify(temp_path, &st, error)
+		    || install(temp_path, out, error);
+		if (r)
+			unlink(temp_path);
+		temp_path[0] = '\0';
+	}
+	if (!r && !quiet) {
+		struct stat sb;
+		stat(out, &sb);
+		printf("pmudb-build: libpfm %s: %ld PMUs, %ld events, %ld unit masks\n", m.libpfm_version, st.pmus,
+		       st.events, st.umasks);
+		printf("pmudb-build: stored as %ld event tables (%ld events, %ld unit masks) and %ld modifier sets,\n"
+		       "             shared where PMUs are identical\n",
+		       st.event_tables, st.stored_events, st.stored_umasks, st.modifier_sets);
+		printf("pmudb-build: tables: %zu overrides applied, %zu CPUID map entries\n", m.overrides.count,
+		       m.cpuid.count);
+		printf("pmudb-build: unit-mask pairs not following the default rule: %ld\n", st.pair_rule_misses);
+		printf("pmudb-build: wrote %s (%lld bytes) in %.1f s\n", out, (long long)sb.st_size, seconds_since(&t0));
+	}
+	model_free(&m);
+	return r ? -1 : 0;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option options[] = {
+		{ "tables", required_argument, NULL, 't' },
+		{ "out", required_argument, NULL, 'o' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	char *default_tables[] = { "tables" };
+	char **tables = calloc((size_t)argc, sizeof(*tables));
+	int table_count = 0;
+	const char *out = "build/pmudb.db";
+	bool quiet = false;
+	int c;
+	while ((c = getopt_long(argc, argv, "t:o:qh", options, NULL)) != -1) {
+		switch (c) {
+		case 't': tables[table_count++] = optarg; break;
+		case 'o': out = optarg; break;
+		case 'q': quiet = true; break;
+		case 'h': fputs(usage, stdout); free(tables); return 0;
+		default: fputs(usage, stderr); free(tables); return EXIT_USAGE;
+		}
+	}
+	if (!table_count) {
+		free(tables);
+		tables = default_tables;
+		table_count = 1;
+	}
+	if (optind != argc) {
+		fprintf(stderr, "pmudb-build: unexpected argument '%s'\n%s", argv[optind], usage);
+		if (tables != default_tables)
+			free(tables);
+		return EXIT_USAGE;
+	}
+
+	signal(SIGINT, remove_temp_and_exit);
+	signal(SIGTERM, remove_temp_and_exit);
+	signal(SIGHUP, remove_temp_and_exit);
+
+	/* Encode every PMU, not only those of the build host. */
+	setenv("LIBPFM_ENCODE_INACTIVE", "1", 1);
+	int r = pfm_initialize();
+	if (r != PFM_SUCCESS) {
+		fprintf(stderr, "pmudb-build: libpfm: %s\n", pfm_strerror(r));
+		return EXIT_BUILD_FAILED;
+	}
+	char *error = NULL;
+	r = build(tables, table_count, out, quiet, &error);
+	if (r)
+		fprintf(stderr, "%s\n", error ? error : "pmudb-build: failed");
+	free(error);
+	if (tables != default_tables)
+		free(tables);
+	pfm_terminate();
+	return r ? EXIT_BUILD_FAILED : 0;
+}

@@ -1,0 +1,150 @@
+/*
+ * model.c - allocation and lookup helpers for the in-memory catalog.
+ *
+ * The compiler is a short-lived batch program: running out of memory is not
+ * something it can recover from, so the allocators here abort with a message
+ * instead of making every caller check.
+ */
+#include "model.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+static void *xrealloc(void *p, size_t size)
+{
+	void *q = realloc(p, size ? size : 1);
+	if (!q) {
+		fputs("pmudb-build: out of memory\n", stderr);
+		abort();
+	}
+	return q;
+}
+
+void vec_grow_(void **items, size_t *cap, size_t item_size)
+{
+	*cap = *cap ? *cap * 2 : 8;
+	*items = xrealloc(*items, *cap * item_size);
+}
+
+char *xstrdup(const char *s)
+{
+	if (!s)
+		return NULL;
+	size_t n = strlen(s) + 1;
+	return memcpy(xrealloc(NULL, n), s, n);
+}
+
+char *xprintf(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	char *s = NULL;
+	int n = vasprintf(&s, fmt, ap);
+	va_end(ap);
+	if (n < 0) {
+		fputs("pmudb-build: out of memory\n", stderr);
+		abort();
+	}
+	return s;
+}
+
+static void free_umask(struct umask *u)
+{
+	free(u->name);
+	free(u->description);
+	free(u->equiv);
+	free(u->why);
+	free(u->added.items);
+	free(u->implied.items);
+}
+
+static void free_event(struct event *e)
+{
+	for (size_t i = 0; i < e->umasks.count; i++)
+		free_umask(&e->umasks.items[i]);
+	for (size_t i = 0; i < e->modifiers.count; i++) {
+		free(e->modifiers.items[i].name);
+		free(e->modifiers.items[i].description);
+		free(e->modifiers.items[i].landings.items);
+	}
+	for (size_t i = 0; i < e->aliases.count; i++)
+		free(e->aliases.items[i]);
+	free(e->umasks.items);
+	free(e->modifiers.items);
+	free(e->aliases.items);
+	free(e->bare_added.items);
+	free(e->group_rules.items);
+	free(e->name);
+	free(e->description);
+	free(e->equiv);
+	free(e->why);
+}
+
+static void free_strings(char **items, size_t count)
+{
+	for (size_t i = 0; i < count; i++)
+		free(items[i]);
+	free(items);
+}
+
+void model_free(struct model *m)
+{
+	for (size_t i = 0; i < m->pmus.count; i++) {
+		struct pmu *p = &m->pmus.items[i];
+		for (size_t j = 0; j < p->events.count; j++)
+			free_event(&p->events.items[j]);
+		free(p->events.items);
+		free_strings(p->sysfs_names.items, p->sysfs_names.count);
+		free(p->name);
+		free(p->description);
+		free(p->family);
+		free(p->harness_group);
+	}
+	for (size_t i = 0; i < m->cpuid.count; i++) {
+		struct cpuid_entry *c = &m->cpuid.items[i];
+		free_strings(c->pmus.items, c->pmus.count);
+		free(c->vendor);
+		free(c->why);
+		free(c->file);
+	}
+	for (size_t i = 0; i < m->overrides.count; i++) {
+		struct override_record *o = &m->overrides.items[i];
+		free(o->file);
+		free(o->action);
+		free(o->target);
+		free(o->why);
+	}
+	free(m->pmus.items);
+	free(m->cpuid.items);
+	free(m->overrides.items);
+	free(m->libpfm_version);
+	memset(m, 0, sizeof(*m));
+}
+
+/* Names are case-insensitive, as in libpfm. */
+struct pmu *model_find_pmu(struct model *m, const char *name)
+{
+	for (size_t i = 0; i < m->pmus.count; i++)
+		if (!strcasecmp(m->pmus.items[i].name, name))
+			return &m->pmus.items[i];
+	return NULL;
+}
+
+struct event *pmu_find_event(struct pmu *p, const char *name)
+{
+	for (size_t i = 0; i < p->events.count; i++)
+		if (!strcasecmp(p->events.items[i].name, name))
+			return &p->events.items[i];
+	return NULL;
+}
+
+struct umask *event_find_umask(struct event *e, const char *name)
+{
+	for (size_t i = 0; i < e->umasks.count; i++)
+		if (!strcasecmp(e->umasks.items[i].name, name))
+			return &e->umasks.items[i];
+	return NULL;
+}

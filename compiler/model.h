@@ -1,0 +1,164 @@
+/*
+ * model.h - the compiler's in-memory catalog.
+ *
+ * The compiler works in three passes over one model: ingest fills it from
+ * libpfm's public API, derive adds the rules that the API does not expose
+ * (by asking libpfm's encoder), overrides edit it from the YAML tables.  Only
+ * then is it written to SQLite (emit.c), so every pass can see and change
+ * everything before anything is frozen into the file.
+ */
+#ifndef PMUDB_COMPILER_MODEL_H
+#define PMUDB_COMPILER_MODEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+/* A growable array of T: items, count, capacity.  See vec_push(). */
+#define VEC(T) struct { T *items; size_t count, cap; }
+
+/* Makes room for one more item and returns a pointer to it, zeroed. */
+#define vec_push(v) \
+	((v)->count == (v)->cap ? vec_grow_((void **)&(v)->items, &(v)->cap, sizeof(*(v)->items)) : (void)0, \
+	 memset(&(v)->items[(v)->count], 0, sizeof(*(v)->items)), &(v)->items[(v)->count++])
+
+void vec_grow_(void **items, size_t *cap, size_t item_size);
+
+/* Unit-mask positions within one event. */
+struct int_vec { int *items; size_t count, cap; };
+
+/* A modifier value that choosing a unit mask forces or suggests. */
+struct implied_value {
+	int modifier;		/* index into the event's modifiers */
+	uint64_t value;
+	bool hardwired;		/* another value is refused (PFM_ERR_ATTR_SET) */
+};
+
+struct umask {
+	char *name;
+	char *description;
+	char *equiv;		/* stands for these umasks ("A:B"), or NULL */
+	uint64_t code;		/* libpfm's attribute code, unshifted */
+	int libpfm_index;	/* attribute index in libpfm; -1 for added ones */
+	bool is_default;
+	bool is_precise;
+	int speculative;	/* 0 unknown, 1 speculative, 2 not speculative */
+	bool retired;
+	char *why;		/* set by an override: its source */
+
+	/* derived: see derive.c */
+	int group;		/* umasks of one group behave alike with all others;
+				 * -1 for an equiv, which stands for its expansion */
+	int single_error;	/* libpfm's answer to EVENT:UMASK, 0 on success */
+	struct int_vec added;	/* defaults libpfm adds to EVENT:UMASK */
+	VEC(struct implied_value) implied;
+};
+
+/* What a modifier does to the perf_event_attr, found by encoding it. */
+struct landing {
+	char field[24];		/* "config", "config1", "exclude_user", ... */
+	uint64_t mask;		/* bits of that field the modifier changes */
+};
+
+struct modifier {
+	char *name;
+	char *description;
+	bool is_integer;	/* else boolean */
+	bool is_perf;		/* provided by the perf_events layer, not the PMU */
+	int libpfm_index;	/* attribute index in libpfm */
+	uint64_t default_value;
+	/* derived */
+	bool probed;		/* false when no encodable base string was found */
+	uint64_t min, max;	/* accepted range */
+	bool follows_plm;	/* value comes from the privilege-level mask */
+	VEC(struct landing) landings;
+};
+
+/* A pair of unit-mask groups that libpfm refuses together. */
+struct group_rule {
+	int group_a, group_b;	/* group_a <= group_b */
+	int error;		/* PFM_ERR_* */
+};
+
+struct event {
+	char *name;
+	char *description;
+	char *equiv;		/* NULL if none */
+	uint64_t code;
+	int libpfm_index;	/* opaque libpfm event index, -1 for added */
+	bool is_precise;
+	bool supports_hw_sampling;
+	int speculative;
+	int dtype;
+	int perf_type;		/* when it differs from the PMU's, else -2 */
+	bool retired;
+	char *why;		/* set by an override: its source */
+	VEC(struct umask) umasks;
+	VEC(struct modifier) modifiers;
+	VEC(char *) aliases;
+
+	/* derived */
+	int bare_error;		/* libpfm's answer to PMU::EVENT alone */
+	struct int_vec bare_added;	/* defaults libpfm adds to the bare event */
+	int group_count;
+	VEC(struct group_rule) group_rules;
+	int pair_rule_misses;	/* pairs whose default set broke the rule */
+};
+
+enum pmu_kind { PMU_UNKNOWN = 0, PMU_CORE, PMU_UNCORE, PMU_OS };
+
+struct pmu {
+	char *name;
+	char *description;
+	int libpfm_id;		/* pfm_pmu_t */
+	enum pmu_kind kind;
+	int num_counters;
+	int num_fixed_counters;
+	int max_encoding;
+	unsigned supported_plm;	/* PFM_PLM* bits that change the encoding */
+	char *family;		/* encoding family, from tables/families.yaml */
+	char *harness_group;	/* family group for reports */
+	/* How perf_event_attr.type is found: a fixed number, or sysfs. */
+	int perf_type;		/* fixed type, or -1 when read from sysfs */
+	VEC(char *) sysfs_names;
+	VEC(struct event) events;
+};
+
+/* One line of tables/cpuid.yaml. */
+struct cpuid_entry {
+	char *vendor;
+	int family;
+	int model_lo, model_hi;
+	int stepping_lo, stepping_hi;	/* 0..15 when the entry has no stepping */
+	VEC(char *) pmus;
+	char *why;
+	char *file;
+	int line;
+};
+
+/* One applied override, kept in the catalog as provenance. */
+struct override_record {
+	char *file;
+	int line;
+	char *action;
+	char *target;		/* pmu::event[:umask] */
+	char *why;
+};
+
+struct model {
+	char *libpfm_version;
+	VEC(struct pmu) pmus;
+	VEC(struct cpuid_entry) cpuid;
+	VEC(struct override_record) overrides;
+};
+
+char *xstrdup(const char *s);	/* NULL stays NULL; aborts on no memory */
+char *xprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void model_free(struct model *m);
+
+struct pmu *model_find_pmu(struct model *m, const char *name);
+struct event *pmu_find_event(struct pmu *p, const char *name);
+struct umask *event_find_umask(struct event *e, const char *name);
+
+#endif

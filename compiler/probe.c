@@ -1,0 +1,73 @@
+/*
+ * probe.c - one call to libpfm's encoder, with its fstr split into tokens.
+ */
+#include "probe.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+/* "PMU::EVENT:A:B=3" -> tokens A and B=3.  EVENT itself is not a token. */
+static void split_fstr(const char *fstr, struct probe *out)
+{
+	const char *s = strstr(fstr, "::");
+	s = s ? s + 2 : fstr;
+	s = strchr(s, ':');
+	while (s && out->token_count < PROBE_MAX_TOKENS) {
+		const char *start = s + 1;
+		const char *end = strchr(start, ':');
+		size_t len = end ? (size_t)(end - start) : strlen(start);
+		struct probe_token *t = &out->tokens[out->token_count++];
+		const char *eq = memchr(start, '=', len);
+		size_t name_len = eq ? (size_t)(eq - start) : len;
+		if (name_len >= sizeof(t->name))
+			name_len = sizeof(t->name) - 1;
+		memcpy(t->name, start, name_len);
+		t->name[name_len] = '\0';
+		t->has_value = eq != NULL;
+		t->value = eq ? strtoull(eq + 1, NULL, 0) : 0;
+		s = end;
+	}
+}
+
+void probe_encode(const char *str, int plm, struct probe *out)
+{
+	pfm_perf_encode_arg_t arg;
+	char *fstr = NULL;
+
+	memset(out, 0, sizeof(*out));
+	memset(&arg, 0, sizeof(arg));
+	arg.attr = &out->attr;
+	arg.fstr = &fstr;
+	arg.size = sizeof(arg);
+	out->attr.size = sizeof(out->attr);
+
+	out->error = pfm_get_os_event_encoding(str, plm, PFM_OS_PERF_EVENT_EXT, &arg);
+	out->cpu = arg.cpu;
+	out->flags = arg.flags;
+	if (out->error == PFM_SUCCESS && fstr)
+		split_fstr(fstr, out);
+	free(fstr);
+}
+
+int probe_raw_codes(const char *str, int plm, uint64_t codes[4], int *count)
+{
+	uint64_t *buf = NULL;
+	int n = 0;
+	int err = pfm_get_event_encoding(str, plm, NULL, NULL, &buf, &n);
+	*count = 0;
+	if (err == PFM_SUCCESS) {
+		*count = n < 4 ? n : 4;
+		memcpy(codes, buf, (size_t)*count * sizeof(*codes));
+	}
+	free(buf);
+	return err;
+}
+
+const struct probe_token *probe_modifier(const struct probe *p, const char *name)
+{
+	for (int i = 0; i < p->token_count; i++)
+		if (p->tokens[i].has_value && !strcasecmp(p->tokens[i].name, name))
+			return &p->tokens[i];
+	return NULL;
+}

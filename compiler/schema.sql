@@ -1,0 +1,203 @@
+-- schema.sql - the pmudb catalog, version 1.  docs/schema.md explains every
+-- table and column.  Integers are SQLite's 64-bit signed integers: codes and
+-- masks that use bit 63 read back negative and are meant as unsigned.
+
+PRAGMA user_version = 1;
+
+CREATE TABLE meta (
+	key TEXT PRIMARY KEY,
+	value TEXT NOT NULL
+) WITHOUT ROWID;
+
+-- Descriptions, stored once however many events and unit masks share them.
+CREATE TABLE text (
+	id INTEGER PRIMARY KEY,
+	value TEXT NOT NULL
+);
+
+CREATE TABLE pfm_error (
+	code INTEGER PRIMARY KEY,
+	name TEXT NOT NULL,
+	message TEXT NOT NULL
+);
+
+CREATE TABLE event_table (
+	id INTEGER PRIMARY KEY,
+	pmu_count INTEGER NOT NULL
+);
+
+CREATE TABLE pmu (
+	id INTEGER PRIMARY KEY,
+	name TEXT NOT NULL UNIQUE COLLATE NOCASE,
+	description TEXT NOT NULL,
+	libpfm_id INTEGER NOT NULL,
+	kind TEXT NOT NULL CHECK (kind IN ('core', 'uncore', 'os', 'unknown')),
+	family TEXT NOT NULL,
+	family_group TEXT NOT NULL,
+	num_counters INTEGER NOT NULL,
+	num_fixed_counters INTEGER NOT NULL,
+	max_encoding INTEGER NOT NULL,
+	supported_plm INTEGER NOT NULL,
+	perf_type INTEGER NOT NULL,
+	event_table_id INTEGER NOT NULL REFERENCES event_table(id)
+);
+
+CREATE TABLE pmu_sysfs (
+	pmu_id INTEGER NOT NULL REFERENCES pmu(id),
+	position INTEGER NOT NULL,
+	name TEXT NOT NULL,
+	PRIMARY KEY (pmu_id, position)
+) WITHOUT ROWID;
+
+CREATE TABLE modifier_set (
+	id INTEGER PRIMARY KEY
+);
+
+CREATE TABLE modifier (
+	set_id INTEGER NOT NULL REFERENCES modifier_set(id),
+	position INTEGER NOT NULL,
+	name TEXT NOT NULL COLLATE NOCASE,
+	description_id INTEGER NOT NULL REFERENCES text(id),
+	type TEXT NOT NULL CHECK (type IN ('bool', 'int')),
+	provider TEXT NOT NULL CHECK (provider IN ('pmu', 'perf')),
+	libpfm_index INTEGER NOT NULL,
+	default_value INTEGER NOT NULL,
+	probed INTEGER NOT NULL,
+	min_value INTEGER,
+	max_value INTEGER,
+	follows_plm INTEGER NOT NULL,
+	PRIMARY KEY (set_id, position)
+) WITHOUT ROWID;
+
+CREATE TABLE modifier_landing (
+	set_id INTEGER NOT NULL,
+	position INTEGER NOT NULL,
+	field TEXT NOT NULL,
+	mask INTEGER NOT NULL,
+	PRIMARY KEY (set_id, position, field),
+	FOREIGN KEY (set_id, position) REFERENCES modifier(set_id, position)
+) WITHOUT ROWID;
+
+CREATE TABLE event (
+	id INTEGER PRIMARY KEY,
+	table_id INTEGER NOT NULL REFERENCES event_table(id),
+	position INTEGER NOT NULL,
+	name TEXT NOT NULL COLLATE NOCASE,
+	description_id INTEGER NOT NULL REFERENCES text(id),
+	equiv TEXT,
+	code INTEGER NOT NULL,
+	is_precise INTEGER NOT NULL,
+	supports_hw_sampling INTEGER NOT NULL,
+	speculative INTEGER NOT NULL,
+	modifier_set_id INTEGER REFERENCES modifier_set(id),
+	perf_type INTEGER,
+	bare_error INTEGER NOT NULL REFERENCES pfm_error(code),
+	group_count INTEGER NOT NULL,
+	retired INTEGER NOT NULL,
+	why TEXT
+);
+
+CREATE TABLE event_alias (
+	table_id INTEGER NOT NULL REFERENCES event_table(id),
+	name TEXT NOT NULL COLLATE NOCASE,
+	event_id INTEGER NOT NULL REFERENCES event(id),
+	PRIMARY KEY (table_id, name)
+) WITHOUT ROWID;
+
+CREATE TABLE umask (
+	event_id INTEGER NOT NULL REFERENCES event(id),
+	position INTEGER NOT NULL,
+	name TEXT NOT NULL COLLATE NOCASE,
+	description_id INTEGER NOT NULL REFERENCES text(id),
+	equiv TEXT,
+	code INTEGER NOT NULL,
+	is_default INTEGER NOT NULL,
+	is_precise INTEGER NOT NULL,
+	speculative INTEGER NOT NULL,
+	grp INTEGER,
+	single_error INTEGER NOT NULL REFERENCES pfm_error(code),
+	retired INTEGER NOT NULL,
+	why TEXT,
+	PRIMARY KEY (event_id, position)
+) WITHOUT ROWID;
+
+CREATE TABLE event_default (
+	event_id INTEGER NOT NULL REFERENCES event(id),
+	umask_position INTEGER NOT NULL,
+	PRIMARY KEY (event_id, umask_position)
+) WITHOUT ROWID;
+
+CREATE TABLE umask_default (
+	event_id INTEGER NOT NULL,
+	umask_position INTEGER NOT NULL,
+	added_position INTEGER NOT NULL,
+	PRIMARY KEY (event_id, umask_position, added_position),
+	FOREIGN KEY (event_id, umask_position) REFERENCES umask(event_id, position)
+) WITHOUT ROWID;
+
+CREATE TABLE group_rule (
+	event_id INTEGER NOT NULL REFERENCES event(id),
+	group_a INTEGER NOT NULL,
+	group_b INTEGER NOT NULL,
+	error INTEGER NOT NULL REFERENCES pfm_error(code),
+	PRIMARY KEY (event_id, group_a, group_b)
+) WITHOUT ROWID;
+
+CREATE TABLE umask_implied (
+	event_id INTEGER NOT NULL,
+	umask_position INTEGER NOT NULL,
+	modifier_position INTEGER NOT NULL,
+	value INTEGER NOT NULL,
+	hardwired INTEGER NOT NULL,
+	PRIMARY KEY (event_id, umask_position, modifier_position),
+	FOREIGN KEY (event_id, umask_position) REFERENCES umask(event_id, position)
+) WITHOUT ROWID;
+
+CREATE TABLE cpuid_map (
+	id INTEGER PRIMARY KEY,
+	vendor TEXT NOT NULL,
+	family INTEGER NOT NULL,
+	model_lo INTEGER NOT NULL,
+	model_hi INTEGER NOT NULL,
+	stepping_lo INTEGER NOT NULL,
+	stepping_hi INTEGER NOT NULL,
+	why TEXT NOT NULL,
+	source TEXT NOT NULL
+);
+
+CREATE TABLE cpuid_map_pmu (
+	map_id INTEGER NOT NULL REFERENCES cpuid_map(id),
+	position INTEGER NOT NULL,
+	pmu_name TEXT NOT NULL COLLATE NOCASE,
+	PRIMARY KEY (map_id, position)
+) WITHOUT ROWID;
+
+CREATE TABLE override_log (
+	id INTEGER PRIMARY KEY,
+	source TEXT NOT NULL,
+	action TEXT NOT NULL,
+	target TEXT NOT NULL,
+	why TEXT NOT NULL
+);
+
+-- Every live event of every PMU.
+CREATE VIEW pmu_event AS
+	SELECT p.name AS pmu, e.name AS event, e.code AS code, t.value AS description,
+	       e.equiv AS equiv, e.is_precise AS is_precise, e.position AS position,
+	       e.id AS event_id, p.id AS pmu_id
+	FROM pmu p JOIN event e ON e.table_id = p.event_table_id JOIN text t ON t.id = e.description_id
+	WHERE e.retired = 0;
+
+-- Every live unit mask of every event of every PMU.
+CREATE VIEW pmu_event_umask AS
+	SELECT pe.pmu AS pmu, pe.event AS event, u.name AS umask, u.code AS code,
+	       u.is_default AS is_default, t.value AS description, u.position AS position,
+	       pe.event_id AS event_id
+	FROM pmu_event pe JOIN umask u ON u.event_id = pe.event_id JOIN text t ON t.id = u.description_id
+	WHERE u.retired = 0;
+
+-- Names and descriptions to search, events and unit masks alike.
+CREATE VIEW search AS
+	SELECT pmu, event, NULL AS umask, event AS name, description FROM pmu_event
+	UNION ALL
+	SELECT pmu, event, umask, umask AS name, description FROM pmu_event_umask;

@@ -1,0 +1,14 @@
+/*
+ * sysfs_spy.h - which sysfs PMU name stands behind a perf type libpfm used.
+ * See sysfs_spy.c for how and why.
+ */
+#ifndef PMUDB_COMPILER_SYSFS_SPY_H
+#define PMUDB_COMPILER_SYSFS_SPY_H
+
+/* Types at or above this were made up by the spy; no kernel hands them out. */
+#define SYSFS_SPY_TYPE_BASE 0x7f000000
+
+/* The sysfs PMU name that the made-up TYPE stands for, or NULL. */
+const char *sysfs_spy_name(int type);
+
+#endif
