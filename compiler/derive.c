@@ -34,7 +34,7 @@ static const char *const field_names[] = {
 	"type", "config", "config1", "config2", "sample_period", "freq",
 	"exclude_user", "exclude_kernel", "exclude_hv", "exclude_idle",
 	"exclude_host", "exclude_guest", "precise_ip", "exclusive", "pinned",
-	"cpu", "flags",
+	"cpu", "flags", "code0", "code1", "code2", "code3",
 };
 #define FIELD_COUNT (sizeof(field_names) / sizeof(field_names[0]))
 
@@ -58,7 +58,8 @@ static uint64_t field_value(const struct probe *p, size_t field)
 	case 13: return a->exclusive;
 	case 14: return a->pinned;
 	case 15: return (uint64_t)(int64_t)p->cpu;
-	default: return (uint64_t)(int64_t)p->flags;
+	case 16: return (uint64_t)(int64_t)p->flags;
+	default: return p->codes[field - 17];	/* raw-only PMUs */
 	}
 }
 

@@ -304,7 +304,7 @@ static int insert_pmu(struct emitter *em, const struct pmu *p)
 {
 	int64_t table, id;
 	if (event_table(em, p, &table)
-	    || run(em, S_ADD_PMU, &id, "ssissiiiiiii", p->name, p->description ? p->description : "",
+	    || run(em, S_ADD_PMU, &id, "ssisssiiiiii", p->name, p->description ? p->description : "",
 		   (int64_t)p->libpfm_id, kind_name(p->kind), p->family, p->harness_group,
 		   (int64_t)p->num_counters, (int64_t)p->num_fixed_counters, (int64_t)p->max_encoding,
 		   (int64_t)p->supported_plm, (int64_t)p->perf_type, table) < 0)

@@ -45,6 +45,18 @@ void probe_encode(const char *str, int plm, struct probe *out)
 	out->error = pfm_get_os_event_encoding(str, plm, PFM_OS_PERF_EVENT_EXT, &arg);
 	out->cpu = arg.cpu;
 	out->flags = arg.flags;
+	if (out->error == PFM_ERR_NOTSUPP) {
+		uint64_t *codes = NULL;
+		free(fstr);
+		fstr = NULL;
+		out->raw_only = true;
+		out->error = pfm_get_event_encoding(str, plm, &fstr, NULL, &codes, &out->code_count);
+		if (out->code_count > 4)
+			out->code_count = 4;
+		if (out->error == PFM_SUCCESS)
+			memcpy(out->codes, codes, (size_t)out->code_count * sizeof(*codes));
+		free(codes);
+	}
 	if (out->error == PFM_SUCCESS && fstr)
 		split_fstr(fstr, out);
 	free(fstr);

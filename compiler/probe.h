@@ -23,14 +23,19 @@ struct probe_token {
 
 struct probe {
 	int error;			/* PFM_SUCCESS or PFM_ERR_* */
-	struct perf_event_attr attr;	/* valid on success */
+	bool raw_only;			/* libpfm has no perf encoding for this PMU:
+					 * codes are the raw register values */
+	struct perf_event_attr attr;	/* valid on success, unless raw_only */
+	uint64_t codes[4];		/* valid when raw_only */
+	int code_count;
 	int cpu;			/* from the cpu= modifier, -1 if unset */
 	int flags;			/* perf_event_open() flags */
 	int token_count;		/* tokens of the fstr after EVENT */
 	struct probe_token tokens[PROBE_MAX_TOKENS];
 };
 
-/* Encodes STR for the perf_events layer with privilege levels PLM. */
+/* Encodes STR for the perf_events layer with privilege levels PLM; for PMUs
+ * libpfm cannot encode for perf_events (PFM_ERR_NOTSUPP), the raw codes. */
 void probe_encode(const char *str, int plm, struct probe *out);
 
 /* Raw register codes of STR (no OS layer); returns PFM_ERR_* or 0. */
