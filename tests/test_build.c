@@ -1,0 +1,147 @@
+/*
+ * test_build.c - nothing lost: two builds from the same inputs give the same
+ * file, and a build that fails or is interrupted leaves the previous
+ * catalog exactly as it was.
+ */
+#include <dirent.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "testlib.h"
+
+static char *tmp, *compiler, *catalog;
+
+static int setup(void **state)
+{
+	(void)state;
+	tmp = test_tempdir();
+	compiler = test_build_path("pmudb-build");
+	catalog = test_build_path("pmudb.db");
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	test_rmtree(tmp);
+	free(tmp);
+	free(compiler);
+	free(catalog);
+	return 0;
+}
+
+static char *temp_path(const char *name)
+{
+	char *p = NULL;
+	assert_true(asprintf(&p, "%s/%s", tmp, name) > 0);
+	return p;
+}
+
+static void build_to(const char *out)
+{
+	char *argv[] = { compiler, "--quiet", "--out", (char *)out, NULL };
+	struct run_result r;
+	test_run(argv, NULL, &r);
+	if (r.status != 0)
+		fail_msg("build to %s failed (%d): %s", out, r.status, r.err);
+	test_run_free(&r);
+}
+
+static void test_two_builds_are_byte_identical(void **state)
+{
+	(void)state;
+	char *a = temp_path("a.db"), *b = temp_path("b.db");
+	build_to(a);
+	build_to(b);
+	assert_true(test_files_equal(a, b));
+	free(a);
+	free(b);
+}
+
+/* Names in the temp dir that start with PREFIX. */
+static int count_files(const char *prefix)
+{
+	DIR *d = opendir(tmp);
+	int n = 0;
+	for (struct dirent *e; d && (e = readdir(d));)
+		n += !strncmp(e->d_name, prefix, strlen(prefix));
+	if (d)
+		closedir(d);
+	return n;
+}
+
+/* Starts a build over TARGET, waits until it writes its temporary file,
+ * then sends SIG.  Returns how the build ended. */
+static int interrupt_build(const char *target, int sig)
+{
+	char *argv[] = { compiler, "--quiet", "--out", (char *)target, NULL };
+	pid_t pid = test_spawn(argv);
+	assert_true(pid > 0);
+	const char *base = strrchr(target, '/') + 1;
+	char prefix[256];
+	snprintf(prefix, sizeof(prefix), "%s.tmp.", base);
+	struct timespec pause = { 0, 2000000 };
+	int waited = 0, st;
+	while (!count_files(prefix) && waitpid(pid, &st, WNOHANG) == 0 && waited++ < 150000)
+		nanosleep(&pause, NULL);
+	kill(pid, sig);
+	waitpid(pid, &st, 0);
+	return WIFSIGNALED(st) ? 128 + WTERMSIG(st) : WEXITSTATUS(st);
+}
+
+static void test_interrupted_build_keeps_the_old_catalog(void **state)
+{
+	(void)state;
+	char *target = temp_path("keep.db"), *before = temp_path("before.db");
+	assert_int_equal(test_copy_file(catalog, target), 0);
+	assert_int_equal(test_copy_file(catalog, before), 0);
+
+	/* SIGINT: the build removes its temporary file on the way out. */
+	assert_int_equal(interrupt_build(target, SIGINT), 128 + SIGINT);
+	assert_true(test_files_equal(target, before));
+	assert_int_equal(count_files("keep.db.tmp."), 0);
+
+	/* SIGKILL cannot be caught: the temporary file stays, the catalog too. */
+	assert_int_equal(interrupt_build(target, SIGKILL), 128 + SIGKILL);
+	assert_true(test_files_equal(target, before));
+	free(target);
+	free(before);
+}
+
+static void test_failed_build_keeps_the_old_catalog(void **state)
+{
+	(void)state;
+	char *target = temp_path("failed.db"), *before = temp_path("failed-before.db");
+	assert_int_equal(test_copy_file(catalog, target), 0);
+	assert_int_equal(test_copy_file(catalog, before), 0);
+	char *argv[] = { compiler, "--tables", "tables", "--tables", "tests/fixtures/tables/bad/unknown_event.yaml",
+			 "--out", target, NULL };
+	struct run_result r;
+	test_run(argv, NULL, &r);
+	assert_int_equal(r.status, 1);
+	test_run_free(&r);
+	assert_true(test_files_equal(target, before));
+	assert_int_equal(count_files("failed.db.tmp."), 0);
+	free(target);
+	free(before);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_two_builds_are_byte_identical),
+		cmocka_unit_test(test_interrupted_build_keeps_the_old_catalog),
+		cmocka_unit_test(test_failed_build_keeps_the_old_catalog),
+	};
+	return cmocka_run_group_tests_name("build", tests, setup, teardown);
+}

@@ -1,0 +1,172 @@
+/*
+ * test_tables.c - the YAML tables: every bad input stops the build with one
+ * line "FILE:LINE:COLUMN: what is wrong" and no catalog; every override
+ * action lands in the catalog.
+ *
+ * Each file in tests/fixtures/tables/bad/ starts with "# expect: L:C: text":
+ * the position and the words its error must have.
+ */
+#include <dirent.h>
+#include <setjmp.h>
+#include <sqlite3.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "testlib.h"
+
+#define BAD_DIR "tests/fixtures/tables/bad"
+
+static char *tmp;
+
+static int setup(void **state)
+{
+	(void)state;
+	tmp = test_tempdir();
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	test_rmtree(tmp);
+	free(tmp);
+	return 0;
+}
+
+/* "# expect: 4:2: words" -> "PATH:4:2: " as prefix and "words". */
+static void read_expectation(const char *path, char *prefix, size_t plen, char *words, size_t wlen)
+{
+	char *text = test_read_file(path, NULL);
+	assert_non_null(text);
+	int line, col;
+	char rest[256];
+	if (sscanf(text, "# expect: %d:%d: %255[^\n]", &line, &col, rest) != 3)
+		fail_msg("%s: first line must be '# expect: LINE:COLUMN: words'", path);
+	snprintf(prefix, plen, "%s:%d:%d: ", path, line, col);
+	snprintf(words, wlen, "%s", rest);
+	free(text);
+}
+
+static int yaml_file(const struct dirent *e)
+{
+	size_t n = strlen(e->d_name);
+	return n > 5 && !strcmp(e->d_name + n - 5, ".yaml");
+}
+
+static void test_every_bad_table_is_refused_with_its_position(void **state)
+{
+	(void)state;
+	struct dirent **names;
+	int n = scandir(BAD_DIR, &names, yaml_file, alphasort);
+	assert_true(n > 0);
+	char *compiler = test_build_path("pmudb-build");
+	char *out = NULL;
+	assert_true(asprintf(&out, "%s/bad.db", tmp) > 0);
+	for (int i = 0; i < n; i++) {
+		char path[512], prefix[600], words[256];
+		snprintf(path, sizeof(path), "%s/%s", BAD_DIR, names[i]->d_name);
+		read_expectation(path, prefix, sizeof(prefix), words, sizeof(words));
+		char *argv[] = { compiler, "--tables", "tables", "--tables", path, "--out", out, NULL };
+		struct run_result r;
+		test_run(argv, NULL, &r);
+		if (r.status != 1 || test_line_count(r.err) != 1 || strncmp(r.err, prefix, strlen(prefix))
+		    || !strstr(r.err, words))
+			fail_msg("%s: exit %d, stderr:\n%s\nexpected exit 1 and one line starting '%s' with '%s'",
+				 path, r.status, r.err, prefix, words);
+		assert_int_equal(access(out, F_OK), -1);
+		print_message("%s", r.err);
+		test_run_free(&r);
+		free(names[i]);
+	}
+	free(names);
+	free(out);
+	free(compiler);
+}
+
+static int64_t query_int(sqlite3 *db, const char *sql)
+{
+	sqlite3_stmt *st = NULL;
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
+		fail_msg("%s: %s", sql, sqlite3_errmsg(db));
+	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+	int64_t v = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return v;
+}
+
+static void test_every_override_action_lands_in_the_catalog(void **state)
+{
+	(void)state;
+	char *compiler = test_build_path("pmudb-build");
+	char *out = NULL;
+	assert_true(asprintf(&out, "%s/good.db", tmp) > 0);
+	char *argv[] = { compiler, "--quiet", "--tables", "tables", "--tables",
+			 "tests/fixtures/tables/good/overrides.yaml", "--out", out, NULL };
+	struct run_result r;
+	test_run(argv, NULL, &r);
+	if (r.status != 0)
+		fail_msg("build with the good overrides failed: %s", r.err);
+	test_run_free(&r);
+
+	sqlite3 *db;
+	assert_int_equal(sqlite3_open_v2(out, &db, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+	/* change */
+	assert_int_equal(query_int(db, "SELECT count(*) FROM pmu_event WHERE pmu = 'skl' AND event = 'INST_RETIRED'"
+				   " AND description LIKE '%changed by a test override%'"), 1);
+	/* retire: gone from the views, kept (marked) in the table */
+	assert_int_equal(query_int(db, "SELECT count(*) FROM pmu_event WHERE pmu = 'skl' AND event = 'BR_INST_RETIRED'"), 0);
+	assert_int_equal(query_int(db, "SELECT count(*) FROM event e JOIN pmu p ON p.event_table_id = e.table_id"
+				   " WHERE p.name = 'skl' AND e.name = 'BR_INST_RETIRED' AND e.retired = 1"), 1);
+	/* alias, on one PMU and on a glob of 28 */
+	assert_int_equal(query_int(db, "SELECT count(*) FROM event_alias a JOIN pmu p ON p.event_table_id = a.table_id"
+				   " WHERE p.name = 'skl' AND a.name = 'INSTRUCTIONS_DONE'"), 1);
+	assert_int_equal(query_int(db, "SELECT count(*) FROM event_alias a JOIN pmu p ON p.event_table_id = a.table_id"
+				   " WHERE p.name LIKE 'skx_unc_cha%' AND a.name = 'CHA_CLOCKS'"),
+			 query_int(db, "SELECT count(*) FROM pmu WHERE name LIKE 'skx_unc_cha%'"));
+	/* add an event and a unit mask */
+	assert_int_equal(query_int(db, "SELECT code FROM pmu_event WHERE pmu = 'skl' AND event = 'TEST_ADDED_EVENT'"), 0x42);
+	assert_int_equal(query_int(db, "SELECT code FROM pmu_event_umask WHERE pmu = 'skl' AND event = 'INST_RETIRED'"
+				   " AND umask = 'TEST_ADDED_UMASK'"), 0x4200);
+	/* provenance and the CPUID entry */
+	assert_int_equal(query_int(db, "SELECT count(*) FROM override_log WHERE why LIKE 'test fixture%'"), 6);
+	assert_int_equal(query_int(db, "SELECT count(*) FROM cpuid_map WHERE vendor = 'TestVendor' AND model_lo = 0x4e"
+				   " AND model_hi = 0x5e"), 1);
+	/* other PMUs are untouched: skl's changes did not leak into a shared table */
+	assert_int_equal(query_int(db, "SELECT count(*) FROM pmu_event WHERE event = 'TEST_ADDED_EVENT'"), 1);
+	sqlite3_close(db);
+	free(out);
+	free(compiler);
+}
+
+static void test_usage_errors_exit_2(void **state)
+{
+	(void)state;
+	char *compiler = test_build_path("pmudb-build");
+	char *argv[] = { compiler, "--no-such-option", NULL };
+	struct run_result r;
+	test_run(argv, NULL, &r);
+	assert_int_equal(r.status, 2);
+	test_run_free(&r);
+	char *help[] = { compiler, "--help", NULL };
+	test_run(help, NULL, &r);
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "usage: pmudb-build"));
+	test_run_free(&r);
+	free(compiler);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_every_bad_table_is_refused_with_its_position),
+		cmocka_unit_test(test_every_override_action_lands_in_the_catalog),
+		cmocka_unit_test(test_usage_errors_exit_2),
+	};
+	return cmocka_run_group_tests_name("tables", tests, setup, teardown);
+}

@@ -1,0 +1,42 @@
+/*
+ * testlib.h - helpers shared by the cmocka tests: where the build is, running
+ * a program and capturing what it says, comparing files.
+ */
+#ifndef PMUDB_TESTLIB_H
+#define PMUDB_TESTLIB_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+/* The build directory under test ($PMUDB_BUILD, default "build"), and a
+ * path inside it.  The result is malloc'd. */
+const char *test_build_dir(void);
+char *test_build_path(const char *name);
+
+/* A fresh directory under $TMPDIR for this test; removed by test_rmtree(). */
+char *test_tempdir(void);
+void test_rmtree(const char *dir);
+
+struct run_result {
+	int status;		/* exit status, or 128 + signal */
+	char *out;		/* everything written to stdout */
+	char *err;		/* everything written to stderr */
+};
+
+/* Runs ARGV[0] with ARGV (NULL-ended), stdin from /dev/null or INPUT. */
+void test_run(char *const argv[], const char *input, struct run_result *r);
+void test_run_free(struct run_result *r);
+
+/* Starts ARGV in the background; returns its pid. */
+pid_t test_spawn(char *const argv[]);
+
+/* Whole file in memory (NUL-terminated); NULL if it cannot be read. */
+char *test_read_file(const char *path, size_t *size);
+bool test_files_equal(const char *a, const char *b);
+int test_copy_file(const char *from, const char *to);
+
+/* Number of lines in S (a last line without newline counts). */
+int test_line_count(const char *s);
+
+#endif
