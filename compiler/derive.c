@@ -500,9 +500,20 @@ static char *derive_event(struct pmu *p, struct event *ev, struct event **modifi
 	return base;
 }
 
-/* Privilege levels whose presence changes the raw encoding of BASE. */
+/*
+ * The privilege levels the PMU filters on (libpfm's supported_plm).  The
+ * perf layer marks a level excluded only when the PMU supports it, so an
+ * encoding with no level requested excludes exactly the supported ones.
+ * PMUs libpfm encodes only raw: the levels that change the raw codes.
+ */
 static unsigned derive_supported_plm(const char *base)
 {
+	struct probe q;
+	probe_encode(base, 0, &q);
+	if (q.error == PFM_SUCCESS && !q.raw_only)
+		return (q.attr.exclude_kernel ? PFM_PLM0 : 0u) | (q.attr.exclude_user ? PFM_PLM3 : 0u)
+		       | (q.attr.exclude_hv ? PFM_PLMH : 0u);
+
 	static const int levels[] = { PFM_PLM0, PFM_PLM1, PFM_PLM2, PFM_PLM3, PFM_PLMH };
 	uint64_t none[4] = {0}, with[4] = {0};
 	int nn, nw;
