@@ -24,10 +24,14 @@ endif
 
 COMPILER_SRC := $(wildcard compiler/*.c)
 COMPILER_OBJ := $(COMPILER_SRC:%.c=$(BUILD)/%.o) $(BUILD)/compiler/schema_sql.o
+DB_SRC := $(wildcard db/*.c)
+DB_OBJ := $(DB_SRC:%.c=$(BUILD)/%.o) $(BUILD)/db/builtin.o
+CLI_SRC := $(wildcard cli/*.c)
+CLI_OBJ := $(CLI_SRC:%.c=$(BUILD)/%.o)
 TESTS := $(BUILD)/tests/test_catalog $(BUILD)/tests/test_tables $(BUILD)/tests/test_build
 
 .PHONY: all run test check deps clean
-all: deps $(BUILD)/pmudb-build $(BUILD)/pmudb.db
+all: deps $(BUILD)/pmudb-build $(BUILD)/pmudb.db $(BUILD)/libpmudb.a $(BUILD)/libpmudb.so $(BUILD)/pmudb
 
 # The packages the build needs; installed when running as root, else the
 # command to run is printed.
@@ -52,9 +56,37 @@ SQLITE_LIBS = $(shell pkg-config --libs sqlite3)
 YAML_LIBS = $(shell pkg-config --libs yaml-0.1)
 CMOCKA_LIBS = $(shell pkg-config --libs cmocka)
 
-$(BUILD)/%.o: %.c
+# The compiler and the tests may use libpfm; the runtime (db/, cli/) never.
+$(BUILD)/compiler/%.o: compiler/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(PFM_CFLAGS) -c $< -o $@
+
+$(BUILD)/tests/%.o: tests/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(PFM_CFLAGS) -Idb -c $< -o $@
+
+$(BUILD)/db/%.o: db/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -fPIC -c $< -o $@
+
+$(BUILD)/cli/%.o: cli/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -Idb -c $< -o $@
+
+$(BUILD)/db/builtin.o: db/builtin.S $(BUILD)/pmudb.db
+	@mkdir -p $(dir $@)
+	$(CC) -c -DCATALOG='"$(BUILD)/pmudb.db"' $< -o $@
+
+$(BUILD)/libpmudb.a: $(DB_OBJ)
+	rm -f $@
+	ar rcs $@ $^
+
+$(BUILD)/libpmudb.so: $(DB_OBJ)
+	$(CC) $(LDFLAGS) -shared -Wl,-soname,libpmudb.so.0 $^ -o $@ $(SQLITE_LIBS) -lpthread
+
+# Linked with SQLite only: no libpfm at run time.
+$(BUILD)/pmudb: $(CLI_OBJ) $(BUILD)/libpmudb.a
+	$(CC) $(LDFLAGS) $(CLI_OBJ) $(BUILD)/libpmudb.a -o $@ $(SQLITE_LIBS) -lpthread
 
 $(BUILD)/compiler/schema_sql.o: compiler/schema_sql.S compiler/schema.sql
 	@mkdir -p $(dir $@)
@@ -68,11 +100,13 @@ $(BUILD)/pmudb.db: $(BUILD)/pmudb-build $(wildcard tables/*.yaml)
 	$(BUILD)/pmudb-build --tables tables --out $@
 
 run: all
-	@$(BUILD)/pmudb-build --tables tables --out $(BUILD)/pmudb.db
+	@$(BUILD)/pmudb encode amd64_fam19h_zen4::RETIRED_INSTRUCTIONS amd64_fam19h_zen4::RETIRED_INSTRUCTIONS:u \
+		perf::PERF_COUNT_HW_CPU_CYCLES skl::INST_RETIRED:ANY_P:c=1 skx_unc_cha0::UNC_C_CLOCKTICKS
 
-$(BUILD)/tests/%: tests/%.c $(BUILD)/tests/testlib.o
+$(BUILD)/tests/%: tests/%.c $(BUILD)/tests/testlib.o $(BUILD)/libpmudb.a
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(PFM_CFLAGS) $< $(BUILD)/tests/testlib.o -o $@ $(LDFLAGS) $(PFM_LIBS) $(SQLITE_LIBS) $(CMOCKA_LIBS)
+	$(CC) $(CFLAGS) $(PFM_CFLAGS) -Idb $< $(BUILD)/tests/testlib.o -o $@ $(LDFLAGS) $(BUILD)/libpmudb.a \
+		$(PFM_LIBS) $(SQLITE_LIBS) $(CMOCKA_LIBS) -lpthread
 
 # Runs the tests against the catalog and programs of $(BUILD).
 check: all $(TESTS)

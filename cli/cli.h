@@ -1,0 +1,44 @@
+/*
+ * cli.h - what the pmudb commands share: options, the open catalog, the
+ * PMUs unprefixed names resolve in, and output helpers.
+ */
+#ifndef PMUDB_CLI_H
+#define PMUDB_CLI_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "pmudb.h"
+
+/* Exit status of every command (documented in --help and README.md). */
+#define EXIT_GOOD 0
+#define EXIT_REJECTED 1		/* an event was rejected, or nothing found */
+#define EXIT_USAGE 2		/* usage or catalog error */
+
+struct cli {
+	const char *db_path;		/* --db, or $PMUDB_DB; NULL: built-in */
+	const char *pmu;		/* --pmu */
+	const char *cpu;		/* --cpu VENDOR/FAMILY/MODEL[/STEPPING] */
+	pmudb_t *db;
+	struct pmudb_scope scope;
+	bool has_scope;
+};
+
+/* Opens the catalog and resolves --pmu/--cpu; prints the error and
+ * returns EXIT_USAGE on failure. */
+int cli_open(struct cli *c);
+void cli_close(struct cli *c);
+
+/* The scope for unprefixed names, or NULL when none was selected. */
+const struct pmudb_scope *cli_scope(const struct cli *c);
+
+/* Writes S as a JSON string (quoted, escaped). */
+void json_string(FILE *f, const char *s);
+
+int cmd_encode(struct cli *c, int argc, char **argv);
+int cmd_pmus(struct cli *c, int argc, char **argv);
+int cmd_list(struct cli *c, int argc, char **argv);
+int cmd_info(struct cli *c, int argc, char **argv);
+int cmd_search(struct cli *c, int argc, char **argv);
+
+#endif

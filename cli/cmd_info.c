@@ -1,0 +1,67 @@
+/*
+ * cmd_info.c - pmudb info EVENT: an event with its unit masks and modifiers.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+static void print_modifier(const struct pmudb_modifier_info *m)
+{
+	printf("  %-12s %-4s ", m->name, m->is_integer ? "int" : "bool");
+	if (m->range_known)
+		printf("%llu..%llu", (unsigned long long)m->min, (unsigned long long)m->max);
+	else
+		printf("%-9s", "?");
+	printf("  %s%s\n", m->description, m->from_perf ? " (perf_events)" : "");
+}
+
+static void print_event(struct cli *c, int pmu, int event)
+{
+	struct pmudb_pmu_info p;
+	struct pmudb_event_info ev;
+	pmudb_pmu_info(c->db, pmu, &p);
+	pmudb_event_info(c->db, pmu, event, &ev);
+	printf("%s::%s\n  code 0x%llx%s\n  %s\n", p.name, ev.name, (unsigned long long)ev.code,
+	       ev.is_precise ? ", precise sampling" : "", ev.description);
+	if (ev.equiv)
+		printf("  another name for %s\n", ev.equiv);
+	if (ev.umask_count)
+		printf("unit masks:\n");
+	for (int u = 0; u < ev.umask_count; u++) {
+		struct pmudb_umask_info um;
+		if (pmudb_umask_info(c->db, pmu, event, u, &um))
+			continue;
+		printf("  %-28s 0x%-8llx %s%s\n", um.name, (unsigned long long)um.code, um.is_default ? "[default] " : "",
+		       um.description);
+	}
+	if (ev.modifier_count)
+		printf("modifiers:\n");
+	for (int m = 0; m < ev.modifier_count; m++) {
+		struct pmudb_modifier_info mi;
+		if (!pmudb_modifier_info(c->db, pmu, event, m, &mi))
+			print_modifier(&mi);
+	}
+}
+
+int cmd_info(struct cli *c, int argc, char **argv)
+{
+	if (argc != 2 || argv[1][0] == '-') {
+		bool help = argc == 2 && !strcmp(argv[1], "--help");
+		fputs("usage: pmudb info EVENT   (pmu::EVENT, or EVENT with --pmu or --cpu)\n", help ? stdout : stderr);
+		return help ? EXIT_GOOD : EXIT_USAGE;
+	}
+	int status = cli_open(c);
+	if (status == EXIT_GOOD) {
+		int pmu, event;
+		struct pmudb_error err;
+		if (pmudb_find_event(c->db, argv[1], cli_scope(c), &pmu, &event, &err)) {
+			fprintf(stderr, "pmudb: info: %s: %s\n", argv[1], err.message);
+			status = err.code == PMUDB_ERR_CATALOG ? EXIT_USAGE : EXIT_REJECTED;
+		} else {
+			print_event(c, pmu, event);
+		}
+	}
+	cli_close(c);
+	return status;
+}

@@ -1,0 +1,52 @@
+/*
+ * cmd_list.c - pmudb list [PMU]: the events of a PMU.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+static int list_pmu(struct cli *c, int pmu)
+{
+	struct pmudb_pmu_info p;
+	if (pmudb_pmu_info(c->db, pmu, &p))
+		return EXIT_USAGE;
+	for (int e = 0; e < p.event_count; e++) {
+		struct pmudb_event_info ev;
+		if (pmudb_event_info(c->db, pmu, e, &ev))
+			continue;	/* retired */
+		printf("%s::%s\n", p.name, ev.name);
+	}
+	return EXIT_GOOD;
+}
+
+int cmd_list(struct cli *c, int argc, char **argv)
+{
+	if (argc > 2 || (argc == 2 && argv[1][0] == '-')) {
+		bool help = argc == 2 && !strcmp(argv[1], "--help");
+		fputs("usage: pmudb list [PMU]   (no PMU: those of --pmu or --cpu)\n", help ? stdout : stderr);
+		return help ? EXIT_GOOD : EXIT_USAGE;
+	}
+	int status = cli_open(c);
+	if (status != EXIT_GOOD) {
+		cli_close(c);
+		return status;
+	}
+	if (argc == 2) {
+		int p = pmudb_find_pmu(c->db, argv[1]);
+		if (p < 0) {
+			fprintf(stderr, "pmudb: list: unknown PMU '%s' (see pmudb pmus)\n", argv[1]);
+			status = EXIT_REJECTED;
+		} else {
+			status = list_pmu(c, p);
+		}
+	} else if (cli_scope(c)->count == 0) {
+		fputs("pmudb: list: name a PMU, or select one with --pmu or --cpu\n", stderr);
+		status = EXIT_USAGE;
+	} else {
+		for (int i = 0; i < cli_scope(c)->count && status == EXIT_GOOD; i++)
+			status = list_pmu(c, cli_scope(c)->pmus[i]);
+	}
+	cli_close(c);
+	return status;
+}

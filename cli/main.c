@@ -1,0 +1,80 @@
+/*
+ * main.c - the pmudb command: global options, then one command.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+static const char usage[] =
+	"usage: pmudb [--db PATH] [--pmu NAME | --cpu V/F/M[/S]] COMMAND [ARGS]\n"
+	"\n"
+	"Encodes libpfm4 event strings (pmu::event:umask:modifier=value) into\n"
+	"perf_event_attr fields from the pmudb catalog, without libpfm.\n"
+	"\n"
+	"commands:\n"
+	"  encode [--format text|json|perf] EVENT...   encode events\n"
+	"  encode --stdin                              one event per input line, one JSON object per output line\n"
+	"  pmus                                        list the PMUs of the catalog\n"
+	"  list [PMU]                                  list the events of a PMU (default: the selected ones)\n"
+	"  info EVENT                                  description, unit masks and modifiers of an event\n"
+	"  search TEXT                                 events and unit masks whose name or description has TEXT\n"
+	"\n"
+	"options:\n"
+	"  --db PATH        catalog file to use (default: $PMUDB_DB, else the built-in catalog)\n"
+	"  --pmu NAME       resolve event names without 'pmu::' in PMU NAME\n"
+	"  --cpu V/F/M[/S]  resolve them in the PMUs of that CPU (e.g. AuthenticAMD/0x19/0x61)\n"
+	"  --help, --version\n"
+	"\n"
+	"exit status: 0 all good, 1 an event was rejected (or nothing found), 2 usage or catalog error\n";
+
+static const struct {
+	const char *name;
+	int (*run)(struct cli *c, int argc, char **argv);
+} commands[] = {
+	{ "encode", cmd_encode }, { "pmus", cmd_pmus }, { "list", cmd_list },
+	{ "info", cmd_info }, { "search", cmd_search },
+};
+
+int main(int argc, char **argv)
+{
+	static const struct option options[] = {
+		{ "db", required_argument, NULL, 'd' },
+		{ "pmu", required_argument, NULL, 'p' },
+		{ "cpu", required_argument, NULL, 'c' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct cli c = { .db_path = getenv("PMUDB_DB") };
+	if (c.db_path && !*c.db_path)
+		c.db_path = NULL;
+	int opt;
+	/* '+': options after the command name belong to the command */
+	while ((opt = getopt_long(argc, argv, "+", options, NULL)) != -1) {
+		switch (opt) {
+		case 'd': c.db_path = optarg; break;
+		case 'p': c.pmu = optarg; break;
+		case 'c': c.cpu = optarg; break;
+		case 'h': fputs(usage, stdout); return EXIT_GOOD;
+		case 'V': printf("pmudb %s\n", PMUDB_VERSION); return EXIT_GOOD;
+		default: fputs(usage, stderr); return EXIT_USAGE;
+		}
+	}
+	if (optind >= argc) {
+		fprintf(stderr, "pmudb: no command given\n%s", usage);
+		return EXIT_USAGE;
+	}
+	const char *name = argv[optind];
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		if (!strcmp(commands[i].name, name)) {
+			int sub_argc = argc - optind;
+			char **sub_argv = argv + optind;
+			optind = 0;	/* the command parses its own options */
+			return commands[i].run(&c, sub_argc, sub_argv);
+		}
+	fprintf(stderr, "pmudb: unknown command '%s' (try pmudb --help)\n", name);
+	return EXIT_USAGE;
+}

@@ -1,0 +1,533 @@
+/*
+ * catalog.c - opens a catalog (a file, or the one compiled in) and reads it
+ * into the structures of catalog.h.
+ */
+#include "catalog.h"
+
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+
+#define SCHEMA_VERSION 1
+
+/* The catalog `make` built, linked in by builtin.S. */
+extern const unsigned char pmudb_builtin_catalog[];
+extern const unsigned char pmudb_builtin_catalog_end[];
+
+static const char *const field_names[F_COUNT] = {
+	[F_TYPE] = "type", [F_CONFIG] = "config", [F_CONFIG1] = "config1", [F_CONFIG2] = "config2",
+	[F_SAMPLE_PERIOD] = "sample_period", [F_FREQ] = "freq", [F_EXCLUDE_USER] = "exclude_user",
+	[F_EXCLUDE_KERNEL] = "exclude_kernel", [F_EXCLUDE_HV] = "exclude_hv", [F_EXCLUDE_IDLE] = "exclude_idle",
+	[F_EXCLUDE_HOST] = "exclude_host", [F_EXCLUDE_GUEST] = "exclude_guest", [F_PRECISE_IP] = "precise_ip",
+	[F_EXCLUSIVE] = "exclusive", [F_PINNED] = "pinned", [F_CPU] = "cpu", [F_FLAGS] = "flags",
+	[F_CODE0] = "code0", [F_CODE1] = "code1", [F_CODE2] = "code2", [F_CODE3] = "code3",
+};
+
+int field_by_name(const char *name)
+{
+	for (int i = 0; i < F_COUNT; i++)
+		if (!strcmp(field_names[i], name))
+			return i;
+	return -1;
+}
+
+int set_error(struct pmudb_error *err, int code, const char *fmt, ...)
+{
+	if (err) {
+		err->code = code;
+		va_list ap;
+		va_start(ap, fmt);
+		vsnprintf(err->message, sizeof(err->message), fmt, ap);
+		va_end(ap);
+	}
+	return code;
+}
+
+static char *dup_column(sqlite3_stmt *st, int col)
+{
+	const unsigned char *s = sqlite3_column_text(st, col);
+	return s ? strdup((const char *)s) : NULL;
+}
+
+static int prepare(struct pmudb *db, const char *sql, sqlite3_stmt **st)
+{
+	return sqlite3_prepare_v2(db->db, sql, -1, st, NULL) == SQLITE_OK ? 0 : -1;
+}
+
+/* ---- modifier sets, read at open ---------------------------------------- */
+
+static struct modifier *set_modifier(struct pmudb *db, int64_t set, int position)
+{
+	for (int i = 0; i < db->nsets; i++)
+		if (db->set_ids[i] == set)
+			return position < db->sets[i].count ? &db->sets[i].items[position] : NULL;
+	return NULL;
+}
+
+static int load_modifier_sets(struct pmudb *db)
+{
+	sqlite3_stmt *st;
+	if (prepare(db, "SELECT (SELECT count(*) FROM modifier_set), id,"
+			" (SELECT count(*) FROM modifier WHERE set_id = s.id) FROM modifier_set s ORDER BY id", &st))
+		return -1;
+	int i = 0;
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		if (!db->sets) {
+			db->nsets = sqlite3_column_int(st, 0);
+			db->sets = calloc((size_t)db->nsets + 1, sizeof(*db->sets));
+			db->set_ids = calloc((size_t)db->nsets + 1, sizeof(*db->set_ids));
+			if (!db->sets || !db->set_ids)
+				break;
+		}
+		if (i >= db->nsets)
+			break;
+		db->set_ids[i] = sqlite3_column_int64(st, 1);
+		db->sets[i].count = sqlite3_column_int(st, 2);
+		db->sets[i].items = calloc((size_t)db->sets[i].count + 1, sizeof(struct modifier));
+		if (!db->sets[i].items)
+			break;
+		i++;
+	}
+	sqlite3_finalize(st);
+	if (i != db->nsets)
+		return -1;
+
+	if (prepare(db, "SELECT set_id, position, name, t.value, type, provider, default_value, probed, min_value,"
+			" max_value, follows_plm FROM modifier m JOIN text t ON t.id = m.description_id", &st))
+		return -1;
+	int r = 0;
+	while (!r && sqlite3_step(st) == SQLITE_ROW) {
+		struct modifier *m = set_modifier(db, sqlite3_column_int64(st, 0), sqlite3_column_int(st, 1));
+		if (!m) {
+			r = -1;
+			break;
+		}
+		m->name = dup_column(st, 2);
+		m->description = dup_column(st, 3);
+		m->is_integer = !strcmp((const char *)sqlite3_column_text(st, 4), "int");
+		m->from_perf = !strcmp((const char *)sqlite3_column_text(st, 5), "perf");
+		m->default_value = (uint64_t)sqlite3_column_int64(st, 6);
+		m->probed = sqlite3_column_int(st, 7);
+		m->min = (uint64_t)sqlite3_column_int64(st, 8);
+		m->max = (uint64_t)sqlite3_column_int64(st, 9);
+		m->follows_plm = sqlite3_column_int(st, 10);
+		r = m->name && m->description ? 0 : -1;
+	}
+	sqlite3_finalize(st);
+	if (r || prepare(db, "SELECT set_id, position, field, mask FROM modifier_landing", &st))
+		return -1;
+	while (!r && sqlite3_step(st) == SQLITE_ROW) {
+		struct modifier *m = set_modifier(db, sqlite3_column_int64(st, 0), sqlite3_column_int(st, 1));
+		int f = field_by_name((const char *)sqlite3_column_text(st, 2));
+		if (!m || f < 0 || m->nlandings == 4) {
+			r = -1;
+			break;
+		}
+		m->landings[m->nlandings].field = f;
+		m->landings[m->nlandings++].mask = (uint64_t)sqlite3_column_int64(st, 3);
+	}
+	sqlite3_finalize(st);
+	return r;
+}
+
+static const struct modifier_set *find_set(const struct pmudb *db, int64_t id)
+{
+	for (int i = 0; i < db->nsets; i++)
+		if (db->set_ids[i] == id)
+			return &db->sets[i];
+	return &db->no_modifiers;
+}
+
+/* ---- PMUs, read at open ------------------------------------------------- */
+
+static int load_pmus(struct pmudb *db)
+{
+	sqlite3_stmt *st;
+	if (prepare(db, "SELECT (SELECT count(*) FROM event_table), (SELECT min(id) FROM event_table)", &st))
+		return -1;
+	int64_t first_table = 0;
+	if (sqlite3_step(st) == SQLITE_ROW) {
+		db->ntables = sqlite3_column_int(st, 0);
+		first_table = sqlite3_column_int64(st, 1);
+	}
+	sqlite3_finalize(st);
+	db->tables = calloc((size_t)db->ntables + 1, sizeof(*db->tables));
+	if (!db->tables)
+		return -1;
+	for (int i = 0; i < db->ntables; i++)
+		db->tables[i].id = first_table + i;
+
+	if (prepare(db, "SELECT (SELECT count(*) FROM pmu), name, description, kind, family, family_group,"
+			" num_counters, num_fixed_counters, supported_plm, perf_type, event_table_id,"
+			" (SELECT name FROM pmu_sysfs s WHERE s.pmu_id = p.id ORDER BY position LIMIT 1)"
+			" FROM pmu p ORDER BY id", &st))
+		return -1;
+	int i = 0, r = 0;
+	while (!r && sqlite3_step(st) == SQLITE_ROW) {
+		if (!db->pmus) {
+			db->npmus = sqlite3_column_int(st, 0);
+			if (!(db->pmus = calloc((size_t)db->npmus + 1, sizeof(*db->pmus))))
+				r = -1;
+		}
+		if (r || i >= db->npmus) {
+			r = -1;
+			break;
+		}
+		struct pmu *p = &db->pmus[i++];
+		p->name = dup_column(st, 1);
+		p->description = dup_column(st, 2);
+		p->kind = dup_column(st, 3);
+		p->family_name = dup_column(st, 4);
+		p->family_group = dup_column(st, 5);
+		p->num_counters = sqlite3_column_int(st, 6);
+		p->num_fixed_counters = sqlite3_column_int(st, 7);
+		p->supported_plm = (unsigned)sqlite3_column_int(st, 8);
+		p->perf_type = sqlite3_column_int(st, 9);
+		int64_t t = sqlite3_column_int64(st, 10) - first_table;
+		p->sysfs_name = dup_column(st, 11);
+		if (!p->name || !p->description || !p->kind || !p->family_name || !p->family_group
+		    || t < 0 || t >= db->ntables)
+			r = -1;
+		else
+			p->table = &db->tables[t];
+	}
+	sqlite3_finalize(st);
+	return r || i != db->npmus ? -1 : 0;
+}
+
+/* ---- event tables, read on first use ------------------------------------- */
+
+/* Reads the rows of SQL (first column an event id of table T, the rest as
+ * ROW wants them) into T's events. */
+typedef int (*row_fn)(struct event *ev, sqlite3_stmt *st);
+
+static int for_rows(struct pmudb *db, struct event_table *t, int64_t first_event, const char *sql, row_fn row)
+{
+	sqlite3_stmt *st;
+	if (prepare(db, sql, &st))
+		return -1;
+	sqlite3_bind_int64(st, 1, t->id);
+	int r = 0, rc;
+	while (!r && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+		int64_t e = sqlite3_column_int64(st, 0) - first_event;
+		r = e < 0 || e >= t->nevents ? -1 : row(&t->events[e], st);
+	}
+	if (!r && rc != SQLITE_DONE)
+		r = -1;
+	sqlite3_finalize(st);
+	return r;
+}
+
+static int umask_row(struct event *ev, sqlite3_stmt *st)
+{
+	int pos = sqlite3_column_int(st, 1);
+	if (pos != ev->numasks)
+		return -1;	/* positions are dense and ordered */
+	struct umask *u = realloc(ev->umasks, (size_t)(pos + 1) * sizeof(*u));
+	if (!u)
+		return -1;
+	ev->umasks = u;
+	u = &u[pos];
+	memset(u, 0, sizeof(*u));
+	ev->numasks++;
+	u->name = dup_column(st, 2);
+	u->description = dup_column(st, 3);
+	u->equiv = dup_column(st, 4);
+	u->code = (uint64_t)sqlite3_column_int64(st, 5);
+	u->is_default = sqlite3_column_int(st, 6);
+	u->group = sqlite3_column_type(st, 7) == SQLITE_NULL ? -1 : sqlite3_column_int(st, 7);
+	u->single_error = sqlite3_column_int(st, 8);
+	u->retired = sqlite3_column_int(st, 9);
+	return u->name && u->description ? 0 : -1;
+}
+
+static int push_position(uint16_t **items, int *count, int position)
+{
+	uint16_t *p = realloc(*items, (size_t)(*count + 1) * sizeof(*p));
+	if (!p)
+		return -1;
+	p[(*count)++] = (uint16_t)position;
+	*items = p;
+	return 0;
+}
+
+static int event_default_row(struct event *ev, sqlite3_stmt *st)
+{
+	int pos = sqlite3_column_int(st, 1);
+	return pos < ev->numasks ? push_position(&ev->bare_added, &ev->nbare, pos) : -1;
+}
+
+static int umask_default_row(struct event *ev, sqlite3_stmt *st)
+{
+	int pos = sqlite3_column_int(st, 1), added = sqlite3_column_int(st, 2);
+	if (pos >= ev->numasks || added >= ev->numasks)
+		return -1;
+	struct umask *u = &ev->umasks[pos];
+	return push_position(&u->added, &u->nadded, added);
+}
+
+static int implied_row(struct event *ev, sqlite3_stmt *st)
+{
+	int pos = sqlite3_column_int(st, 1);
+	if (pos >= ev->numasks)
+		return -1;
+	struct umask *u = &ev->umasks[pos];
+	struct implied *im = realloc(u->implied, (size_t)(u->nimplied + 1) * sizeof(*im));
+	if (!im)
+		return -1;
+	u->implied = im;
+	im[u->nimplied].modifier = sqlite3_column_int(st, 2);
+	im[u->nimplied].value = (uint64_t)sqlite3_column_int64(st, 3);
+	im[u->nimplied++].hardwired = sqlite3_column_int(st, 4);
+	return 0;
+}
+
+static int rule_row(struct event *ev, sqlite3_stmt *st)
+{
+	struct group_rule *r = realloc(ev->rules, (size_t)(ev->nrules + 1) * sizeof(*r));
+	if (!r)
+		return -1;
+	ev->rules = r;
+	r[ev->nrules].group_a = sqlite3_column_int(st, 1);
+	r[ev->nrules].group_b = sqlite3_column_int(st, 2);
+	r[ev->nrules++].error = sqlite3_column_int(st, 3);
+	return 0;
+}
+
+static int load_events(struct pmudb *db, struct event_table *t, int64_t *first_event)
+{
+	sqlite3_stmt *st;
+	if (prepare(db, "SELECT count(*), min(id) FROM event WHERE table_id = ?", &st))
+		return -1;
+	sqlite3_bind_int64(st, 1, t->id);
+	if (sqlite3_step(st) == SQLITE_ROW) {
+		t->nevents = sqlite3_column_int(st, 0);
+		*first_event = sqlite3_column_int64(st, 1);
+	}
+	sqlite3_finalize(st);
+	t->events = calloc((size_t)t->nevents + 1, sizeof(*t->events));
+	if (!t->events || prepare(db, "SELECT e.id, e.name, t.value, equiv, code, is_precise, modifier_set_id, perf_type,"
+				      " bare_error, group_count, retired FROM event e JOIN text t ON t.id = e.description_id"
+				      " WHERE table_id = ? ORDER BY position", &st))
+		return -1;
+	sqlite3_bind_int64(st, 1, t->id);
+	int i = 0, r = 0;
+	while (!r && sqlite3_step(st) == SQLITE_ROW) {
+		if (i >= t->nevents || sqlite3_column_int64(st, 0) != *first_event + i) {
+			r = -1;	/* ids of one table are consecutive, in position order */
+			break;
+		}
+		struct event *ev = &t->events[i++];
+		ev->name = dup_column(st, 1);
+		ev->description = dup_column(st, 2);
+		ev->equiv = dup_column(st, 3);
+		ev->code = (uint64_t)sqlite3_column_int64(st, 4);
+		ev->is_precise = sqlite3_column_int(st, 5);
+		ev->modifiers = find_set(db, sqlite3_column_type(st, 6) == SQLITE_NULL ? -1 : sqlite3_column_int64(st, 6));
+		ev->perf_type = sqlite3_column_type(st, 7) == SQLITE_NULL ? INT32_MIN : sqlite3_column_int(st, 7);
+		ev->bare_error = sqlite3_column_int(st, 8);
+		ev->group_count = sqlite3_column_int(st, 9);
+		ev->retired = sqlite3_column_int(st, 10);
+		if (!ev->name || !ev->description)
+			r = -1;
+	}
+	sqlite3_finalize(st);
+	return r || i != t->nevents ? -1 : 0;
+}
+
+static int load_aliases(struct pmudb *db, struct event_table *t, int64_t first_event)
+{
+	sqlite3_stmt *st;
+	if (prepare(db, "SELECT name, event_id FROM event_alias WHERE table_id = ?", &st))
+		return -1;
+	sqlite3_bind_int64(st, 1, t->id);
+	int r = 0;
+	while (!r && sqlite3_step(st) == SQLITE_ROW) {
+		struct alias *a = realloc(t->aliases, (size_t)(t->naliases + 1) * sizeof(*a));
+		int64_t e = sqlite3_column_int64(st, 1) - first_event;
+		if (!a || e < 0 || e >= t->nevents) {
+			free(a == t->aliases ? NULL : a);
+			r = -1;
+			break;
+		}
+		t->aliases = a;
+		a[t->naliases].name = dup_column(st, 0);
+		a[t->naliases++].event = (int)e;
+	}
+	sqlite3_finalize(st);
+	return r;
+}
+
+#define OF_TABLE "event_id IN (SELECT id FROM event WHERE table_id = ?1)"
+
+static int load_table(struct pmudb *db, struct event_table *t)
+{
+	int64_t first = 0;
+	if (load_events(db, t, &first) || load_aliases(db, t, first))
+		return -1;
+	return for_rows(db, t, first, "SELECT event_id, position, name, t.value, equiv, code, is_default, grp,"
+			" single_error, retired FROM umask u JOIN text t ON t.id = u.description_id WHERE " OF_TABLE
+			" ORDER BY event_id, position", umask_row)
+	       || for_rows(db, t, first, "SELECT event_id, umask_position FROM event_default WHERE " OF_TABLE,
+			   event_default_row)
+	       || for_rows(db, t, first, "SELECT event_id, umask_position, added_position FROM umask_default WHERE "
+			   OF_TABLE, umask_default_row)
+	       || for_rows(db, t, first, "SELECT event_id, umask_position, modifier_position, value, hardwired"
+			   " FROM umask_implied WHERE " OF_TABLE, implied_row)
+	       || for_rows(db, t, first, "SELECT event_id, group_a, group_b, error FROM group_rule WHERE " OF_TABLE,
+			   rule_row) ? -1 : 0;
+}
+
+int catalog_load_table(struct pmudb *db, const struct pmu *p)
+{
+	struct event_table *t = p->table;
+	if (atomic_load_explicit(&t->loaded, memory_order_acquire))
+		return 0;
+	pthread_mutex_lock(&db->lock);
+	int r = 0;
+	if (!atomic_load_explicit(&t->loaded, memory_order_relaxed)) {
+		r = load_table(db, t);
+		if (!r)
+			atomic_store_explicit(&t->loaded, true, memory_order_release);
+	}
+	pthread_mutex_unlock(&db->lock);
+	return r;
+}
+
+int catalog_find_event(const struct pmu *p, const char *name)
+{
+	const struct event_table *t = p->table;
+	for (int i = 0; i < t->nevents; i++)
+		if (!t->events[i].retired && !strcasecmp(t->events[i].name, name))
+			return i;
+	for (int i = 0; i < t->naliases; i++)
+		if (!strcasecmp(t->aliases[i].name, name))
+			return t->aliases[i].event;
+	return -1;
+}
+
+const struct pmu *catalog_find_pmu(const struct pmudb *db, const char *name)
+{
+	for (int i = 0; i < db->npmus; i++)
+		if (!strcasecmp(db->pmus[i].name, name))
+			return &db->pmus[i];
+	return NULL;
+}
+
+/* ---- open and close ----------------------------------------------------- */
+
+static int check_catalog(struct pmudb *db, const char *what, struct pmudb_error *err)
+{
+	sqlite3_stmt *st = NULL;
+	int version = -1;
+	if (sqlite3_prepare_v2(db->db, "PRAGMA user_version", -1, &st, NULL) == SQLITE_OK
+	    && sqlite3_step(st) == SQLITE_ROW)
+		version = sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	if (version < 0)
+		return set_error(err, PMUDB_ERR_CATALOG, "%s: not a pmudb catalog: %s", what, sqlite3_errmsg(db->db));
+	if (version != SCHEMA_VERSION)
+		return set_error(err, PMUDB_ERR_CATALOG, "%s: catalog schema version %d, this pmudb reads version %d",
+				 what, version, SCHEMA_VERSION);
+	return 0;
+}
+
+/* A damaged or truncated file is refused at open, not half-read later. */
+static int check_integrity(struct pmudb *db, const char *what, struct pmudb_error *err)
+{
+	sqlite3_stmt *st = NULL;
+	int ok = sqlite3_prepare_v2(db->db, "PRAGMA quick_check", -1, &st, NULL) == SQLITE_OK
+		 && sqlite3_step(st) == SQLITE_ROW && !strcmp((const char *)sqlite3_column_text(st, 0), "ok");
+	sqlite3_finalize(st);
+	return ok ? 0 : set_error(err, PMUDB_ERR_CATALOG, "%s: catalog is damaged (SQLite quick_check failed: %s)",
+				  what, sqlite3_errmsg(db->db));
+}
+
+static int open_builtin(struct pmudb *db)
+{
+	size_t size = (size_t)(pmudb_builtin_catalog_end - pmudb_builtin_catalog);
+	if (sqlite3_open_v2(":memory:", &db->db, SQLITE_OPEN_READWRITE, NULL) != SQLITE_OK)
+		return -1;
+	/* Read-only and not freed by SQLite: it reads the linked-in bytes. */
+	return sqlite3_deserialize(db->db, "main", (unsigned char *)pmudb_builtin_catalog, (sqlite3_int64)size,
+				   (sqlite3_int64)size, SQLITE_DESERIALIZE_READONLY) == SQLITE_OK ? 0 : -1;
+}
+
+int catalog_open(struct pmudb *db, const char *path, struct pmudb_error *err)
+{
+	const char *what = path ? path : "built-in catalog";
+	pthread_mutex_init(&db->lock, NULL);
+	if (path) {
+		struct stat sb;
+		if (stat(path, &sb))
+			return set_error(err, PMUDB_ERR_CATALOG, "%s: no such catalog file", path);
+		if (sb.st_size == 0)
+			return set_error(err, PMUDB_ERR_CATALOG, "%s: catalog file is empty", path);
+		if (sqlite3_open_v2(path, &db->db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK)
+			return set_error(err, PMUDB_ERR_CATALOG, "%s: cannot open: %s", path, sqlite3_errmsg(db->db));
+	} else if (open_builtin(db)) {
+		return set_error(err, PMUDB_ERR_CATALOG, "%s: cannot open: %s", what, sqlite3_errmsg(db->db));
+	}
+	int r = check_catalog(db, what, err);
+	if (!r && path)
+		r = check_integrity(db, what, err);
+	if (!r && (load_modifier_sets(db) || load_pmus(db)))
+		r = set_error(err, PMUDB_ERR_CATALOG, "%s: cannot read the catalog: %s", what, sqlite3_errmsg(db->db));
+	return r;
+}
+
+static void free_event(struct event *ev)
+{
+	for (int i = 0; i < ev->numasks; i++) {
+		free(ev->umasks[i].name);
+		free(ev->umasks[i].description);
+		free(ev->umasks[i].equiv);
+		free(ev->umasks[i].added);
+		free(ev->umasks[i].implied);
+	}
+	free(ev->umasks);
+	free(ev->bare_added);
+	free(ev->rules);
+	free(ev->name);
+	free(ev->description);
+	free(ev->equiv);
+}
+
+void catalog_close(struct pmudb *db)
+{
+	for (int i = 0; i < db->ntables; i++) {
+		struct event_table *t = &db->tables[i];
+		for (int j = 0; t->events && j < t->nevents; j++)
+			free_event(&t->events[j]);
+		for (int j = 0; j < t->naliases; j++)
+			free(t->aliases[j].name);
+		free(t->events);
+		free(t->aliases);
+	}
+	for (int i = 0; i < db->npmus; i++) {
+		struct pmu *p = &db->pmus[i];
+		free(p->name);
+		free(p->description);
+		free(p->kind);
+		free(p->family_name);
+		free(p->family_group);
+		free(p->sysfs_name);
+	}
+	for (int i = 0; i < db->nsets; i++) {
+		for (int j = 0; j < db->sets[i].count; j++) {
+			free(db->sets[i].items[j].name);
+			free(db->sets[i].items[j].description);
+		}
+		free(db->sets[i].items);
+	}
+	free(db->sets);
+	free(db->set_ids);
+	free(db->tables);
+	free(db->pmus);
+	sqlite3_close(db->db);
+	pthread_mutex_destroy(&db->lock);
+}

@@ -1,0 +1,140 @@
+/*
+ * catalog.h - the catalog in memory, as the encoder reads it.
+ *
+ * pmudb_open() reads the PMUs and the modifier sets; an event table is read
+ * the first time one of its PMUs is used (most programs use a few PMUs of
+ * the 386).  Once read, a table never changes, so encoders read it without
+ * locks; only the first read of a table takes the handle's lock.
+ */
+#ifndef PMUDB_CATALOG_H
+#define PMUDB_CATALOG_H
+
+#include <pthread.h>
+#include <sqlite3.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "pmudb.h"
+
+/* perf_event_attr fields (and raw code words) a modifier can land in. */
+enum field {
+	F_TYPE, F_CONFIG, F_CONFIG1, F_CONFIG2, F_SAMPLE_PERIOD, F_FREQ,
+	F_EXCLUDE_USER, F_EXCLUDE_KERNEL, F_EXCLUDE_HV, F_EXCLUDE_IDLE,
+	F_EXCLUDE_HOST, F_EXCLUDE_GUEST, F_PRECISE_IP, F_EXCLUSIVE, F_PINNED,
+	F_CPU, F_FLAGS, F_CODE0, F_CODE1, F_CODE2, F_CODE3, F_COUNT
+};
+int field_by_name(const char *name);	/* enum field, or -1 */
+
+struct landing {
+	int field;
+	uint64_t mask;
+};
+
+struct modifier {
+	char *name, *description;
+	bool is_integer, from_perf, probed, follows_plm;
+	uint64_t default_value, min, max;
+	int nlandings;
+	struct landing landings[4];
+};
+
+struct modifier_set {
+	int count;
+	struct modifier *items;
+};
+
+struct implied {
+	int modifier;		/* position in the event's modifier set */
+	uint64_t value;
+	bool hardwired;
+};
+
+struct umask {
+	char *name, *description, *equiv;
+	uint64_t code;
+	bool is_default, retired;
+	int group;		/* -1 for an equiv */
+	int single_error;
+	int nadded;
+	uint16_t *added;	/* positions of the defaults it gets alone */
+	int nimplied;
+	struct implied *implied;
+};
+
+struct group_rule {
+	int group_a, group_b, error;
+};
+
+struct event {
+	char *name, *description, *equiv;
+	uint64_t code;
+	bool is_precise, retired;
+	int perf_type;		/* INT32_MIN: the PMU's */
+	int bare_error;
+	int group_count;
+	int numasks;
+	struct umask *umasks;
+	int nbare;
+	uint16_t *bare_added;
+	int nrules;
+	struct group_rule *rules;
+	const struct modifier_set *modifiers;	/* never NULL */
+};
+
+struct alias {
+	char *name;
+	int event;
+};
+
+struct event_table {
+	int64_t id;
+	atomic_bool loaded;
+	int nevents;
+	struct event *events;
+	int naliases;
+	struct alias *aliases;
+};
+
+struct family;
+
+struct pmu {
+	char *name, *description, *kind, *family_name, *family_group;
+	int num_counters, num_fixed_counters;
+	unsigned supported_plm;
+	int perf_type;
+	char *sysfs_name;	/* first of pmu_sysfs, or NULL */
+	struct event_table *table;
+	const struct family *family;
+};
+
+struct pmudb {
+	sqlite3 *db;
+	pthread_mutex_t lock;	/* first reads of event tables */
+	int npmus;
+	struct pmu *pmus;
+	int ntables;
+	struct event_table *tables;
+	int nsets;
+	int64_t *set_ids;
+	struct modifier_set *sets;
+	struct modifier_set no_modifiers;
+};
+
+/* Reads P's event table if not yet done.  Returns 0, or -1 on a SQLite
+ * error (the catalog was damaged after open). */
+int catalog_load_table(struct pmudb *db, const struct pmu *p);
+
+/* The first live event of P named NAME (or aliased so), or -1. */
+int catalog_find_event(const struct pmu *p, const char *name);
+
+/* The PMU named NAME (case-insensitive), or NULL. */
+const struct pmu *catalog_find_pmu(const struct pmudb *db, const char *name);
+
+int catalog_open(struct pmudb *db, const char *path, struct pmudb_error *err);
+void catalog_close(struct pmudb *db);
+
+/* Fills ERR with CODE and a printf-style message; returns CODE. */
+int set_error(struct pmudb_error *err, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+#endif

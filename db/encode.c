@@ -1,0 +1,311 @@
+/*
+ * encode.c - pmudb_encode(): reads an event string the way libpfm does,
+ * then runs the stages: unit-mask rules, the PMU's family encoder, the
+ * perf_events layer.
+ *
+ * The grammar is libpfm's: one event (no ',' or blanks), an optional
+ * "PMU::" prefix, the event name, then attributes separated by ':' or '.',
+ * each a unit mask, or a modifier with an optional "=value".
+ */
+#include "encode.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#define ATTR_DELIMS ":."
+
+void fstr_append(struct request *rq, const char *fmt, ...)
+{
+	size_t len = strlen(rq->fstr);
+	if (len >= sizeof(rq->fstr) - 1)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(rq->fstr + len, sizeof(rq->fstr) - len, fmt, ap);
+	va_end(ap);
+}
+
+int fail(struct request *rq, int code, const char *fmt, ...)
+{
+	char detail[256];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(detail, sizeof(detail), fmt, ap);
+	va_end(ap);
+	return set_error(rq->err, code, "%s: %s", pmudb_strerror(code), detail);
+}
+
+int find_modifier(const struct event *ev, const char *name)
+{
+	for (int i = 0; i < ev->modifiers->count; i++)
+		if (!strcasecmp(ev->modifiers->items[i].name, name))
+			return i;
+	return -1;
+}
+
+/* ---- one attribute ------------------------------------------------------ */
+
+static int parse_attrs(struct request *rq, char *attrs);
+
+/* "y", "t", "1", "n", "f", "0" as libpfm reads a boolean. */
+static int parse_bool(const char *s, uint64_t *out)
+{
+	if (strlen(s) != 1)
+		return -1;
+	char c = (char)tolower((unsigned char)*s);
+	if (c == 'y' || c == 't' || c == '1')
+		*out = 1;
+	else if (c == 'n' || c == 'f' || c == '0')
+		*out = 0;
+	else
+		return -1;
+	return 0;
+}
+
+static int add_umask(struct request *rq, int u)
+{
+	for (int i = 0; i < rq->nasked; i++)
+		if (rq->asked[i] == u)
+			return 0;	/* a repeated unit mask is one unit mask */
+	if (rq->nasked == MAX_UMASKS)
+		return fail(rq, PMUDB_ERR_TOOMANY, "too many unit masks at '%s'", rq->token);
+	rq->asked[rq->nasked++] = (uint16_t)u;
+	return 0;
+}
+
+/* A modifier given twice with two values is refused once the whole string
+ * is read, as libpfm checks duplicates after parsing. */
+static int add_modifier(struct request *rq, int m, uint64_t value)
+{
+	if (rq->given[m] && rq->value[m] != value && rq->conflict < 0)
+		rq->conflict = m;
+	rq->given[m] = true;
+	rq->value[m] = value;
+	return 0;
+}
+
+static int parse_attr(struct request *rq, char *tok)
+{
+	const struct event *ev = rq->ev;
+	rq->token = tok;
+	char *eq = strchr(tok, '=');
+	if (eq)
+		*eq = '\0';
+	const char *val = eq ? eq + 1 : NULL;
+
+	if (tok[0] == '0' && tolower((unsigned char)tok[1]) == 'x')
+		return fail(rq, PMUDB_ERR_ATTR, "raw unit mask '%s' is not supported by pmudb", tok);
+
+	/* A name that is both a unit mask and a modifier is the modifier when
+	 * it has a value (snb::L2_LINES_IN:I:I=1), as in libpfm. */
+	if (!val)
+		for (int u = 0; u < ev->numasks; u++) {
+			if (ev->umasks[u].retired || strcasecmp(ev->umasks[u].name, tok))
+				continue;
+			if (!ev->umasks[u].equiv)
+				return add_umask(rq, u);
+			char *copy = strdup(ev->umasks[u].equiv);
+			if (!copy)
+				return fail(rq, PMUDB_ERR_NOMEM, "out of memory");
+			int r = parse_attrs(rq, copy);
+			free(copy);
+			return r;
+		}
+	int m = find_modifier(ev, tok);
+	if (m < 0) {
+		if (eq)
+			*eq = '=';
+		return fail(rq, PMUDB_ERR_ATTR, "unknown attribute '%s' for %s::%s", tok, rq->pmu->name, ev->name);
+	}
+	const struct modifier *mod = &ev->modifiers->items[m];
+	uint64_t value = 1;
+	if (!val) {
+		if (mod->is_integer)
+			return fail(rq, PMUDB_ERR_ATTR_VAL, "'%s' needs a value", tok);
+	} else if (!*val) {
+		return fail(rq, PMUDB_ERR_ATTR_VAL, "'%s=' has no value", tok);
+	} else if (!mod->is_integer) {
+		if (parse_bool(val, &value))
+			return fail(rq, PMUDB_ERR_ATTR_VAL, "'%s=%s': a boolean is 0 or 1", tok, val);
+	} else {
+		char *end = NULL;
+		value = strtoull(val, &end, 0);	/* as libpfm: no overflow check */
+		if (*end)
+			return fail(rq, PMUDB_ERR_ATTR_VAL, "'%s=%s' is not an integer", tok, val);
+	}
+	return add_modifier(rq, m, value);
+}
+
+/* Splits ATTRS at ':' and '.' like libpfm's strsep loop. */
+static int parse_attrs(struct request *rq, char *attrs)
+{
+	char *s = attrs;
+	while (s) {
+		char *tok = strsep(&s, ATTR_DELIMS);
+		int r = parse_attr(rq, tok);
+		if (r)
+			return r;
+	}
+	return 0;
+}
+
+/* ---- event and PMU ------------------------------------------------------ */
+
+static int load(struct request *rq, const struct pmu *p)
+{
+	if (catalog_load_table(rq->db, p))
+		return set_error(rq->err, PMUDB_ERR_CATALOG, "catalog: cannot read the events of %s", p->name);
+	return 0;
+}
+
+/* Finds the event named NAME: in PMU PNAME, else in SCOPE (or every PMU). */
+static int find_event(struct request *rq, const char *pname, const char *name, const struct pmudb_scope *scope)
+{
+	if (pname) {
+		const struct pmu *p = catalog_find_pmu(rq->db, pname);
+		if (!p)
+			return set_error(rq->err, PMUDB_ERR_NOTFOUND, "%s: unknown PMU '%s'",
+					 pmudb_strerror(PMUDB_ERR_NOTFOUND), pname);
+		if (load(rq, p))
+			return PMUDB_ERR_CATALOG;
+		int e = catalog_find_event(p, name);
+		if (e < 0)
+			return set_error(rq->err, PMUDB_ERR_NOTFOUND, "%s: no event '%s' in PMU %s",
+					 pmudb_strerror(PMUDB_ERR_NOTFOUND), name, p->name);
+		rq->pmu = p;
+		rq->ev = &p->table->events[e];
+		return 0;
+	}
+	int n = scope ? scope->count : rq->db->npmus;
+	for (int i = 0; i < n; i++) {
+		const struct pmu *p = &rq->db->pmus[scope ? scope->pmus[i] : i];
+		if (load(rq, p))
+			return PMUDB_ERR_CATALOG;
+		int e = catalog_find_event(p, name);
+		if (e >= 0) {
+			rq->pmu = p;
+			rq->ev = &p->table->events[e];
+			return 0;
+		}
+	}
+	return set_error(rq->err, PMUDB_ERR_NOTFOUND, "%s: no event '%s' in the PMUs of the selected CPU",
+			 pmudb_strerror(PMUDB_ERR_NOTFOUND), name);
+}
+
+/* An event that is another's name: "OTHER:ATTRS" of the same PMU. */
+static int follow_equiv(struct request *rq)
+{
+	char *copy = strdup(rq->ev->equiv), *attrs = copy;
+	if (!copy)
+		return fail(rq, PMUDB_ERR_NOMEM, "out of memory");
+	char *name = strsep(&attrs, ATTR_DELIMS);
+	int e = catalog_find_event(rq->pmu, name);
+	int r = 0;
+	if (e < 0)
+		r = set_error(rq->err, PMUDB_ERR_NOTFOUND, "%s: %s stands for %s, which is not in the catalog",
+			      pmudb_strerror(PMUDB_ERR_NOTFOUND), rq->ev->name, name);
+	else
+		rq->ev = &rq->pmu->table->events[e];
+	if (!r && attrs)
+		r = parse_attrs(rq, attrs);
+	free(copy);
+	return r;
+}
+
+static void resolve_perf_type(struct request *rq)
+{
+	struct pmudb_encoding *out = rq->out;
+	int type = rq->ev->perf_type != INT32_MIN ? rq->ev->perf_type : rq->pmu->perf_type;
+	out->type = type;
+	if (type >= 0 || !rq->pmu->sysfs_name)
+		return;
+	snprintf(out->sysfs_pmu, sizeof(out->sysfs_pmu), "%s", rq->pmu->sysfs_name);
+	char path[256];
+	snprintf(path, sizeof(path), "/sys/bus/event_source/devices/%s/type", rq->pmu->sysfs_name);
+	FILE *f = fopen(path, "r");
+	if (f) {
+		if (fscanf(f, "%d", &type) != 1)
+			type = -1;
+		out->type = type;
+		fclose(f);
+	}
+}
+
+static int run_stages(struct request *rq, char *user_attrs)
+{
+	int r = 0;
+	if (rq->ev->equiv)
+		r = follow_equiv(rq);
+	if (!r && user_attrs)
+		r = parse_attrs(rq, user_attrs);
+	rq->token = NULL;
+	if (!r && rq->conflict >= 0)
+		r = fail(rq, PMUDB_ERR_ATTR_SET, "'%s' is given twice with different values",
+			 rq->ev->modifiers->items[rq->conflict].name);
+	if (r)
+		return r;
+	const struct family *family = rq->pmu->family;
+	if (!family)
+		return set_error(rq->err, PMUDB_ERR_NOTSUPP, "%s: pmudb has no encoder for the %s family of PMU %s",
+				 pmudb_strerror(PMUDB_ERR_NOTSUPP), rq->pmu->family_name, rq->pmu->name);
+	fstr_append(rq, "%s", rq->ev->name);
+	r = apply_umask_rules(rq);
+	if (!r)
+		r = family->encode(rq);
+	if (!r)
+		r = apply_perf_layer(rq);
+	if (!r) {
+		resolve_perf_type(rq);
+		snprintf(rq->out->pmu, sizeof(rq->out->pmu), "%s", rq->pmu->name);
+		snprintf(rq->out->fstr, sizeof(rq->out->fstr), "%s::%s", rq->pmu->name, rq->fstr);
+	}
+	return r;
+}
+
+int pmudb_encode(pmudb_t *db, const char *event, const struct pmudb_scope *scope,
+		 struct pmudb_encoding *out, struct pmudb_error *err)
+{
+	struct pmudb_error spare;
+	if (!err)
+		err = &spare;
+	if (!db || !event || !out)
+		return set_error(err, PMUDB_ERR_INVAL, "%s: no catalog, event or result",
+				 pmudb_strerror(PMUDB_ERR_INVAL));
+	if (strpbrk(event, ", \t\n"))
+		return set_error(err, PMUDB_ERR_INVAL, "%s: one event at a time, without blanks or ','",
+				 pmudb_strerror(PMUDB_ERR_INVAL));
+	struct request *rq = calloc(1, sizeof(*rq));
+	char *copy = strdup(event);
+	if (!rq || !copy) {
+		free(rq);
+		free(copy);
+		return set_error(err, PMUDB_ERR_NOMEM, "%s", pmudb_strerror(PMUDB_ERR_NOMEM));
+	}
+	memset(out, 0, sizeof(*out));
+	out->cpu = -1;
+	rq->db = db;
+	rq->err = err;
+	rq->conflict = -1;
+	rq->out = out;
+
+	char *pname = NULL, *rest = copy, *sep = strstr(copy, "::");
+	if (sep) {
+		*sep = '\0';
+		pname = copy;
+		rest = sep + 2;
+	}
+	char *name = strsep(&rest, ATTR_DELIMS);
+	int r = find_event(rq, pname, name, scope);
+	if (!r)
+		r = run_stages(rq, rest);
+	free(copy);
+	free(rq);
+	if (!r)
+		err->code = 0, err->message[0] = '\0';
+	return r;
+}

@@ -1,0 +1,173 @@
+/*
+ * families.c - one encoder per libpfm encoding family: where the event code
+ * and the unit-mask codes go in the registers.
+ *
+ * Everything else is data from the catalog and generic code: the unit-mask
+ * rules (rules.c), where PMU modifiers land (modifier_landing, applied by
+ * apply_landings()), the perf_events layer (perf_layer.c).  What is here is
+ * what the catalog cannot say: how libpfm's encoder of that family places a
+ * code.  The encoders read libpfm's rules (lib/pfmlib_*.c of libpfm 4.13)
+ * and restate them; no libpfm code is copied.
+ */
+#include <string.h>
+#include <strings.h>
+
+#include "encode.h"
+
+/* Sets every given PMU modifier, with range checks. */
+static int apply_pmu_modifiers(struct request *rq)
+{
+	const struct modifier_set *set = rq->ev->modifiers;
+	for (int m = 0; m < set->count; m++) {
+		const struct modifier *mod = &set->items[m];
+		if (mod->from_perf)
+			continue;
+		if (!rq->given[m]) {
+			/* a value a unit mask implies (ldlat=3) goes in too */
+			uint64_t v = modifier_value(rq, m);
+			if (v != mod->default_value)
+				apply_landings(rq, mod, v);
+			continue;
+		}
+		uint64_t v = rq->value[m];
+		if (mod->is_integer && mod->probed && (v < mod->min || v > mod->max))
+			return fail(rq, PMUDB_ERR_ATTR_VAL, "%s=%llu is out of range %llu..%llu", mod->name,
+				    (unsigned long long)v, (unsigned long long)mod->min, (unsigned long long)mod->max);
+		apply_landings(rq, mod, mod->is_integer ? v : v != 0);
+	}
+	return 0;
+}
+
+static uint64_t given_value(const struct request *rq, const char *name, bool *given)
+{
+	int m = find_modifier(rq->ev, name);
+	*given = m >= 0 && rq->given[m];
+	return m >= 0 ? modifier_value(rq, m) : 0;
+}
+
+/* ---- Intel x86 core (and client uncore) --------------------------------- */
+
+/* A unit mask with a low byte replaces the event select (libpfm's
+ * INTEL_X86_CODE_OVERRIDE); two different replacements conflict. */
+static int intel_event_select(struct request *rq, uint64_t *config)
+{
+	int override = -1;
+	for (int i = 0; i < rq->nfinal; i++) {
+		uint64_t low = rq->ev->umasks[rq->final[i]].code & 0xff;
+		if (!low)
+			continue;
+		if (override >= 0 && (uint64_t)override != low)
+			return fail(rq, PMUDB_ERR_FEATCOMB, "unit masks of %s select two different event codes",
+				    rq->ev->name);
+		override = (int)low;
+	}
+	if (override >= 0)
+		*config = (*config & ~0xffULL) | (uint64_t)override;
+	return 0;
+}
+
+static int encode_intel_x86(struct request *rq)
+{
+	const struct event *ev = rq->ev;
+	struct pmudb_encoding *out = rq->out;
+	uint64_t umask = (ev->code >> 8) & 0xff;
+	for (int i = 0; i < rq->nfinal; i++)
+		umask |= ev->umasks[rq->final[i]].code >> 8;
+
+	out->config = ev->code;
+	int r = intel_event_select(rq, &out->config);
+	if (!r)
+		r = apply_pmu_modifiers(rq);
+	if (r)
+		return r;
+
+	bool ldlat_given, edge_given, cmask_given;
+	given_value(rq, "ldlat", &ldlat_given);
+	if (ldlat_given) {
+		bool implied = false;
+		int m = find_modifier(ev, "ldlat");
+		for (int i = 0; i < rq->nfinal && !implied; i++)
+			for (int k = 0; k < ev->umasks[rq->final[i]].nimplied; k++)
+				implied |= ev->umasks[rq->final[i]].implied[k].modifier == m;
+		if (!implied)
+			return fail(rq, PMUDB_ERR_ATTR, "ldlat needs a load-latency unit mask");
+	}
+	out->config |= umask << 8;
+
+	/* The edge detector needs a counter mask on recent PMUs; the build
+	 * saw libpfm refuse e=1 alone there. */
+	int e = find_modifier(ev, "e");
+	uint64_t edge = given_value(rq, "e", &edge_given);
+	uint64_t cmask = given_value(rq, "c", &cmask_given);
+	if (e >= 0 && edge && !cmask && ev->modifiers->items[e].probed && ev->modifiers->items[e].max == 0
+	    && !((out->config >> 24) & 0xff))
+		return fail(rq, PMUDB_ERR_ATTR, "e=1 needs a counter mask c>=1 on %s", rq->pmu->name);
+	fstr_pmu_modifiers(rq);
+	return 0;
+}
+
+/* ---- AMD64 --------------------------------------------------------------- */
+
+static int encode_amd64(struct request *rq)
+{
+	const struct event *ev = rq->ev;
+	struct pmudb_encoding *out = rq->out;
+	uint64_t umask = 0;
+	for (int i = 0; i < rq->nfinal; i++)
+		umask |= ev->umasks[rq->final[i]].code;
+	/* event select bits 0-7 and 32-35, unit mask bits 8-15 */
+	out->config = (ev->code & 0xff) | (((ev->code >> 8) & 0xf) << 32) | ((umask & 0xff) << 8);
+	int r = apply_pmu_modifiers(rq);
+	if (r)
+		return r;
+	fstr_pmu_modifiers(rq);
+	return 0;
+}
+
+/* ---- families whose codes simply combine --------------------------------- */
+
+/* perf_events generic events, RAPL: the event code and the unit-mask
+ * codes OR'ed into config. */
+static int encode_or(struct request *rq)
+{
+	const struct event *ev = rq->ev;
+	rq->out->config = ev->code;
+	for (int i = 0; i < rq->nfinal; i++)
+		rq->out->config |= ev->umasks[rq->final[i]].code;
+	int r = apply_pmu_modifiers(rq);
+	if (!r)
+		fstr_pmu_modifiers(rq);
+	return r;
+}
+
+/* Intel server uncore: unit-mask codes above bit 8 shift into the umask
+ * field, as for the core PMU (the filter registers are not modelled). */
+static int encode_intel_snbep_unc(struct request *rq)
+{
+	const struct event *ev = rq->ev;
+	uint64_t umask = ev->code >> 8;
+	for (int i = 0; i < rq->nfinal; i++)
+		umask |= ev->umasks[rq->final[i]].code >> 8;
+	rq->out->config = (ev->code & 0xff) | (umask << 8);
+	int r = apply_pmu_modifiers(rq);
+	if (!r)
+		fstr_pmu_modifiers(rq);
+	return r;
+}
+
+static const struct family families[] = {
+	{ "intel_x86", encode_intel_x86 },
+	{ "amd64", encode_amd64 },
+	{ "perf", encode_or },
+	{ "intel_rapl", encode_or },
+	{ "amd64_rapl", encode_or },
+	{ "intel_snbep_unc", encode_intel_snbep_unc },
+};
+
+const struct family *family_by_name(const char *name)
+{
+	for (size_t i = 0; i < sizeof(families) / sizeof(families[0]); i++)
+		if (!strcmp(families[i].name, name))
+			return &families[i];
+	return NULL;
+}

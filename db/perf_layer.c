@@ -1,0 +1,125 @@
+/*
+ * perf_layer.c - what libpfm's perf_events layer adds on top of a PMU's
+ * encoding: privilege levels as exclude_* bits, guest/host, sampling period
+ * or frequency, precise_ip, exclusive, pinned, cpu; and their part of fstr.
+ *
+ * These modifiers come from the perf_events layer for every PMU alike, so
+ * they are handled here by name, in the order the event lists them (which
+ * is the order libpfm processes them in).
+ */
+#include <limits.h>
+#include <string.h>
+#include <strings.h>
+
+#include "encode.h"
+
+enum perf_mod { P_U, P_K, P_H, P_PERIOD, P_FREQ, P_PRECISE, P_EXCL, P_MG, P_MH, P_CPU, P_PINNED, P_HW_SMPL, P_NONE };
+
+static const char *const perf_names[P_NONE] = {
+	"u", "k", "h", "period", "freq", "precise", "excl", "mg", "mh", "cpu", "pinned", "hw_smpl",
+};
+
+static enum perf_mod perf_mod_of(const struct modifier *m)
+{
+	for (int i = 0; i < P_NONE; i++)
+		if (!strcasecmp(m->name, perf_names[i]))
+			return (enum perf_mod)i;
+	return P_NONE;
+}
+
+struct perf_state {
+	unsigned plm, vmx_plm;
+	bool has_plm, has_vmx_plm;
+};
+
+static int apply_one(struct request *rq, enum perf_mod which, uint64_t v, struct perf_state *st)
+{
+	struct pmudb_encoding *out = rq->out;
+	switch (which) {
+	case P_U: st->plm |= v ? PLM3 : 0; st->has_plm = true; break;
+	case P_K: st->plm |= v ? PLM0 : 0; st->has_plm = true; break;
+	case P_H: st->plm |= v ? PLMH : 0; st->has_plm = true; break;
+	case P_PERIOD:
+		if (!v || out->freq)
+			return fail(rq, PMUDB_ERR_ATTR_VAL, "period must be non-zero and cannot go with freq");
+		out->sample_period = v;
+		break;
+	case P_FREQ:
+		if (!v || out->sample_period)
+			return fail(rq, PMUDB_ERR_ATTR_VAL, "freq must be non-zero and cannot go with period");
+		out->sample_period = v;
+		out->freq = true;
+		break;
+	case P_PRECISE:
+		if (v > 3)
+			return fail(rq, PMUDB_ERR_ATTR_VAL, "precise=%llu: the largest is 3", (unsigned long long)v);
+		out->precise_ip = (unsigned)v;
+		break;
+	case P_EXCL: out->exclusive |= v != 0; break;
+	/* libpfm counts mg and mh as given whatever their value */
+	case P_MG: st->vmx_plm |= PLM3; st->has_vmx_plm = true; break;
+	case P_MH: st->vmx_plm |= PLM0; st->has_vmx_plm = true; break;
+	case P_CPU:
+		if (v >= INT_MAX)
+			return fail(rq, PMUDB_ERR_ATTR_VAL, "cpu=%llu is too large", (unsigned long long)v);
+		out->cpu = (int)v;
+		break;
+	case P_PINNED: out->pinned = v != 0; break;
+	case P_HW_SMPL: out->precise_ip = v != 0; break;
+	case P_NONE: break;
+	}
+	return 0;
+}
+
+static void fstr_perf(struct request *rq, const struct modifier *m, enum perf_mod which, unsigned plm)
+{
+	const struct pmudb_encoding *out = rq->out;
+	switch (which) {
+	case P_K: fstr_append(rq, ":%s=%d", m->name, !!(plm & PLM0)); break;
+	case P_U: fstr_append(rq, ":%s=%d", m->name, !!(plm & PLM3)); break;
+	case P_H: fstr_append(rq, ":%s=%d", m->name, !!(plm & PLMH)); break;
+	case P_PRECISE:
+	case P_HW_SMPL: fstr_append(rq, ":%s=%u", m->name, out->precise_ip); break;
+	case P_PERIOD:
+	case P_FREQ:
+		if (out->sample_period)
+			fstr_append(rq, ":%s=%llu", m->name, (unsigned long long)out->sample_period);
+		break;
+	case P_MG: fstr_append(rq, ":%s=%d", m->name, !out->exclude_guest); break;
+	case P_MH: fstr_append(rq, ":%s=%d", m->name, !out->exclude_host); break;
+	case P_EXCL: fstr_append(rq, ":%s=%d", m->name, out->exclusive); break;
+	default: break;
+	}
+}
+
+int apply_perf_layer(struct request *rq)
+{
+	const struct modifier_set *set = rq->ev->modifiers;
+	struct perf_state st = {0};
+	for (int m = 0; m < set->count; m++) {
+		if (!set->items[m].from_perf || !rq->given[m])
+			continue;
+		int r = apply_one(rq, perf_mod_of(&set->items[m]), rq->value[m], &st);
+		if (r)
+			return r;
+	}
+	if (!st.has_plm)
+		st.plm = PLM_DEFAULT;
+	if (!st.has_vmx_plm)
+		st.vmx_plm = PLM0;
+	/* levels the PMU cannot filter are never excluded */
+	st.plm |= ~rq->pmu->supported_plm & PLM_ALL;
+	st.vmx_plm |= ~rq->pmu->supported_plm & PLM_ALL;
+
+	struct pmudb_encoding *out = rq->out;
+	out->exclude_user = !(st.plm & PLM3);
+	out->exclude_kernel = !(st.plm & PLM0);
+	out->exclude_hv = !(st.plm & PLMH);
+	out->exclude_guest = !(st.vmx_plm & PLM3);
+	out->exclude_host = !(st.vmx_plm & PLM0);
+
+	for (int m = 0; m < set->count; m++)
+		if (set->items[m].from_perf)
+			fstr_perf(rq, &set->items[m], perf_mod_of(&set->items[m]), st.plm);
+	return 0;
+}

@@ -1,0 +1,151 @@
+/*
+ * pmudb.h - encode libpfm4 event strings ("pmu::event:umask:modifier=value")
+ * into perf_event_attr fields from a pmudb catalog, without libpfm.
+ *
+ * A handle is opened on the catalog compiled into the library or on a
+ * catalog file.  Encoding gives libpfm's answer for the same string:
+ * pfm_get_os_event_encoding(str, PFM_PLM0|PFM_PLM3, PFM_OS_PERF_EVENT_EXT).
+ * Every function returns errors instead of printing them; the error codes
+ * are libpfm's (PMUDB_ERR_UMASK == PFM_ERR_UMASK ...) plus catalog errors.
+ *
+ * Thread safety: one handle may be used by several threads at once for
+ * encoding, iterating and searching.  Open and close are not concurrent
+ * with anything else on the same handle.
+ */
+#ifndef PMUDB_H
+#define PMUDB_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define PMUDB_VERSION "0.1.0"
+
+/* Status codes.  0 to -12 are libpfm's, with the same meaning. */
+enum pmudb_status {
+	PMUDB_OK = 0,
+	PMUDB_ERR_NOTSUPP = -1,		/* not supported */
+	PMUDB_ERR_INVAL = -2,		/* invalid parameters */
+	PMUDB_ERR_NOINIT = -3,
+	PMUDB_ERR_NOTFOUND = -4,	/* event (or PMU) not found */
+	PMUDB_ERR_FEATCOMB = -5,	/* invalid combination of features */
+	PMUDB_ERR_UMASK = -6,		/* invalid or missing unit mask */
+	PMUDB_ERR_NOMEM = -7,
+	PMUDB_ERR_ATTR = -8,		/* invalid event attribute */
+	PMUDB_ERR_ATTR_VAL = -9,	/* invalid event attribute value */
+	PMUDB_ERR_ATTR_SET = -10,	/* attribute value already set */
+	PMUDB_ERR_TOOMANY = -11,	/* too many parameters */
+	PMUDB_ERR_TOOSMALL = -12,
+	PMUDB_ERR_CATALOG = -100,	/* catalog missing, damaged or of another version */
+	PMUDB_ERR_NOCPU = -101,		/* no event table for the selected CPU */
+};
+
+/* What went wrong, for people: one line naming the input at fault. */
+struct pmudb_error {
+	int code;			/* enum pmudb_status */
+	char message[512];
+};
+
+/* libpfm's name for CODE ("PFM_ERR_UMASK"), or "PMUDB_ERR_CATALOG" ... */
+const char *pmudb_error_name(int code);
+/* libpfm's text for CODE ("invalid or missing unit mask") ... */
+const char *pmudb_strerror(int code);
+
+typedef struct pmudb pmudb_t;
+
+/* Opens the catalog at PATH, or the built-in one when PATH is NULL.
+ * Returns NULL with ERR filled when the catalog is missing, empty, not
+ * SQLite, damaged or of another schema version. */
+pmudb_t *pmudb_open(const char *path, struct pmudb_error *err);
+void pmudb_close(pmudb_t *db);
+
+/* The PMUs an event name without "pmu::" is looked up in, in order. */
+#define PMUDB_SCOPE_MAX 64
+struct pmudb_scope {
+	int count;
+	int pmus[PMUDB_SCOPE_MAX];	/* PMU indexes, see pmudb_pmu_info() */
+};
+
+/* A scope of the one PMU NAME; PMUDB_ERR_NOTFOUND if there is none. */
+int pmudb_scope_pmu(pmudb_t *db, const char *name, struct pmudb_scope *scope, struct pmudb_error *err);
+
+struct pmudb_encoding {
+	char pmu[64];			/* PMU that encoded it */
+	char fstr[512];			/* fully-qualified string, as libpfm's */
+	int type;			/* perf_event_attr.type; -1 unresolved */
+	char sysfs_pmu[64];		/* kernel PMU the type comes from, or "" */
+	uint64_t config, config1, config2;
+	bool exclude_user, exclude_kernel, exclude_hv, exclude_host, exclude_guest;
+	unsigned precise_ip;
+	uint64_t sample_period;		/* the frequency when freq is set */
+	bool freq, exclusive, pinned;
+	int cpu;			/* from cpu=, -1 when not given */
+};
+
+/* Encodes EVENT.  A name without "pmu::" is looked up in SCOPE (NULL: every
+ * PMU of the catalog, in catalog order).  Returns PMUDB_OK or an error
+ * code, with ERR naming the offending token. */
+int pmudb_encode(pmudb_t *db, const char *event, const struct pmudb_scope *scope,
+		 struct pmudb_encoding *out, struct pmudb_error *err);
+
+/* ---- browsing ---------------------------------------------------------- */
+
+struct pmudb_pmu_info {
+	const char *name, *description;
+	const char *kind;		/* "core", "uncore", "os", "unknown" */
+	const char *family;		/* encoder family, e.g. "intel_x86" */
+	const char *family_group;	/* "intel_core", "amd_uncore_rapl" ... */
+	int num_counters, num_fixed_counters;
+	int perf_type;			/* -1: read from sysfs */
+	const char *sysfs_pmu;		/* kernel PMU name, or NULL */
+	int event_count;
+};
+
+struct pmudb_event_info {
+	const char *name, *description;
+	const char *equiv;		/* NULL, or the event it stands for */
+	uint64_t code;
+	bool is_precise;
+	int umask_count, modifier_count;
+};
+
+struct pmudb_umask_info {
+	const char *name, *description, *equiv;
+	uint64_t code;
+	bool is_default;
+};
+
+struct pmudb_modifier_info {
+	const char *name, *description;
+	bool is_integer, from_perf;
+	uint64_t min, max;		/* accepted range, when known */
+	bool range_known;
+	uint64_t default_value;
+};
+
+int pmudb_pmu_count(pmudb_t *db);
+int pmudb_pmu_info(pmudb_t *db, int pmu, struct pmudb_pmu_info *info);
+int pmudb_find_pmu(pmudb_t *db, const char *name);	/* index, or -1 */
+int pmudb_event_info(pmudb_t *db, int pmu, int event, struct pmudb_event_info *info);
+int pmudb_umask_info(pmudb_t *db, int pmu, int event, int umask, struct pmudb_umask_info *info);
+int pmudb_modifier_info(pmudb_t *db, int pmu, int event, int modifier, struct pmudb_modifier_info *info);
+
+/* Finds EVENT ("pmu::event" or "event" in SCOPE); *pmu and *event set. */
+int pmudb_find_event(pmudb_t *db, const char *event, const struct pmudb_scope *scope, int *pmu, int *ev,
+		     struct pmudb_error *err);
+
+/* Calls FOUND for every live event and unit mask whose name or description
+ * contains TEXT (case-insensitive); UMASK is -1 for an event.  FOUND
+ * returning non-zero stops the search.  Returns the number of matches. */
+typedef int (*pmudb_search_fn)(void *ctx, int pmu, int event, int umask);
+int pmudb_search(pmudb_t *db, const char *text, pmudb_search_fn found, void *ctx);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,168 @@
+/*
+ * rules.c - the unit-mask rules derived at build time, applied: which
+ * combinations libpfm refuses, which defaults it adds, which modifier
+ * values a unit mask implies.  See docs/schema.md, "The derived rules".
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "encode.h"
+
+static int rule_error(const struct event *ev, int ga, int gb)
+{
+	int lo = ga < gb ? ga : gb, hi = ga < gb ? gb : ga;
+	for (int i = 0; i < ev->nrules; i++)
+		if (ev->rules[i].group_a == lo && ev->rules[i].group_b == hi)
+			return ev->rules[i].error;
+	return 0;
+}
+
+static bool in_list(const uint16_t *items, int n, int x)
+{
+	for (int i = 0; i < n; i++)
+		if (items[i] == x)
+			return true;
+	return false;
+}
+
+static int compare_positions(const void *a, const void *b)
+{
+	return (int)*(const uint16_t *)a - (int)*(const uint16_t *)b;
+}
+
+/* A combination gets the defaults every one of its unit masks gets alone. */
+static void add_common_defaults(struct request *rq)
+{
+	const struct event *ev = rq->ev;
+	const struct umask *first = &ev->umasks[rq->asked[0]];
+	for (int i = 0; i < first->nadded; i++) {
+		int d = first->added[i];
+		bool everywhere = true;
+		for (int j = 1; j < rq->nasked && everywhere; j++) {
+			const struct umask *u = &ev->umasks[rq->asked[j]];
+			everywhere = in_list(u->added, u->nadded, d);
+		}
+		if (everywhere && !in_list(rq->final, rq->nfinal, d))
+			rq->final[rq->nfinal++] = (uint16_t)d;
+	}
+}
+
+static int check_combination(struct request *rq)
+{
+	const struct event *ev = rq->ev;
+	for (int i = 0; i < rq->nasked; i++)
+		for (int j = i + 1; j < rq->nasked; j++) {
+			const struct umask *a = &ev->umasks[rq->asked[i]], *b = &ev->umasks[rq->asked[j]];
+			int e = rule_error(ev, a->group, b->group);
+			if (e)
+				return fail(rq, e, "unit masks %s and %s of %s cannot be combined", a->name, b->name,
+					    ev->name);
+		}
+	return 0;
+}
+
+static int apply_implied(struct request *rq)
+{
+	const struct event *ev = rq->ev;
+	for (int i = 0; i < rq->nfinal; i++) {
+		const struct umask *u = &ev->umasks[rq->final[i]];
+		for (int k = 0; k < u->nimplied; k++) {
+			const struct implied *im = &u->implied[k];
+			if (im->modifier >= ev->modifiers->count)
+				continue;
+			if (im->hardwired && rq->given[im->modifier] && rq->value[im->modifier] != im->value)
+				return fail(rq, PMUDB_ERR_ATTR_SET, "unit mask %s sets %s=%llu", u->name,
+					    ev->modifiers->items[im->modifier].name, (unsigned long long)im->value);
+		}
+	}
+	return 0;
+}
+
+int apply_umask_rules(struct request *rq)
+{
+	const struct event *ev = rq->ev;
+	rq->nfinal = 0;
+	if (rq->nasked == 0) {
+		if (ev->bare_error)
+			return fail(rq, ev->bare_error, "%s needs a unit mask", ev->name);
+		for (int i = 0; i < ev->nbare; i++)
+			rq->final[rq->nfinal++] = ev->bare_added[i];
+	} else {
+		int r = check_combination(rq);
+		if (r)
+			return r;
+		const struct umask *only = &ev->umasks[rq->asked[0]];
+		if (rq->nasked == 1 && only->single_error)
+			return fail(rq, only->single_error, "%s:%s needs another unit mask", ev->name, only->name);
+		memcpy(rq->final, rq->asked, (size_t)rq->nasked * sizeof(*rq->asked));
+		rq->nfinal = rq->nasked;
+		add_common_defaults(rq);
+	}
+	qsort(rq->final, (size_t)rq->nfinal, sizeof(*rq->final), compare_positions);
+	for (int i = 0; i < rq->nfinal; i++)
+		fstr_append(rq, ":%s", ev->umasks[rq->final[i]].name);
+	return apply_implied(rq);
+}
+
+/* ---- modifiers ----------------------------------------------------------- */
+
+static uint64_t *field_ptr(struct request *rq, int field)
+{
+	switch (field) {
+	case F_CONFIG: return &rq->out->config;
+	case F_CONFIG1: return &rq->out->config1;
+	case F_CONFIG2: return &rq->out->config2;
+	case F_CODE0: return &rq->codes[0];
+	case F_CODE1: return &rq->codes[1];
+	case F_CODE2: return &rq->codes[2];
+	case F_CODE3: return &rq->codes[3];
+	default: return NULL;	/* perf_event_attr fields: perf_layer.c */
+	}
+}
+
+void apply_landings(struct request *rq, const struct modifier *m, uint64_t value)
+{
+	for (int i = 0; i < m->nlandings; i++) {
+		uint64_t *f = field_ptr(rq, m->landings[i].field);
+		uint64_t mask = m->landings[i].mask;
+		if (!f || !mask)
+			continue;
+		int shift = __builtin_ctzll(mask);
+		*f = (*f & ~mask) | ((value << shift) & mask);
+	}
+}
+
+uint64_t modifier_value(const struct request *rq, int m)
+{
+	if (rq->given[m])
+		return rq->value[m];
+	const struct event *ev = rq->ev;
+	for (int i = 0; i < rq->nfinal; i++) {
+		const struct umask *u = &ev->umasks[rq->final[i]];
+		for (int k = 0; k < u->nimplied; k++)
+			if (u->implied[k].modifier == m)
+				return u->implied[k].value;
+	}
+	return ev->modifiers->items[m].default_value;
+}
+
+/* libpfm's encoders print each PMU modifier with the value that ended up
+ * in the register, so that is where the value is read from. */
+void fstr_pmu_modifiers(struct request *rq)
+{
+	const struct modifier_set *set = rq->ev->modifiers;
+	for (int m = 0; m < set->count; m++) {
+		const struct modifier *mod = &set->items[m];
+		if (mod->from_perf)
+			continue;
+		uint64_t value = modifier_value(rq, m);
+		for (int i = 0; i < mod->nlandings; i++) {
+			uint64_t *f = field_ptr(rq, mod->landings[i].field);
+			if (f && mod->landings[i].mask) {
+				value = (*f & mod->landings[i].mask) >> __builtin_ctzll(mod->landings[i].mask);
+				break;
+			}
+		}
+		fstr_append(rq, ":%s=%llu", mod->name, (unsigned long long)value);
+	}
+}
