@@ -108,6 +108,13 @@ $(BUILD)/tests/%: tests/%.c $(BUILD)/tests/testlib.o $(BUILD)/libpmudb.a
 	$(CC) $(CFLAGS) $(PFM_CFLAGS) -Idb $< $(BUILD)/tests/testlib.o -o $@ $(LDFLAGS) $(BUILD)/libpmudb.a \
 		$(PFM_LIBS) $(SQLITE_LIBS) $(CMOCKA_LIBS) -lpthread
 
+# The differential harness links libpfm (test-only) and the compiler's
+# sysfs spy, so that libpfm encodes uncore PMUs here too.
+$(BUILD)/tests/harness: tests/harness.c $(BUILD)/compiler/sysfs_spy.o $(BUILD)/libpmudb.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(PFM_CFLAGS) -Idb $< $(BUILD)/compiler/sysfs_spy.o $(BUILD)/libpmudb.a -o $@ $(LDFLAGS) \
+		$(PFM_LIBS) $(SQLITE_LIBS) -ldl -lpthread
+
 # Runs the tests against the catalog and programs of $(BUILD).
 check: all $(TESTS)
 	@for t in $(TESTS); do \

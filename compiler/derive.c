@@ -100,8 +100,35 @@ static uint64_t search_max(const char *base, const char *mod, uint64_t ok, uint6
 	return ok;
 }
 
-static void derive_modifier(const char *base, struct modifier *m)
+/*
+ * A boolean that libpfm refuses alone may need another modifier: Intel's
+ * edge detect (e=1) needs a counter mask (c>=1).  Try each integer modifier
+ * of the PMU at 1 beside it; the first that makes it pass is recorded.
+ */
+static void find_requirement(const char *base, struct event *ev, size_t mi, int error)
 {
+	struct modifier *m = &ev->modifiers.items[mi];
+	struct probe lo, hi;
+	for (size_t j = 0; j < ev->modifiers.count; j++) {
+		const struct modifier *other = &ev->modifiers.items[j];
+		if (j == mi || !other->is_integer || other->is_perf)
+			continue;
+		char *with = xprintf("%s:%s=1", base, other->name);
+		bool ok = accepts(with, m->name, 0, &lo) && accepts(with, m->name, 1, &hi);
+		free(with);
+		if (ok) {
+			m->requires = (int)j;
+			m->refused_error = error;
+			m->max = 1;
+			record_landings(m, &lo, &hi);
+			return;
+		}
+	}
+}
+
+static void derive_modifier(const char *base, struct event *ev, size_t mi)
+{
+	struct modifier *m = &ev->modifiers.items[mi];
 	struct probe lo, hi;
 
 	if (!m->is_integer) {
@@ -112,6 +139,8 @@ static void derive_modifier(const char *base, struct modifier *m)
 		m->max = o ? 1 : 0;
 		if (z && o)
 			record_landings(m, &lo, &hi);
+		else if (z)
+			find_requirement(base, ev, mi, hi.error);
 		return;
 	}
 	/* Smallest accepted value: 0, 1, or nothing we can find cheaply. */
@@ -168,6 +197,8 @@ static void copy_modifier_rules(struct event *to, const struct event *from)
 		t->min = f->min;
 		t->max = f->max;
 		t->follows_plm = f->follows_plm;
+		t->requires = f->requires;
+		t->refused_error = f->refused_error;
 		t->landings.count = 0;
 		for (size_t j = 0; j < f->landings.count; j++)
 			*(struct landing *)vec_push(&t->landings) = f->landings.items[j];
@@ -378,6 +409,22 @@ static void note_perf_type(struct pmu *p, struct event *ev, const struct probe *
 	ev->perf_type = type == p->perf_type ? -2 : type;
 }
 
+/*
+ * Where a unit mask's code went, seen in its single encoding: whether it
+ * replaced the event select (config bits 0-7), and whether the event keeps
+ * unit-mask codes in config1 (its umask field unchanged, the code there).
+ */
+static void note_umask_placement(struct event *ev, struct umask *u, const struct probe *q)
+{
+	if (q->raw_only)
+		return;
+	uint64_t config = q->attr.config, config1 = q->attr.config1;
+	u->sets_event_select = (config & 0xff) != (ev->code & 0xff);
+	if (u->code && config1 && (config1 & u->code) == u->code
+	    && ((config >> 8) & 0xff) == ((ev->code >> 8) & 0xff))
+		ev->umasks_in_config1 = true;
+}
+
 /* Encodes EV with each of its umasks alone; records answers and defaults. */
 static void probe_singles(const struct pmu *p, struct event *ev, struct probe *singles)
 {
@@ -394,6 +441,7 @@ static void probe_singles(const struct pmu *p, struct event *ev, struct probe *s
 		u->single_error = singles[i].error;
 		if (u->single_error != PFM_SUCCESS)
 			continue;
+		note_umask_placement(ev, u, &singles[i]);
 		struct int_vec requested = {0};
 		expand_umask(ev, (int)i, &requested);
 		collect_added(ev, &singles[i], &requested, &u->added);
@@ -488,7 +536,7 @@ static char *derive_event(struct pmu *p, struct event *ev, struct event **modifi
 		} else {
 			find_plm_modifiers(base, ev);
 			for (size_t i = 0; i < ev->modifiers.count; i++)
-				derive_modifier(base, &ev->modifiers.items[i]);
+				derive_modifier(base, ev, i);
 			*modifier_source = ev;
 		}
 		derive_implied(p, ev, singles, n);

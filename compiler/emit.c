@@ -37,13 +37,13 @@ static const char *const stmt_sql[S_COUNT] = {
 	[S_FIND_MODSET] = "SELECT set_id FROM temp.modset_key WHERE key = ?",
 	[S_ADD_MODSET_KEY] = "INSERT INTO temp.modset_key(key, set_id) VALUES (?, ?)",
 	[S_ADD_MODSET] = "INSERT INTO modifier_set DEFAULT VALUES",
-	[S_ADD_MODIFIER] = "INSERT INTO modifier VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
+	[S_ADD_MODIFIER] = "INSERT INTO modifier VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
 	[S_ADD_LANDING] = "INSERT INTO modifier_landing VALUES (?,?,?,?)",
 	[S_ADD_PMU] = "INSERT INTO pmu VALUES (NULL,?,?,?,?,?,?,?,?,?,?,?,?)",
 	[S_ADD_SYSFS] = "INSERT INTO pmu_sysfs VALUES (?,?,?)",
-	[S_ADD_EVENT] = "INSERT INTO event VALUES (NULL,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+	[S_ADD_EVENT] = "INSERT INTO event VALUES (NULL,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
 	[S_ADD_ALIAS] = "INSERT INTO event_alias VALUES (?,?,?)",
-	[S_ADD_UMASK] = "INSERT INTO umask VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
+	[S_ADD_UMASK] = "INSERT INTO umask VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
 	[S_ADD_EVENT_DEFAULT] = "INSERT INTO event_default VALUES (?,?)",
 	[S_ADD_UMASK_DEFAULT] = "INSERT INTO umask_default VALUES (?,?,?)",
 	[S_ADD_GROUP_RULE] = "INSERT INTO group_rule VALUES (?,?,?,?)",
@@ -144,9 +144,10 @@ static void key_modifiers(sqlite3_str *k, const struct event *ev)
 {
 	for (size_t i = 0; i < ev->modifiers.count; i++) {
 		const struct modifier *m = &ev->modifiers.items[i];
-		sqlite3_str_appendf(k, "%s\x1f%s\x1f%d%d%d\x1f%llu\x1f%d%d\x1f%llu\x1f%llu\x1f", m->name, m->description,
-				    m->is_integer, m->is_perf, m->probed, (unsigned long long)m->default_value,
-				    m->libpfm_index, m->follows_plm, (unsigned long long)m->min, (unsigned long long)m->max);
+		sqlite3_str_appendf(k, "%s\x1f%s\x1f%d%d%d\x1f%llu\x1f%d%d\x1f%llu\x1f%llu\x1f%d/%d\x1f", m->name,
+				    m->description, m->is_integer, m->is_perf, m->probed, (unsigned long long)m->default_value,
+				    m->libpfm_index, m->follows_plm, (unsigned long long)m->min, (unsigned long long)m->max,
+				    m->requires, m->refused_error);
 		for (size_t j = 0; j < m->landings.count; j++)
 			sqlite3_str_appendf(k, "%s=%llx,", m->landings.items[j].field,
 					    (unsigned long long)m->landings.items[j].mask);
@@ -160,10 +161,11 @@ static int insert_modifiers(struct emitter *em, int64_t set, const struct event 
 		const struct modifier *m = &ev->modifiers.items[i];
 		int64_t text;
 		if (text_id(em, m->description, &text)
-		    || run(em, S_ADD_MODIFIER, NULL, "iisissiiiiii", set, (int64_t)i, m->name, text,
+		    || run(em, S_ADD_MODIFIER, NULL, "iisissiiiiiinn", set, (int64_t)i, m->name, text,
 			m->is_integer ? "int" : "bool", m->is_perf ? "perf" : "pmu", (int64_t)m->libpfm_index,
 			(int64_t)m->default_value, (int64_t)m->probed, (int64_t)m->min, (int64_t)m->max,
-			(int64_t)m->follows_plm) < 0)
+			(int64_t)m->follows_plm, m->requires < 0, (int64_t)m->requires, m->requires < 0,
+			(int64_t)m->refused_error) < 0)
 			return -1;
 		for (size_t j = 0; j < m->landings.count; j++)
 			if (run(em, S_ADD_LANDING, NULL, "iisi", set, (int64_t)i, m->landings.items[j].field,
@@ -207,7 +209,7 @@ static void key_event(sqlite3_str *k, const struct event *ev, int64_t modset)
 	sqlite3_str_appendf(k, "%s\x1f%s\x1f%s\x1f%llx\x1f%d%d%d\x1f%lld\x1f%d\x1f%d\x1f%d\x1f%d\x1f%s\x1f",
 			    ev->name, ev->description, ev->equiv ? ev->equiv : "\x01", (unsigned long long)ev->code,
 			    ev->is_precise, ev->supports_hw_sampling, ev->speculative, (long long)modset, ev->perf_type,
-			    ev->bare_error, ev->group_count, ev->retired, ev->why ? ev->why : "");
+			    ev->bare_error * 2 + ev->umasks_in_config1, ev->group_count, ev->retired, ev->why ? ev->why : "");
 	key_ints(k, &ev->bare_added);
 	for (size_t i = 0; i < ev->aliases.count; i++)
 		sqlite3_str_appendf(k, "%s,", ev->aliases.items[i]);
@@ -219,7 +221,7 @@ static void key_event(sqlite3_str *k, const struct event *ev, int64_t modset)
 		sqlite3_str_appendf(k, "\x1e%s\x1f%s\x1f%s\x1f%llx\x1f%d%d%d%d\x1f%d\x1f%d\x1f%s\x1f", u->name,
 				    u->description, u->equiv ? u->equiv : "\x01", (unsigned long long)u->code,
 				    u->is_default, u->is_precise, u->speculative, u->retired, u->group,
-				    u->single_error, u->why ? u->why : "");
+				    u->single_error * 2 + u->sets_event_select, u->why ? u->why : "");
 		key_ints(k, &u->added);
 		for (size_t j = 0; j < u->implied.count; j++)
 			sqlite3_str_appendf(k, "%d=%llu%c,", u->implied.items[j].modifier,
@@ -235,9 +237,10 @@ static int insert_umasks(struct emitter *em, const struct event *ev, int64_t eve
 		int64_t text, pos = (int64_t)i;
 		/* An equiv has no group: it stands for its expansion. */
 		if (text_id(em, u->description, &text)
-		    || run(em, S_ADD_UMASK, NULL, "iisisiiiiniis", event_id, pos, u->name, text, u->equiv,
+		    || run(em, S_ADD_UMASK, NULL, "iisisiiiiniiis", event_id, pos, u->name, text, u->equiv,
 			   (int64_t)u->code, (int64_t)u->is_default, (int64_t)u->is_precise, (int64_t)u->speculative,
-			   u->group < 0, (int64_t)u->group, (int64_t)u->single_error, (int64_t)u->retired, u->why) < 0)
+			   u->group < 0, (int64_t)u->group, (int64_t)u->single_error, (int64_t)u->sets_event_select,
+			   (int64_t)u->retired, u->why) < 0)
 			return -1;
 		em->stats->stored_umasks++;
 		for (size_t j = 0; j < u->added.count; j++)
@@ -256,10 +259,10 @@ static int insert_event(struct emitter *em, int64_t table, size_t position, cons
 	int64_t id, text;
 	/* perf_type NULL: the PMU's; -1: read from sysfs. */
 	if (text_id(em, ev->description, &text)
-	    || run(em, S_ADD_EVENT, &id, "iisisiiiinniiis", table, (int64_t)position, ev->name, text, ev->equiv,
+	    || run(em, S_ADD_EVENT, &id, "iisisiiiinniiiis", table, (int64_t)position, ev->name, text, ev->equiv,
 		   (int64_t)ev->code, (int64_t)ev->is_precise, (int64_t)ev->supports_hw_sampling,
 		   (int64_t)ev->speculative, modset == 0, modset, ev->perf_type == -2, (int64_t)ev->perf_type,
-		   (int64_t)ev->bare_error, (int64_t)ev->group_count, (int64_t)ev->retired, ev->why) < 0)
+		   (int64_t)ev->bare_error, (int64_t)ev->umasks_in_config1, (int64_t)ev->group_count, (int64_t)ev->retired, ev->why) < 0)
 		return -1;
 	em->stats->stored_events++;
 	int r = insert_umasks(em, ev, id);

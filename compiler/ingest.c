@@ -54,6 +54,7 @@ static int ingest_attr(struct event *ev, int event_index, int attr_index, char *
 		m->is_perf = ai.ctrl == PFM_ATTR_CTRL_PERF_EVENT;
 		m->libpfm_index = attr_index;
 		m->default_value = ai.dfl_val64;
+		m->requires = -1;
 	}
 	/* PFM_ATTR_RAW_UMASK is never listed by the API (it is internal). */
 	return 0;

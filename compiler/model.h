@@ -51,6 +51,7 @@ struct umask {
 	int group;		/* umasks of one group behave alike with all others;
 				 * -1 for an equiv, which stands for its expansion */
 	int single_error;	/* libpfm's answer to EVENT:UMASK, 0 on success */
+	bool sets_event_select;	/* alone, it changes config bits 0-7 from the event code's */
 	struct int_vec added;	/* defaults libpfm adds to EVENT:UMASK */
 	VEC(struct implied_value) implied;
 };
@@ -72,6 +73,8 @@ struct modifier {
 	bool probed;		/* false when no encodable base string was found */
 	uint64_t min, max;	/* accepted range */
 	bool follows_plm;	/* value comes from the privilege-level mask */
+	int requires;		/* 1 is refused unless this modifier is non-zero; -1 */
+	int refused_error;	/* libpfm's error for 1 alone, when it requires */
 	VEC(struct landing) landings;
 };
 
@@ -100,6 +103,7 @@ struct event {
 
 	/* derived */
 	int bare_error;		/* libpfm's answer to PMU::EVENT alone */
+	bool umasks_in_config1;	/* unit-mask codes land in config1 (offcore response) */
 	struct int_vec bare_added;	/* defaults libpfm adds to the bare event */
 	int group_count;
 	VEC(struct group_rule) group_rules;

@@ -173,6 +173,7 @@ static int apply_to_event(struct ydoc *d, struct override *o, struct pmu *p)
 			m->is_perf = first->modifiers.items[i].is_perf;
 			m->libpfm_index = first->modifiers.items[i].libpfm_index;
 			m->default_value = first->modifiers.items[i].default_value;
+			m->requires = -1;
 		}
 	} else if (!strcmp(o->action, "retire")) {
 		ev->retired = true;

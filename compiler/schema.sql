@@ -66,6 +66,8 @@ CREATE TABLE modifier (
 	min_value INTEGER,
 	max_value INTEGER,
 	follows_plm INTEGER NOT NULL,
+	requires_position INTEGER,
+	refused_error INTEGER REFERENCES pfm_error(code),
 	PRIMARY KEY (set_id, position)
 ) WITHOUT ROWID;
 
@@ -92,6 +94,7 @@ CREATE TABLE event (
 	modifier_set_id INTEGER REFERENCES modifier_set(id),
 	perf_type INTEGER,
 	bare_error INTEGER NOT NULL REFERENCES pfm_error(code),
+	umasks_in_config1 INTEGER NOT NULL,
 	group_count INTEGER NOT NULL,
 	retired INTEGER NOT NULL,
 	why TEXT
@@ -116,6 +119,7 @@ CREATE TABLE umask (
 	speculative INTEGER NOT NULL,
 	grp INTEGER,
 	single_error INTEGER NOT NULL REFERENCES pfm_error(code),
+	sets_event_select INTEGER NOT NULL,
 	retired INTEGER NOT NULL,
 	why TEXT,
 	PRIMARY KEY (event_id, position)

@@ -97,7 +97,8 @@ static int load_modifier_sets(struct pmudb *db)
 		return -1;
 
 	if (prepare(db, "SELECT set_id, position, name, t.value, type, provider, default_value, probed, min_value,"
-			" max_value, follows_plm FROM modifier m JOIN text t ON t.id = m.description_id", &st))
+			" max_value, follows_plm, requires_position, refused_error FROM modifier m"
+			" JOIN text t ON t.id = m.description_id", &st))
 		return -1;
 	int r = 0;
 	while (!r && sqlite3_step(st) == SQLITE_ROW) {
@@ -115,6 +116,8 @@ static int load_modifier_sets(struct pmudb *db)
 		m->min = (uint64_t)sqlite3_column_int64(st, 8);
 		m->max = (uint64_t)sqlite3_column_int64(st, 9);
 		m->follows_plm = sqlite3_column_int(st, 10);
+		m->requires = sqlite3_column_type(st, 11) == SQLITE_NULL ? -1 : sqlite3_column_int(st, 11);
+		m->refused_error = sqlite3_column_int(st, 12);
 		r = m->name && m->description ? 0 : -1;
 	}
 	sqlite3_finalize(st);
@@ -242,6 +245,7 @@ static int umask_row(struct event *ev, sqlite3_stmt *st)
 	u->group = sqlite3_column_type(st, 7) == SQLITE_NULL ? -1 : sqlite3_column_int(st, 7);
 	u->single_error = sqlite3_column_int(st, 8);
 	u->retired = sqlite3_column_int(st, 9);
+	u->sets_event_select = sqlite3_column_int(st, 10);
 	return u->name && u->description ? 0 : -1;
 }
 
@@ -311,7 +315,7 @@ static int load_events(struct pmudb *db, struct event_table *t, int64_t *first_e
 	sqlite3_finalize(st);
 	t->events = calloc((size_t)t->nevents + 1, sizeof(*t->events));
 	if (!t->events || prepare(db, "SELECT e.id, e.name, t.value, equiv, code, is_precise, modifier_set_id, perf_type,"
-				      " bare_error, group_count, retired FROM event e JOIN text t ON t.id = e.description_id"
+				      " bare_error, group_count, retired, umasks_in_config1 FROM event e JOIN text t ON t.id = e.description_id"
 				      " WHERE table_id = ? ORDER BY position", &st))
 		return -1;
 	sqlite3_bind_int64(st, 1, t->id);
@@ -332,6 +336,7 @@ static int load_events(struct pmudb *db, struct event_table *t, int64_t *first_e
 		ev->bare_error = sqlite3_column_int(st, 8);
 		ev->group_count = sqlite3_column_int(st, 9);
 		ev->retired = sqlite3_column_int(st, 10);
+		ev->umasks_in_config1 = sqlite3_column_int(st, 11);
 		if (!ev->name || !ev->description)
 			r = -1;
 	}
@@ -370,7 +375,7 @@ static int load_table(struct pmudb *db, struct event_table *t)
 	if (load_events(db, t, &first) || load_aliases(db, t, first))
 		return -1;
 	return for_rows(db, t, first, "SELECT event_id, position, name, t.value, equiv, code, is_default, grp,"
-			" single_error, retired FROM umask u JOIN text t ON t.id = u.description_id WHERE " OF_TABLE
+			" single_error, retired, sets_event_select FROM umask u JOIN text t ON t.id = u.description_id WHERE " OF_TABLE
 			" ORDER BY event_id, position", umask_row)
 	       || for_rows(db, t, first, "SELECT event_id, umask_position FROM event_default WHERE " OF_TABLE,
 			   event_default_row)

@@ -35,6 +35,8 @@ struct modifier {
 	char *name, *description;
 	bool is_integer, from_perf, probed, follows_plm;
 	uint64_t default_value, min, max;
+	int requires;		/* 1 needs this modifier non-zero, or -1 */
+	int refused_error;	/* libpfm's error when it is missing */
 	int nlandings;
 	struct landing landings[4];
 };
@@ -54,6 +56,7 @@ struct umask {
 	char *name, *description, *equiv;
 	uint64_t code;
 	bool is_default, retired;
+	bool sets_event_select;	/* measured: replaces the event select */
 	int group;		/* -1 for an equiv */
 	int single_error;
 	int nadded;
@@ -70,6 +73,7 @@ struct event {
 	char *name, *description, *equiv;
 	uint64_t code;
 	bool is_precise, retired;
+	bool umasks_in_config1;	/* measured: unit masks go to config1 */
 	int perf_type;		/* INT32_MIN: the PMU's */
 	int bare_error;
 	int group_count;

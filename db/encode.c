@@ -254,9 +254,15 @@ static int run_stages(struct request *rq, char *user_attrs)
 		return set_error(rq->err, PMUDB_ERR_NOTSUPP, "%s: pmudb has no encoder for the %s family of PMU %s",
 				 pmudb_strerror(PMUDB_ERR_NOTSUPP), rq->pmu->family_name, rq->pmu->name);
 	fstr_append(rq, "%s", rq->ev->name);
-	r = apply_umask_rules(rq);
+	r = check_umask_combination(rq);
+	if (!r)
+		r = check_modifier_values(rq);
+	if (!r)
+		r = add_umask_defaults(rq);
 	if (!r)
 		r = family->encode(rq);
+	if (!r)
+		r = check_requirements(rq);
 	if (!r)
 		r = apply_perf_layer(rq);
 	if (!r) {

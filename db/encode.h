@@ -55,9 +55,13 @@ void fstr_append(struct request *rq, const char *fmt, ...) __attribute__((format
 /* Fails the request with CODE; the message names the current token. */
 int fail(struct request *rq, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
-/* Unit-mask rules (rules.c): checks the asked combination, adds defaults
- * and implied modifier values. */
-int apply_umask_rules(struct request *rq);
+/* Unit-mask rules (rules.c), in libpfm's order of checks: the asked
+ * combination, modifier values, then defaults and implied values. */
+int check_umask_combination(struct request *rq);
+int check_modifier_values(struct request *rq);
+int add_umask_defaults(struct request *rq);
+/* After encoding: a modifier that needs another one non-zero (e=1, c). */
+int check_requirements(struct request *rq);
 
 /* Puts VALUE into the fields modifier M lands in. */
 void apply_landings(struct request *rq, const struct modifier *m, uint64_t value);

@@ -14,7 +14,7 @@
 
 #include "encode.h"
 
-/* Sets every given PMU modifier, with range checks. */
+/* Sets every PMU modifier that is given or implied by a unit mask. */
 static int apply_pmu_modifiers(struct request *rq)
 {
 	const struct modifier_set *set = rq->ev->modifiers;
@@ -30,9 +30,6 @@ static int apply_pmu_modifiers(struct request *rq)
 			continue;
 		}
 		uint64_t v = rq->value[m];
-		if (mod->is_integer && mod->probed && (v < mod->min || v > mod->max))
-			return fail(rq, PMUDB_ERR_ATTR_VAL, "%s=%llu is out of range %llu..%llu", mod->name,
-				    (unsigned long long)v, (unsigned long long)mod->min, (unsigned long long)mod->max);
 		apply_landings(rq, mod, mod->is_integer ? v : v != 0);
 	}
 	return 0;
@@ -47,19 +44,27 @@ static uint64_t given_value(const struct request *rq, const char *name, bool *gi
 
 /* ---- Intel x86 core (and client uncore) --------------------------------- */
 
-/* A unit mask with a low byte replaces the event select (libpfm's
- * INTEL_X86_CODE_OVERRIDE); two different replacements conflict. */
-static int intel_event_select(struct request *rq, uint64_t *config)
+/*
+ * libpfm's API gives an Intel unit mask's code shifted down to the umask
+ * field, except for the unit masks that also replace the event select
+ * (INTEL_X86_CODE_OVERRIDE), whose code is whole.  The build measured which
+ * those are (umask.sets_event_select); two different replacements conflict.
+ */
+static int intel_umask_bits(struct request *rq, uint64_t *config, uint64_t *umask)
 {
 	int override = -1;
 	for (int i = 0; i < rq->nfinal; i++) {
-		uint64_t low = rq->ev->umasks[rq->final[i]].code & 0xff;
-		if (!low)
+		const struct umask *u = &rq->ev->umasks[rq->final[i]];
+		if (!u->sets_event_select) {
+			*umask |= u->code;
 			continue;
-		if (override >= 0 && (uint64_t)override != low)
+		}
+		*umask |= u->code >> 8;
+		int code = (int)(u->code & 0xff);
+		if (override >= 0 && override != code)
 			return fail(rq, PMUDB_ERR_FEATCOMB, "unit masks of %s select two different event codes",
 				    rq->ev->name);
-		override = (int)low;
+		override = code;
 	}
 	if (override >= 0)
 		*config = (*config & ~0xffULL) | (uint64_t)override;
@@ -71,17 +76,15 @@ static int encode_intel_x86(struct request *rq)
 	const struct event *ev = rq->ev;
 	struct pmudb_encoding *out = rq->out;
 	uint64_t umask = (ev->code >> 8) & 0xff;
-	for (int i = 0; i < rq->nfinal; i++)
-		umask |= ev->umasks[rq->final[i]].code >> 8;
 
 	out->config = ev->code;
-	int r = intel_event_select(rq, &out->config);
+	int r = intel_umask_bits(rq, &out->config, &umask);
 	if (!r)
 		r = apply_pmu_modifiers(rq);
 	if (r)
 		return r;
 
-	bool ldlat_given, edge_given, cmask_given;
+	bool ldlat_given;
 	given_value(rq, "ldlat", &ldlat_given);
 	if (ldlat_given) {
 		bool implied = false;
@@ -92,16 +95,12 @@ static int encode_intel_x86(struct request *rq)
 		if (!implied)
 			return fail(rq, PMUDB_ERR_ATTR, "ldlat needs a load-latency unit mask");
 	}
-	out->config |= umask << 8;
-
-	/* The edge detector needs a counter mask on recent PMUs; the build
-	 * saw libpfm refuse e=1 alone there. */
-	int e = find_modifier(ev, "e");
-	uint64_t edge = given_value(rq, "e", &edge_given);
-	uint64_t cmask = given_value(rq, "c", &cmask_given);
-	if (e >= 0 && edge && !cmask && ev->modifiers->items[e].probed && ev->modifiers->items[e].max == 0
-	    && !((out->config >> 24) & 0xff))
-		return fail(rq, PMUDB_ERR_ATTR, "e=1 needs a counter mask c>=1 on %s", rq->pmu->name);
+	/* offcore-response and precise-frontend events keep their unit mask
+	 * in the extra register (config1); the build measured which */
+	if (ev->umasks_in_config1)
+		out->config1 |= umask & ~((ev->code >> 8) & 0xff);
+	else
+		out->config |= umask << 8;
 	fstr_pmu_modifiers(rq);
 	return 0;
 }
@@ -146,10 +145,12 @@ static int encode_intel_snbep_unc(struct request *rq)
 {
 	const struct event *ev = rq->ev;
 	uint64_t umask = ev->code >> 8;
-	for (int i = 0; i < rq->nfinal; i++)
-		umask |= ev->umasks[rq->final[i]].code >> 8;
-	rq->out->config = (ev->code & 0xff) | (umask << 8);
-	int r = apply_pmu_modifiers(rq);
+	rq->out->config = ev->code & 0xff;
+	int r = intel_umask_bits(rq, &rq->out->config, &umask);
+	if (r)
+		return r;
+	rq->out->config |= umask << 8;
+	r = apply_pmu_modifiers(rq);
 	if (!r)
 		fstr_pmu_modifiers(rq);
 	return r;

@@ -78,7 +78,12 @@ static int apply_implied(struct request *rq)
 	return 0;
 }
 
-int apply_umask_rules(struct request *rq)
+int check_umask_combination(struct request *rq)
+{
+	return rq->nasked ? check_combination(rq) : 0;
+}
+
+int add_umask_defaults(struct request *rq)
 {
 	const struct event *ev = rq->ev;
 	rq->nfinal = 0;
@@ -88,9 +93,6 @@ int apply_umask_rules(struct request *rq)
 		for (int i = 0; i < ev->nbare; i++)
 			rq->final[rq->nfinal++] = ev->bare_added[i];
 	} else {
-		int r = check_combination(rq);
-		if (r)
-			return r;
 		const struct umask *only = &ev->umasks[rq->asked[0]];
 		if (rq->nasked == 1 && only->single_error)
 			return fail(rq, only->single_error, "%s:%s needs another unit mask", ev->name, only->name);
@@ -105,6 +107,19 @@ int apply_umask_rules(struct request *rq)
 }
 
 /* ---- modifiers ----------------------------------------------------------- */
+
+int check_modifier_values(struct request *rq)
+{
+	const struct modifier_set *set = rq->ev->modifiers;
+	for (int m = 0; m < set->count; m++) {
+		const struct modifier *mod = &set->items[m];
+		uint64_t v = rq->value[m];
+		if (rq->given[m] && !mod->from_perf && mod->is_integer && mod->probed && (v < mod->min || v > mod->max))
+			return fail(rq, PMUDB_ERR_ATTR_VAL, "%s=%llu is out of range %llu..%llu", mod->name,
+				    (unsigned long long)v, (unsigned long long)mod->min, (unsigned long long)mod->max);
+	}
+	return 0;
+}
 
 static uint64_t *field_ptr(struct request *rq, int field)
 {
@@ -146,6 +161,32 @@ uint64_t modifier_value(const struct request *rq, int m)
 	return ev->modifiers->items[m].default_value;
 }
 
+/* The value modifier M ended up with in the registers. */
+static uint64_t register_value(struct request *rq, int m)
+{
+	const struct modifier *mod = &rq->ev->modifiers->items[m];
+	for (int i = 0; i < mod->nlandings; i++) {
+		uint64_t *f = field_ptr(rq, mod->landings[i].field);
+		if (f && mod->landings[i].mask)
+			return (*f & mod->landings[i].mask) >> __builtin_ctzll(mod->landings[i].mask);
+	}
+	return modifier_value(rq, m);
+}
+
+int check_requirements(struct request *rq)
+{
+	const struct modifier_set *set = rq->ev->modifiers;
+	for (int m = 0; m < set->count; m++) {
+		const struct modifier *mod = &set->items[m];
+		if (mod->requires < 0 || mod->requires >= set->count || !register_value(rq, m))
+			continue;
+		if (!register_value(rq, mod->requires))
+			return fail(rq, mod->refused_error, "%s=1 needs %s on %s", mod->name,
+				    set->items[mod->requires].name, rq->pmu->name);
+	}
+	return 0;
+}
+
 /* libpfm's encoders print each PMU modifier with the value that ended up
  * in the register, so that is where the value is read from. */
 void fstr_pmu_modifiers(struct request *rq)
@@ -155,14 +196,6 @@ void fstr_pmu_modifiers(struct request *rq)
 		const struct modifier *mod = &set->items[m];
 		if (mod->from_perf)
 			continue;
-		uint64_t value = modifier_value(rq, m);
-		for (int i = 0; i < mod->nlandings; i++) {
-			uint64_t *f = field_ptr(rq, mod->landings[i].field);
-			if (f && mod->landings[i].mask) {
-				value = (*f & mod->landings[i].mask) >> __builtin_ctzll(mod->landings[i].mask);
-				break;
-			}
-		}
-		fstr_append(rq, ":%s=%llu", mod->name, (unsigned long long)value);
+		fstr_append(rq, ":%s=%llu", mod->name, (unsigned long long)register_value(rq, m));
 	}
 }

@@ -1,0 +1,350 @@
+/*
+ * harness.c - the differential harness: pmudb against libpfm, string by
+ * string, over a corpus built from libpfm's own enumeration.
+ *
+ * For every PMU and event libpfm lists, the corpus has: the event alone;
+ * with each unit mask; with each pair of unit masks; with each modifier at
+ * 0 and 1 (boolean) or at its bounds and one past them (integer); and a
+ * fixed list of malformed strings.  Both answers are compared field by
+ * field (error class, perf_event_attr fields, fstr).  libpfm reads the perf
+ * type of uncore PMUs from sysfs; the compiler's sysfs spy (linked in)
+ * answers those reads, so uncore PMUs are compared in full too, with the
+ * type checked as "the same kernel PMU name".
+ *
+ * Prints a table per family group and the first disagreements in full;
+ * fails when a group agrees on fewer strings than its floor in
+ * tests/harness_floor.txt (floors may only rise).
+ *
+ * usage: harness [--sample N] [--floor FILE] [--write-floor FILE] [--pmu NAME] [--all FILE] [--db FILE]
+ */
+#include <getopt.h>
+#include <perfmon/pfmlib_perf_event.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../compiler/sysfs_spy.h"
+#include "pmudb.h"
+
+#define MAX_SHOWN 5
+#define MAX_GROUPS 16
+
+struct group {
+	char name[32];
+	long tried, agree, disagree;
+	int shown;
+};
+
+static struct group groups[MAX_GROUPS];
+static int ngroups;
+static pmudb_t *db;
+static long sample = 1, counter;
+static const char *only_pmu;
+static FILE *all_out;	/* --all FILE: every disagreement */
+
+static struct group *group_named(const char *name)
+{
+	for (int i = 0; i < ngroups; i++)
+		if (!strcmp(groups[i].name, name))
+			return &groups[i];
+	if (ngroups == MAX_GROUPS)
+		return &groups[MAX_GROUPS - 1];
+	snprintf(groups[ngroups].name, sizeof(groups[ngroups].name), "%s", name);
+	return &groups[ngroups++];
+}
+
+struct answer {
+	int error;
+	struct perf_event_attr attr;
+	int cpu;
+	char fstr[1024];
+	char sysfs[64];
+};
+
+static void ask_libpfm(const char *s, struct answer *a)
+{
+	pfm_perf_encode_arg_t arg;
+	char *fstr = NULL;
+	memset(a, 0, sizeof(*a));
+	memset(&arg, 0, sizeof(arg));
+	arg.attr = &a->attr;
+	arg.fstr = &fstr;
+	arg.size = sizeof(arg);
+	a->attr.size = sizeof(a->attr);
+	a->error = pfm_get_os_event_encoding(s, PFM_PLM0 | PFM_PLM3, PFM_OS_PERF_EVENT_EXT, &arg);
+	a->cpu = arg.cpu;
+	if (!a->error) {
+		snprintf(a->fstr, sizeof(a->fstr), "%s", fstr ? fstr : "");
+		const char *name = sysfs_spy_name((int)a->attr.type);
+		if (name)
+			snprintf(a->sysfs, sizeof(a->sysfs), "%s", name);
+	}
+	free(fstr);
+}
+
+static void describe_libpfm(char *buf, size_t n, const struct answer *a)
+{
+	if (a->error) {
+		snprintf(buf, n, "error %s", pmudb_error_name(a->error));
+		return;
+	}
+	const struct perf_event_attr *t = &a->attr;
+	snprintf(buf, n, "type=%s%d config=0x%llx config1=0x%llx config2=0x%llx excl(u,k,hv,host,guest)=%d%d%d%d%d "
+		 "precise=%d period=%llu freq=%d exclusive=%d pinned=%d cpu=%d fstr=%s",
+		 a->sysfs[0] ? a->sysfs : "", a->sysfs[0] ? -1 : (int)t->type, (unsigned long long)t->config,
+		 (unsigned long long)t->config1, (unsigned long long)t->config2, t->exclude_user, t->exclude_kernel,
+		 t->exclude_hv, t->exclude_host, t->exclude_guest, t->precise_ip, (unsigned long long)t->sample_period,
+		 t->freq, t->exclusive, t->pinned, a->cpu, a->fstr);
+}
+
+static void describe_pmudb(char *buf, size_t n, int error, const struct pmudb_encoding *e, const char *msg)
+{
+	if (error) {
+		snprintf(buf, n, "error %s (%s)", pmudb_error_name(error), msg);
+		return;
+	}
+	snprintf(buf, n, "type=%s%d config=0x%llx config1=0x%llx config2=0x%llx excl(u,k,hv,host,guest)=%d%d%d%d%d "
+		 "precise=%u period=%llu freq=%d exclusive=%d pinned=%d cpu=%d fstr=%s",
+		 e->sysfs_pmu, e->sysfs_pmu[0] ? -1 : e->type, (unsigned long long)e->config,
+		 (unsigned long long)e->config1, (unsigned long long)e->config2, e->exclude_user, e->exclude_kernel,
+		 e->exclude_hv, e->exclude_host, e->exclude_guest, e->precise_ip, (unsigned long long)e->sample_period,
+		 e->freq, e->exclusive, e->pinned, e->cpu, e->fstr);
+}
+
+static bool same(const struct answer *a, int error, const struct pmudb_encoding *e)
+{
+	if (a->error || error)
+		return a->error == error;
+	const struct perf_event_attr *t = &a->attr;
+	bool type_ok = a->sysfs[0] ? !strcmp(a->sysfs, e->sysfs_pmu) : (int)t->type == e->type && !e->sysfs_pmu[0];
+	return type_ok && t->config == e->config && t->config1 == e->config1 && t->config2 == e->config2
+	       && t->exclude_user == e->exclude_user && t->exclude_kernel == e->exclude_kernel
+	       && t->exclude_hv == e->exclude_hv && t->exclude_host == e->exclude_host
+	       && t->exclude_guest == e->exclude_guest && t->precise_ip == e->precise_ip
+	       && t->sample_period == e->sample_period && t->freq == e->freq && t->exclusive == e->exclusive
+	       && t->pinned == e->pinned && a->cpu == e->cpu && !strcmp(a->fstr, e->fstr);
+}
+
+static void compare(struct group *g, const char *s)
+{
+	if (counter++ % sample)
+		return;
+	struct answer a;
+	struct pmudb_encoding e;
+	struct pmudb_error err;
+	ask_libpfm(s, &a);
+	int r = pmudb_encode(db, s, NULL, &e, &err);
+	g->tried++;
+	if (same(&a, r, &e)) {
+		g->agree++;
+		return;
+	}
+	g->disagree++;
+	if (g->shown++ < MAX_SHOWN || all_out) {
+		char l[2048], p[2048];
+		describe_libpfm(l, sizeof(l), &a);
+		describe_pmudb(p, sizeof(p), r, &e, err.message);
+		FILE *f = g->shown <= MAX_SHOWN ? stdout : all_out;
+		fprintf(f, "DISAGREE [%s] %.300s\n  libpfm: %s\n  pmudb:  %s\n", g->name, s, l, p);
+		if (f == stdout && all_out)
+			fprintf(all_out, "DISAGREE [%s] %.300s\n  libpfm: %s\n  pmudb:  %s\n", g->name, s, l, p);
+	}
+}
+
+static void comparef(struct group *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void comparef(struct group *g, const char *fmt, ...)
+{
+	char s[1024];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(s, sizeof(s), fmt, ap);
+	va_end(ap);
+	compare(g, s);
+}
+
+/* ---- the corpus, from libpfm's enumeration ------------------------------ */
+
+struct attr_list {
+	int n;
+	pfm_event_attr_info_t items[512];
+};
+
+static void event_attrs(int idx, int nattrs, struct attr_list *umasks, struct attr_list *mods)
+{
+	umasks->n = mods->n = 0;
+	for (int a = 0; a < nattrs; a++) {
+		pfm_event_attr_info_t ai;
+		memset(&ai, 0, sizeof(ai));
+		ai.size = sizeof(ai);
+		if (pfm_get_event_attr_info(idx, a, PFM_OS_PERF_EVENT_EXT, &ai) != PFM_SUCCESS)
+			continue;
+		struct attr_list *l = ai.type == PFM_ATTR_UMASK ? umasks : mods;
+		if (l->n < 512)
+			l->items[l->n++] = ai;
+	}
+}
+
+/* Integer bounds: the catalog's measured range, and one past each end. */
+static void integer_values(const char *pmu, const char *event, const char *mod, uint64_t *v, int *n)
+{
+	*n = 0;
+	v[(*n)++] = 0;
+	v[(*n)++] = 1;
+	int p, e;
+	char name[512];
+	snprintf(name, sizeof(name), "%s::%s", pmu, event);
+	if (pmudb_find_event(db, name, NULL, &p, &e, NULL))
+		return;
+	struct pmudb_event_info ei;
+	pmudb_event_info(db, p, e, &ei);
+	for (int m = 0; m < ei.modifier_count; m++) {
+		struct pmudb_modifier_info mi;
+		if (pmudb_modifier_info(db, p, e, m, &mi) || strcmp(mi.name, mod) || !mi.range_known)
+			continue;
+		if (mi.min > 1)
+			v[(*n)++] = mi.min;
+		if (mi.min > 2)
+			v[(*n)++] = mi.min - 1;
+		if (mi.max > 1)
+			v[(*n)++] = mi.max;
+		if (mi.max != UINT64_MAX)
+			v[(*n)++] = mi.max + 1;
+	}
+}
+
+static void event_corpus(struct group *g, const char *pmu, const pfm_event_info_t *ei)
+{
+	static struct attr_list umasks, mods;
+	event_attrs(ei->idx, ei->nattrs, &umasks, &mods);
+	comparef(g, "%s::%s", pmu, ei->name);
+	for (int i = 0; i < umasks.n; i++)
+		comparef(g, "%s::%s:%s", pmu, ei->name, umasks.items[i].name);
+	for (int i = 0; i < umasks.n; i++)
+		for (int j = i + 1; j < umasks.n; j++)
+			comparef(g, "%s::%s:%s:%s", pmu, ei->name, umasks.items[i].name, umasks.items[j].name);
+	for (int i = 0; i < mods.n; i++) {
+		const char *m = mods.items[i].name;
+		if (mods.items[i].type == PFM_ATTR_MOD_BOOL) {
+			comparef(g, "%s::%s:%s=0", pmu, ei->name, m);
+			comparef(g, "%s::%s:%s=1", pmu, ei->name, m);
+			continue;
+		}
+		uint64_t v[8];
+		int n;
+		integer_values(pmu, ei->name, m, v, &n);
+		for (int k = 0; k < n; k++)
+			comparef(g, "%s::%s:%s=%llu", pmu, ei->name, m, (unsigned long long)v[k]);
+	}
+}
+
+static void malformed_corpus(void)
+{
+	struct group *g = group_named("malformed");
+	static char big[10 * 1024 + 1];
+	memset(big, 'A', sizeof(big) - 1);
+	memcpy(big, "skl::", 5);
+	const char *fixed[] = {
+		"::", "skl::", "skl::INST_RETIRED:", "skl::INST_RETIRED::", ":", "", "no_such_pmu::INST_RETIRED",
+		"skl::NO_SUCH_EVENT", "skl::INST_RETIRED:NO_SUCH_UMASK", "skl::INST_RETIRED:ANY_P:ANY_P",
+		"skl::INST_RETIRED:ANY_P:c=99999999999999999999999", "skl::INST_RETIRED:ANY_P:c=0x",
+		"skl::INST_RETIRED:ANY_P:c=1:c=2", "skl::INST_RETIRED,skl::INST_RETIRED", "skl::INST RETIRED",
+		"skl::INST_RETIRED:ANY_P:u=2", "skl::INST_RETIRED:ANY_P:ANY_P=1", "skl::INST_RETIRED:ANY_P:c",
+		"skl::INST_RETIRED:\xc3\xa9", "skl::\xff\xfe", "amd64_fam19h_zen4::RETIRED_INSTRUCTIONS:u:u",
+		"perf::PERF_COUNT_HW_CPU_CYCLES:period=0", "perf::PERF_COUNT_HW_CPU_CYCLES:period=10:freq=10",
+		"SKL::inst_retired:any_p", "skl::INST_RETIRED.ANY_P", big,
+	};
+	for (size_t i = 0; i < sizeof(fixed) / sizeof(fixed[0]); i++)
+		compare(g, fixed[i]);
+}
+
+static void full_corpus(void)
+{
+	pfm_pmu_t id;
+	pfm_for_all_pmus(id) {
+		pfm_pmu_info_t pi;
+		memset(&pi, 0, sizeof(pi));
+		pi.size = sizeof(pi);
+		if (pfm_get_pmu_info(id, &pi) != PFM_SUCCESS || (only_pmu && strcmp(only_pmu, pi.name)))
+			continue;
+		int p = pmudb_find_pmu(db, pi.name);
+		struct pmudb_pmu_info info;
+		struct group *g = group_named(p >= 0 && !pmudb_pmu_info(db, p, &info) ? info.family_group : "other");
+		for (int e = pi.first_event; e != -1; e = pfm_get_event_next(e)) {
+			pfm_event_info_t ei;
+			memset(&ei, 0, sizeof(ei));
+			ei.size = sizeof(ei);
+			if (pfm_get_event_info(e, PFM_OS_PERF_EVENT_EXT, &ei) == PFM_SUCCESS)
+				event_corpus(g, pi.name, &ei);
+		}
+	}
+	malformed_corpus();
+}
+
+/* ---- report and floors --------------------------------------------------- */
+
+static long floor_of(const char *file, const char *name)
+{
+	FILE *f = file ? fopen(file, "r") : NULL;
+	char n[64];
+	long v, found = 0;
+	while (f && fscanf(f, "%63s %ld", n, &v) == 2)
+		if (!strcmp(n, name))
+			found = v;
+	if (f)
+		fclose(f);
+	return found;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option options[] = {
+		{ "sample", required_argument, NULL, 's' }, { "floor", required_argument, NULL, 'f' },
+		{ "write-floor", required_argument, NULL, 'w' }, { "pmu", required_argument, NULL, 'p' },
+		{ "db", required_argument, NULL, 'd' }, { "all", required_argument, NULL, 'a' }, { NULL, 0, NULL, 0 },
+	};
+	const char *floor_file = NULL, *write_floor = NULL, *catalog = NULL;
+	int opt;
+	while ((opt = getopt_long(argc, argv, "", options, NULL)) != -1) {
+		switch (opt) {
+		case 's': sample = atol(optarg) > 0 ? atol(optarg) : 1; break;
+		case 'f': floor_file = optarg; break;
+		case 'w': write_floor = optarg; break;
+		case 'p': only_pmu = optarg; break;
+		case 'd': catalog = optarg; break;
+		case 'a': all_out = fopen(optarg, "w"); break;
+		default: return 2;
+		}
+	}
+	setenv("LIBPFM_ENCODE_INACTIVE", "1", 1);
+	struct pmudb_error err;
+	if (pfm_initialize() != PFM_SUCCESS || !(db = pmudb_open(catalog, &err))) {
+		fprintf(stderr, "harness: cannot start: %s\n", db ? "libpfm" : err.message);
+		return 2;
+	}
+	full_corpus();
+
+	printf("\n%-18s %10s %10s %10s %10s\n", "family group", "tried", "agree", "disagree", "floor");
+	long tried = 0, agree = 0, disagree = 0;
+	int below = 0;
+	FILE *wf = write_floor ? fopen(write_floor, "w") : NULL;
+	for (int i = 0; i < ngroups; i++) {
+		struct group *g = &groups[i];
+		long fl = floor_of(floor_file, g->name) / sample;
+		printf("%-18s %10ld %10ld %10ld %10ld%s\n", g->name, g->tried, g->agree, g->disagree, fl,
+		       g->agree < fl ? "  BELOW FLOOR" : "");
+		below += g->agree < fl;
+		tried += g->tried;
+		agree += g->agree;
+		disagree += g->disagree;
+		if (wf)
+			fprintf(wf, "%s %ld\n", g->name, g->agree * sample);
+	}
+	if (wf)
+		fclose(wf);
+	printf("%-18s %10ld %10ld %10ld\n", "all", tried, agree, disagree);
+	printf("%ld passed, %d failed\n", (long)(ngroups - below), below);
+	pmudb_close(db);
+	pfm_terminate();
+	return below ? 1 : 0;
+}
