@@ -381,6 +381,37 @@ static void derive_implied(const struct pmu *p, struct event *ev, const struct p
 	}
 }
 
+static size_t unprobed_modifiers(const struct event *ev)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < ev->modifiers.count; i++)
+		n += !ev->modifiers.items[i].probed;
+	return n;
+}
+
+/*
+ * Some modifiers act only with the unit masks that imply them (fe_thres with
+ * the precise-frontend unit masks): where none was seen, measure the
+ * landing on such a unit mask.
+ */
+static void find_implied_landings(const struct pmu *p, struct event *ev)
+{
+	for (size_t u = 0; u < ev->umasks.count; u++) {
+		const struct umask *um = &ev->umasks.items[u];
+		for (size_t k = 0; k < um->implied.count; k++) {
+			struct modifier *m = &ev->modifiers.items[um->implied.items[k].modifier];
+			if (m->landings.count || !m->is_integer)
+				continue;
+			char *base = event_string(p, ev, (int)u);
+			struct probe lo, hi;
+			uint64_t a = m->probed ? m->min : 1, b = m->probed ? m->max : 2;
+			if (a != b && accepts(base, m->name, a, &lo) && accepts(base, m->name, b, &hi))
+				record_landings(m, &lo, &hi);
+			free(base);
+		}
+	}
+}
+
 /* A string for EV that libpfm encodes, or NULL. */
 static char *encodable_base(const struct pmu *p, const struct event *ev, const struct probe *singles)
 {
@@ -530,16 +561,20 @@ static char *derive_event(struct pmu *p, struct event *ev, struct event **modifi
 		struct probe q;
 		probe_encode(base, PLM_DEFAULT, &q);
 		note_perf_type(p, ev, &q);
+		/* Events with the same modifiers share what was measured, unless
+		 * the earlier event could not measure them all. */
 		struct event *src = *modifier_source;
-		if (src && same_modifier_list(src, ev)) {
+		if (src && same_modifier_list(src, ev) && !unprobed_modifiers(src)) {
 			copy_modifier_rules(ev, src);
 		} else {
 			find_plm_modifiers(base, ev);
 			for (size_t i = 0; i < ev->modifiers.count; i++)
 				derive_modifier(base, ev, i);
-			*modifier_source = ev;
+			if (!src || !same_modifier_list(src, ev) || unprobed_modifiers(ev) < unprobed_modifiers(src))
+				*modifier_source = ev;
 		}
 		derive_implied(p, ev, singles, n);
+		find_implied_landings(p, ev);
 	} else {
 		ev->perf_type = -2;
 	}

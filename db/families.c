@@ -75,7 +75,7 @@ static int encode_intel_x86(struct request *rq)
 {
 	const struct event *ev = rq->ev;
 	struct pmudb_encoding *out = rq->out;
-	uint64_t umask = (ev->code >> 8) & 0xff;
+	uint64_t umask = 0;
 
 	out->config = ev->code;
 	int r = intel_umask_bits(rq, &out->config, &umask);
@@ -98,7 +98,7 @@ static int encode_intel_x86(struct request *rq)
 	/* offcore-response and precise-frontend events keep their unit mask
 	 * in the extra register (config1); the build measured which */
 	if (ev->umasks_in_config1)
-		out->config1 |= umask & ~((ev->code >> 8) & 0xff);
+		out->config1 |= umask;
 	else
 		out->config |= umask << 8;
 	fstr_pmu_modifiers(rq);
