@@ -70,10 +70,31 @@ static void record_landings(struct modifier *m, const struct probe *lo, const st
 		uint64_t diff = field_value(lo, f) ^ field_value(hi, f);
 		if (!diff)
 			continue;
-		struct landing *l = vec_push(&m->landings);
-		snprintf(l->field, sizeof(l->field), "%s", field_names[f]);
-		l->mask = diff;
+		struct landing *l = NULL;
+		for (size_t i = 0; i < m->landings.count && !l; i++)
+			if (!strcmp(m->landings.items[i].field, field_names[f]))
+				l = &m->landings.items[i];
+		if (!l) {
+			l = vec_push(&m->landings);
+			snprintf(l->field, sizeof(l->field), "%s", field_names[f]);
+		}
+		l->mask |= diff;
 	}
+}
+
+static bool accepts(const char *base, const char *mod, uint64_t value, struct probe *out);
+
+/* An integer's bits: the smallest value against the largest, and against
+ * the next one, so that a low bit set in both still shows. */
+static void measure_int_landing(const char *base, struct modifier *m, uint64_t min, uint64_t max)
+{
+	struct probe lo, hi;
+	if (min == max || !accepts(base, m->name, min, &lo))
+		return;
+	if (accepts(base, m->name, max, &hi))
+		record_landings(m, &lo, &hi);
+	if (min + 1 < max && accepts(base, m->name, min + 1, &hi))
+		record_landings(m, &lo, &hi);
 }
 
 /* ---- modifiers --------------------------------------------------------- */
@@ -156,8 +177,7 @@ static void derive_modifier(const char *base, struct event *ev, size_t mi)
 		m->max = UINT64_MAX;
 	else
 		m->max = search_max(base, m->name, min, UINT64_MAX);
-	if (m->max != min && accepts(base, m->name, m->max, &hi))
-		record_landings(m, &lo, &hi);
+	measure_int_landing(base, m, min, m->max);
 }
 
 /* Modifiers whose fstr value changes with the privilege-level mask. */
@@ -331,50 +351,27 @@ static void derive_groups(struct event *ev, const int *pair, size_t n)
 		}
 }
 
-/* The most common value of modifier M among successful single probes. */
-static uint64_t usual_value(const struct probe *singles, size_t n, const char *name, bool *found)
-{
-	uint64_t best = 0;
-	size_t best_count = 0;
-	*found = false;
-	for (size_t i = 0; i < n; i++) {
-		const struct probe_token *t = singles[i].error ? NULL : probe_modifier(&singles[i], name);
-		if (!t)
-			continue;
-		size_t count = 0;
-		for (size_t j = 0; j < n; j++) {
-			const struct probe_token *u = singles[j].error ? NULL : probe_modifier(&singles[j], name);
-			count += u && u->value == t->value;
-		}
-		if (count > best_count) {
-			best_count = count;
-			best = t->value;
-			*found = true;
-		}
-	}
-	return best;
-}
-
+/*
+ * A unit mask implies a value when its encoding shows a PMU modifier at
+ * another value than the modifier's default.  The perf_events layer's
+ * modifiers are computed by that layer, not implied.
+ */
 static void derive_implied(const struct pmu *p, struct event *ev, const struct probe *singles, size_t n)
 {
 	for (size_t mi = 0; mi < ev->modifiers.count; mi++) {
 		const struct modifier *m = &ev->modifiers.items[mi];
-		bool found;
-		if (m->follows_plm)
-			continue;
-		uint64_t usual = usual_value(singles, n, m->name, &found);
-		if (!found)
+		if (m->follows_plm || m->is_perf)
 			continue;
 		for (size_t i = 0; i < n; i++) {
 			const struct probe_token *t = singles[i].error ? NULL : probe_modifier(&singles[i], m->name);
-			if (!t || t->value == usual)
+			if (!t || t->value == m->default_value)
 				continue;
 			struct implied_value *iv = vec_push(&ev->umasks.items[i].implied);
 			iv->modifier = (int)mi;
 			iv->value = t->value;
 			char *base = event_string(p, ev, (int)i);
 			struct probe q;
-			accepts(base, m->name, usual, &q);
+			accepts(base, m->name, m->default_value, &q);
 			iv->hardwired = q.error == PFM_ERR_ATTR_SET;
 			free(base);
 		}
@@ -403,10 +400,7 @@ static void find_implied_landings(const struct pmu *p, struct event *ev)
 			if (m->landings.count || !m->is_integer)
 				continue;
 			char *base = event_string(p, ev, (int)u);
-			struct probe lo, hi;
-			uint64_t a = m->probed ? m->min : 1, b = m->probed ? m->max : 2;
-			if (a != b && accepts(base, m->name, a, &lo) && accepts(base, m->name, b, &hi))
-				record_landings(m, &lo, &hi);
+			measure_int_landing(base, m, m->probed ? m->min : 1, m->probed ? m->max : 2);
 			free(base);
 		}
 	}
@@ -570,6 +564,16 @@ static char *derive_event(struct pmu *p, struct event *ev, struct event **modifi
 			find_plm_modifiers(base, ev);
 			for (size_t i = 0; i < ev->modifiers.count; i++)
 				derive_modifier(base, ev, i);
+			/* a modifier the base refuses may act with some unit mask */
+			for (size_t u = 0; u < n && u < 16 && unprobed_modifiers(ev); u++) {
+				if (singles[u].error)
+					continue;
+				char *with = event_string(p, ev, (int)u);
+				for (size_t i = 0; i < ev->modifiers.count; i++)
+					if (!ev->modifiers.items[i].probed)
+						derive_modifier(with, ev, i);
+				free(with);
+			}
 			if (!src || !same_modifier_list(src, ev) || unprobed_modifiers(ev) < unprobed_modifiers(src))
 				*modifier_source = ev;
 		}

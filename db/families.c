@@ -89,9 +89,9 @@ static int encode_intel_x86(struct request *rq)
 	if (ldlat_given) {
 		bool implied = false;
 		int m = find_modifier(ev, "ldlat");
-		for (int i = 0; i < rq->nfinal && !implied; i++)
-			for (int k = 0; k < ev->umasks[rq->final[i]].nimplied; k++)
-				implied |= ev->umasks[rq->final[i]].implied[k].modifier == m;
+		for (int i = 0; i < rq->nasked && !implied; i++)
+			for (int k = 0; k < ev->umasks[rq->asked[i]].nimplied; k++)
+				implied |= ev->umasks[rq->asked[i]].implied[k].modifier == m;
 		if (!implied)
 			return fail(rq, PMUDB_ERR_ATTR, "ldlat needs a load-latency unit mask");
 	}

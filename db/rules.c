@@ -61,11 +61,13 @@ static int check_combination(struct request *rq)
 	return 0;
 }
 
+/* Only the unit masks asked for imply values, not the defaults libpfm adds
+ * (its encoders collect them while reading the user's unit masks). */
 static int apply_implied(struct request *rq)
 {
 	const struct event *ev = rq->ev;
-	for (int i = 0; i < rq->nfinal; i++) {
-		const struct umask *u = &ev->umasks[rq->final[i]];
+	for (int i = 0; i < rq->nasked; i++) {
+		const struct umask *u = &ev->umasks[rq->asked[i]];
 		for (int k = 0; k < u->nimplied; k++) {
 			const struct implied *im = &u->implied[k];
 			if (im->modifier >= ev->modifiers->count)
@@ -152,8 +154,8 @@ uint64_t modifier_value(const struct request *rq, int m)
 	if (rq->given[m])
 		return rq->value[m];
 	const struct event *ev = rq->ev;
-	for (int i = 0; i < rq->nfinal; i++) {
-		const struct umask *u = &ev->umasks[rq->final[i]];
+	for (int i = 0; i < rq->nasked; i++) {
+		const struct umask *u = &ev->umasks[rq->asked[i]];
 		for (int k = 0; k < u->nimplied; k++)
 			if (u->implied[k].modifier == m)
 				return u->implied[k].value;
