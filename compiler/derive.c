@@ -406,11 +406,30 @@ static void find_implied_landings(const struct pmu *p, struct event *ev)
 	}
 }
 
-/* A string for EV that libpfm encodes, or NULL. */
+/* Does a probe show every PMU modifier at its default value? */
+static bool plain_probe(const struct event *ev, const struct probe *q)
+{
+	for (size_t i = 0; i < ev->modifiers.count; i++) {
+		const struct modifier *m = &ev->modifiers.items[i];
+		const struct probe_token *t = m->is_perf ? NULL : probe_modifier(q, m->name);
+		if (t && t->value != m->default_value)
+			return false;
+	}
+	return true;
+}
+
+/*
+ * A string for EV that libpfm encodes, or NULL: the bare event, else a unit
+ * mask that forces no modifier value (a forced c=1 would make c look like
+ * it only takes 1), else any unit mask that encodes.
+ */
 static char *encodable_base(const struct pmu *p, const struct event *ev, const struct probe *singles)
 {
 	if (ev->bare_error == PFM_SUCCESS)
 		return event_string(p, ev, -1);
+	for (size_t i = 0; i < ev->umasks.count; i++)
+		if (singles[i].error == PFM_SUCCESS && plain_probe(ev, &singles[i]))
+			return event_string(p, ev, (int)i);
 	for (size_t i = 0; i < ev->umasks.count; i++)
 		if (singles[i].error == PFM_SUCCESS)
 			return event_string(p, ev, (int)i);
