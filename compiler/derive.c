@@ -423,13 +423,15 @@ static bool plain_probe(const struct event *ev, const struct probe *q)
  * mask that forces no modifier value (a forced c=1 would make c look like
  * it only takes 1), else any unit mask that encodes.
  */
-static char *encodable_base(const struct pmu *p, const struct event *ev, const struct probe *singles)
+static char *encodable_base(const struct pmu *p, const struct event *ev, const struct probe *singles, bool *plain)
 {
+	*plain = true;
 	if (ev->bare_error == PFM_SUCCESS)
 		return event_string(p, ev, -1);
 	for (size_t i = 0; i < ev->umasks.count; i++)
 		if (singles[i].error == PFM_SUCCESS && plain_probe(ev, &singles[i]))
 			return event_string(p, ev, (int)i);
+	*plain = false;
 	for (size_t i = 0; i < ev->umasks.count; i++)
 		if (singles[i].error == PFM_SUCCESS)
 			return event_string(p, ev, (int)i);
@@ -539,7 +541,7 @@ static void probe_pairs(const struct pmu *p, struct event *ev, int *pair)
 }
 
 /* Derives EV's rules; returns a string libpfm encodes for it, or NULL. */
-static char *derive_event(struct pmu *p, struct event *ev, struct event **modifier_source)
+static char *derive_event(struct pmu *p, struct event *ev, struct event **modifier_source, bool *source_plain)
 {
 	size_t n = ev->umasks.count;
 	struct probe bare;
@@ -569,15 +571,17 @@ static char *derive_event(struct pmu *p, struct event *ev, struct event **modifi
 	probe_pairs(p, ev, pair);
 	derive_groups(ev, pair, n);
 
-	char *base = encodable_base(p, ev, singles);
+	bool plain;
+	char *base = encodable_base(p, ev, singles, &plain);
 	if (base) {
 		struct probe q;
 		probe_encode(base, PLM_DEFAULT, &q);
 		note_perf_type(p, ev, &q);
 		/* Events with the same modifiers share what was measured, unless
-		 * the earlier event could not measure them all. */
+		 * the earlier event could not measure them all, or only on a unit
+		 * mask that forces some of them. */
 		struct event *src = *modifier_source;
-		if (src && same_modifier_list(src, ev) && !unprobed_modifiers(src)) {
+		if (src && same_modifier_list(src, ev) && !unprobed_modifiers(src) && (*source_plain || !plain)) {
 			copy_modifier_rules(ev, src);
 		} else {
 			find_plm_modifiers(base, ev);
@@ -593,8 +597,11 @@ static char *derive_event(struct pmu *p, struct event *ev, struct event **modifi
 						derive_modifier(with, ev, i);
 				free(with);
 			}
-			if (!src || !same_modifier_list(src, ev) || unprobed_modifiers(ev) < unprobed_modifiers(src))
+			if (!src || !same_modifier_list(src, ev) || unprobed_modifiers(ev) < unprobed_modifiers(src)
+			    || (plain && !*source_plain)) {
 				*modifier_source = ev;
+				*source_plain = plain;
+			}
 		}
 		derive_implied(p, ev, singles, n);
 		find_implied_landings(p, ev);
@@ -636,10 +643,11 @@ static unsigned derive_supported_plm(const char *base)
 void derive_pmu(struct pmu *p)
 {
 	struct event *modifier_source = NULL;
+	bool source_plain = false;
 	p->perf_type = -2;	/* not seen yet */
 	bool plm_known = false;
 	for (size_t i = 0; i < p->events.count; i++) {
-		char *base = derive_event(p, &p->events.items[i], &modifier_source);
+		char *base = derive_event(p, &p->events.items[i], &modifier_source, &source_plain);
 		/* Any string the PMU encodes serves to find the privilege levels. */
 		if (base && !plm_known) {
 			p->supported_plm = derive_supported_plm(base);
