@@ -496,8 +496,9 @@ static void probe_singles(const struct pmu *p, struct event *ev, struct probe *s
 }
 
 /* Does a successful pair get exactly the defaults both its umasks get alone?
- * The encoder relies on this; the build counts where it fails. */
-static bool pair_follows_default_rule(const struct event *ev, int i, int j, const struct probe *q)
+ * The encoder relies on this; where it fails, the pair's own defaults are
+ * kept (event->pair_defaults) and the build counts it. */
+static bool pair_follows_default_rule(struct event *ev, int i, int j, const struct probe *q)
 {
 	const struct umask *a = &ev->umasks.items[i], *b = &ev->umasks.items[j];
 	struct int_vec requested = {0}, got = {0};
@@ -514,8 +515,15 @@ static bool pair_follows_default_rule(const struct event *ev, int i, int j, cons
 		ok = in_set(a->added.items, a->added.count, got.items[k])
 		     && in_set(b->added.items, b->added.count, got.items[k]);
 	free(requested.items);
-	free(got.items);
-	return ok;
+	if (ok) {
+		free(got.items);
+		return true;
+	}
+	struct pair_defaults *pd = vec_push(&ev->pair_defaults);
+	pd->umask_a = i;
+	pd->umask_b = j;
+	pd->added = got;
+	return false;
 }
 
 /* Encodes EV with every pair of plain (non-equiv) umasks: PAIR[i*n+j]. */

@@ -25,7 +25,7 @@ enum stmt_id {
 	S_ADD_PMU, S_ADD_SYSFS, S_ADD_EVENT, S_ADD_ALIAS, S_ADD_UMASK,
 	S_ADD_EVENT_DEFAULT, S_ADD_UMASK_DEFAULT, S_ADD_GROUP_RULE, S_ADD_IMPLIED,
 	S_ADD_CPUID, S_ADD_CPUID_PMU, S_ADD_OVERRIDE, S_ADD_META, S_ADD_ERROR,
-	S_FIND_TEXT, S_ADD_TEXT, S_ADD_TEXT_KEY,
+	S_FIND_TEXT, S_ADD_TEXT, S_ADD_TEXT_KEY, S_ADD_PAIR_DEFAULT,
 	S_COUNT
 };
 
@@ -53,6 +53,7 @@ static const char *const stmt_sql[S_COUNT] = {
 	[S_ADD_OVERRIDE] = "INSERT INTO override_log VALUES (NULL,?,?,?,?)",
 	[S_ADD_META] = "INSERT INTO meta VALUES (?,?)",
 	[S_ADD_ERROR] = "INSERT INTO pfm_error VALUES (?,?,?)",
+	[S_ADD_PAIR_DEFAULT] = "INSERT INTO pair_default VALUES (?,?,?,?)",
 	[S_FIND_TEXT] = "SELECT id FROM temp.text_key WHERE value = ?",
 	[S_ADD_TEXT] = "INSERT INTO text(value) VALUES (?)",
 	[S_ADD_TEXT_KEY] = "INSERT INTO temp.text_key(value, id) VALUES (?, ?)",
@@ -216,6 +217,10 @@ static void key_event(sqlite3_str *k, const struct event *ev, int64_t modset)
 	for (size_t i = 0; i < ev->group_rules.count; i++)
 		sqlite3_str_appendf(k, "%d/%d/%d,", ev->group_rules.items[i].group_a, ev->group_rules.items[i].group_b,
 				    ev->group_rules.items[i].error);
+	for (size_t i = 0; i < ev->pair_defaults.count; i++) {
+		sqlite3_str_appendf(k, "p%d/%d:", ev->pair_defaults.items[i].umask_a, ev->pair_defaults.items[i].umask_b);
+		key_ints(k, &ev->pair_defaults.items[i].added);
+	}
 	for (size_t i = 0; i < ev->umasks.count; i++) {
 		const struct umask *u = &ev->umasks.items[i];
 		sqlite3_str_appendf(k, "\x1e%s\x1f%s\x1f%s\x1f%llx\x1f%d%d%d%d\x1f%d\x1f%d\x1f%s\x1f", u->name,
@@ -273,6 +278,16 @@ static int insert_event(struct emitter *em, int64_t table, size_t position, cons
 			(int64_t)ev->group_rules.items[i].group_b, (int64_t)ev->group_rules.items[i].error) < 0;
 	for (size_t i = 0; !r && i < ev->aliases.count; i++)
 		r = run(em, S_ADD_ALIAS, NULL, "isi", table, ev->aliases.items[i], id) < 0;
+	for (size_t i = 0; !r && i < ev->pair_defaults.count; i++) {
+		const struct pair_defaults *pd = &ev->pair_defaults.items[i];
+		for (size_t k = 0; !r && k <= pd->added.count; k++) {
+			if (k == pd->added.count && pd->added.count)
+				break;
+			int added = pd->added.count ? pd->added.items[k] : -1;
+			r = run(em, S_ADD_PAIR_DEFAULT, NULL, "iiii", id, (int64_t)pd->umask_a, (int64_t)pd->umask_b,
+				(int64_t)added) < 0;
+		}
+	}
 	return r ? -1 : 0;
 }
 

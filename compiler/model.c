@@ -77,6 +77,9 @@ static void free_event(struct event *e)
 	free(e->aliases.items);
 	free(e->bare_added.items);
 	free(e->group_rules.items);
+	for (size_t i = 0; i < e->pair_defaults.count; i++)
+		free(e->pair_defaults.items[i].added.items);
+	free(e->pair_defaults.items);
 	free(e->name);
 	free(e->description);
 	free(e->equiv);

@@ -78,6 +78,12 @@ struct modifier {
 	VEC(struct landing) landings;
 };
 
+/* A pair of unit masks whose defaults break the rule (see derive.c). */
+struct pair_defaults {
+	int umask_a, umask_b;	/* umask_a < umask_b */
+	struct int_vec added;	/* what libpfm adds to the pair */
+};
+
 /* A pair of unit-mask groups that libpfm refuses together. */
 struct group_rule {
 	int group_a, group_b;	/* group_a <= group_b */
@@ -108,6 +114,7 @@ struct event {
 	int group_count;
 	VEC(struct group_rule) group_rules;
 	int pair_rule_misses;	/* pairs whose default set broke the rule */
+	VEC(struct pair_defaults) pair_defaults;
 };
 
 enum pmu_kind { PMU_UNKNOWN = 0, PMU_CORE, PMU_UNCORE, PMU_OS };

@@ -139,6 +139,16 @@ CREATE TABLE umask_default (
 	FOREIGN KEY (event_id, umask_position) REFERENCES umask(event_id, position)
 ) WITHOUT ROWID;
 
+-- Pairs whose defaults are not those both unit masks get alone: what
+-- libpfm adds to the pair (added_position -1: nothing).
+CREATE TABLE pair_default (
+	event_id INTEGER NOT NULL REFERENCES event(id),
+	umask_a INTEGER NOT NULL,
+	umask_b INTEGER NOT NULL,
+	added_position INTEGER NOT NULL,
+	PRIMARY KEY (event_id, umask_a, umask_b, added_position)
+) WITHOUT ROWID;
+
 CREATE TABLE group_rule (
 	event_id INTEGER NOT NULL REFERENCES event(id),
 	group_a INTEGER NOT NULL,

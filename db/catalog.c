@@ -302,6 +302,25 @@ static int rule_row(struct event *ev, sqlite3_stmt *st)
 	return 0;
 }
 
+static int pair_default_row(struct event *ev, sqlite3_stmt *st)
+{
+	int a = sqlite3_column_int(st, 1), b = sqlite3_column_int(st, 2), added = sqlite3_column_int(st, 3);
+	if (a >= ev->numasks || b >= ev->numasks || added >= ev->numasks)
+		return -1;
+	struct pair_default *pd = ev->npairs ? &ev->pairs[ev->npairs - 1] : NULL;
+	if (!pd || pd->umask_a != a || pd->umask_b != b) {
+		pd = realloc(ev->pairs, (size_t)(ev->npairs + 1) * sizeof(*pd));
+		if (!pd)
+			return -1;
+		ev->pairs = pd;
+		pd = &pd[ev->npairs++];
+		memset(pd, 0, sizeof(*pd));
+		pd->umask_a = (uint16_t)a;
+		pd->umask_b = (uint16_t)b;
+	}
+	return added < 0 ? 0 : push_position(&pd->added, &pd->nadded, added);
+}
+
 static int load_events(struct pmudb *db, struct event_table *t, int64_t *first_event)
 {
 	sqlite3_stmt *st;
@@ -384,7 +403,9 @@ static int load_table(struct pmudb *db, struct event_table *t)
 	       || for_rows(db, t, first, "SELECT event_id, umask_position, modifier_position, value, hardwired"
 			   " FROM umask_implied WHERE " OF_TABLE, implied_row)
 	       || for_rows(db, t, first, "SELECT event_id, group_a, group_b, error FROM group_rule WHERE " OF_TABLE,
-			   rule_row) ? -1 : 0;
+			   rule_row)
+	       || for_rows(db, t, first, "SELECT event_id, umask_a, umask_b, added_position FROM pair_default WHERE "
+			   OF_TABLE " ORDER BY event_id, umask_a, umask_b, added_position", pair_default_row) ? -1 : 0;
 }
 
 int catalog_load_table(struct pmudb *db, const struct pmu *p)
@@ -497,6 +518,9 @@ static void free_event(struct event *ev)
 	free(ev->umasks);
 	free(ev->bare_added);
 	free(ev->rules);
+	for (int i = 0; i < ev->npairs; i++)
+		free(ev->pairs[i].added);
+	free(ev->pairs);
 	free(ev->name);
 	free(ev->description);
 	free(ev->equiv);

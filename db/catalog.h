@@ -69,6 +69,13 @@ struct group_rule {
 	int group_a, group_b, error;
 };
 
+/* What libpfm adds to one pair, where the general rule does not hold. */
+struct pair_default {
+	uint16_t umask_a, umask_b;
+	int nadded;
+	uint16_t *added;
+};
+
 struct event {
 	char *name, *description, *equiv;
 	uint64_t code;
@@ -83,6 +90,8 @@ struct event {
 	uint16_t *bare_added;
 	int nrules;
 	struct group_rule *rules;
+	int npairs;
+	struct pair_default *pairs;
 	const struct modifier_set *modifiers;	/* never NULL */
 };
 

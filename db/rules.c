@@ -30,10 +30,24 @@ static int compare_positions(const void *a, const void *b)
 	return (int)*(const uint16_t *)a - (int)*(const uint16_t *)b;
 }
 
-/* A combination gets the defaults every one of its unit masks gets alone. */
+/* A combination gets the defaults every one of its unit masks gets alone,
+ * except the pairs the build saw otherwise. */
 static void add_common_defaults(struct request *rq)
 {
 	const struct event *ev = rq->ev;
+	if (rq->nasked == 2) {
+		int a = rq->asked[0] < rq->asked[1] ? rq->asked[0] : rq->asked[1];
+		int b = rq->asked[0] < rq->asked[1] ? rq->asked[1] : rq->asked[0];
+		for (int i = 0; i < ev->npairs; i++) {
+			const struct pair_default *pd = &ev->pairs[i];
+			if (pd->umask_a != a || pd->umask_b != b)
+				continue;
+			for (int k = 0; k < pd->nadded; k++)
+				if (!in_list(rq->final, rq->nfinal, pd->added[k]))
+					rq->final[rq->nfinal++] = pd->added[k];
+			return;
+		}
+	}
 	const struct umask *first = &ev->umasks[rq->asked[0]];
 	for (int i = 0; i < first->nadded; i++) {
 		int d = first->added[i];
