@@ -30,7 +30,7 @@ CLI_SRC := $(wildcard cli/*.c)
 CLI_OBJ := $(CLI_SRC:%.c=$(BUILD)/%.o)
 TESTS := $(BUILD)/tests/test_catalog $(BUILD)/tests/test_tables $(BUILD)/tests/test_build
 
-.PHONY: all run test check deps clean
+.PHONY: all run test check bench deps clean
 all: deps $(BUILD)/pmudb-build $(BUILD)/pmudb.db $(BUILD)/libpmudb.a $(BUILD)/libpmudb.so $(BUILD)/pmudb
 
 # The packages the build needs; installed when running as root, else the
@@ -110,10 +110,23 @@ $(BUILD)/tests/%: tests/%.c $(BUILD)/tests/testlib.o $(BUILD)/libpmudb.a
 
 # The differential harness links libpfm (test-only) and the compiler's
 # sysfs spy, so that libpfm encodes uncore PMUs here too.
-$(BUILD)/tests/harness: tests/harness.c $(BUILD)/compiler/sysfs_spy.o $(BUILD)/libpmudb.a
+$(BUILD)/tests/harness: tests/harness.c $(BUILD)/tests/corpus.o $(BUILD)/compiler/sysfs_spy.o $(BUILD)/libpmudb.a
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(PFM_CFLAGS) -Idb $< $(BUILD)/compiler/sysfs_spy.o $(BUILD)/libpmudb.a -o $@ $(LDFLAGS) \
-		$(PFM_LIBS) $(SQLITE_LIBS) -ldl -lpthread
+	$(CC) $(CFLAGS) $(PFM_CFLAGS) -Idb $< $(BUILD)/tests/corpus.o $(BUILD)/compiler/sysfs_spy.o \
+		$(BUILD)/libpmudb.a -o $@ $(LDFLAGS) $(PFM_LIBS) $(SQLITE_LIBS) -ldl -lpthread
+
+$(BUILD)/tests/bench: tests/bench.c $(BUILD)/tests/corpus.o $(BUILD)/compiler/sysfs_spy.o $(BUILD)/libpmudb.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(PFM_CFLAGS) -Idb $< $(BUILD)/tests/corpus.o $(BUILD)/compiler/sysfs_spy.o \
+		$(BUILD)/libpmudb.a -o $@ $(LDFLAGS) $(PFM_LIBS) $(SQLITE_LIBS) -ldl -lpthread
+
+$(BUILD)/tests/libpfm_once: tests/libpfm_once.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(PFM_CFLAGS) $< -o $@ $(LDFLAGS) $(PFM_LIBS)
+
+# Speed, as ratios against libpfm with a null control (never a timed test).
+bench: all $(BUILD)/tests/bench $(BUILD)/tests/libpfm_once
+	$(BUILD)/tests/bench $(BUILD)/pmudb $(BUILD)/tests/libpfm_once
 
 # Runs the tests against the catalog and programs of $(BUILD).
 check: all $(TESTS)

@@ -58,91 +58,88 @@ static int prepare(struct pmudb *db, const char *sql, sqlite3_stmt **st)
 	return sqlite3_prepare_v2(db->db, sql, -1, st, NULL) == SQLITE_OK ? 0 : -1;
 }
 
-/* ---- modifier sets, read at open ---------------------------------------- */
+/* ---- modifier sets, read with the first table that uses them ------------- */
 
-static struct modifier *set_modifier(struct pmudb *db, int64_t set, int position)
-{
-	for (int i = 0; i < db->nsets; i++)
-		if (db->set_ids[i] == set)
-			return position < db->sets[i].count ? &db->sets[i].items[position] : NULL;
-	return NULL;
-}
-
-static int load_modifier_sets(struct pmudb *db)
+static int load_modifier_set(struct pmudb *db, int64_t id, struct modifier_set *set)
 {
 	sqlite3_stmt *st;
-	if (prepare(db, "SELECT (SELECT count(*) FROM modifier_set), id,"
-			" (SELECT count(*) FROM modifier WHERE set_id = s.id) FROM modifier_set s ORDER BY id", &st))
+	if (prepare(db, "SELECT count(*) FROM modifier WHERE set_id = ?", &st))
 		return -1;
-	int i = 0;
-	while (sqlite3_step(st) == SQLITE_ROW) {
-		if (!db->sets) {
-			db->nsets = sqlite3_column_int(st, 0);
-			db->sets = calloc((size_t)db->nsets + 1, sizeof(*db->sets));
-			db->set_ids = calloc((size_t)db->nsets + 1, sizeof(*db->set_ids));
-			if (!db->sets || !db->set_ids)
-				break;
-		}
-		if (i >= db->nsets)
-			break;
-		db->set_ids[i] = sqlite3_column_int64(st, 1);
-		db->sets[i].count = sqlite3_column_int(st, 2);
-		db->sets[i].items = calloc((size_t)db->sets[i].count + 1, sizeof(struct modifier));
-		if (!db->sets[i].items)
-			break;
-		i++;
-	}
+	sqlite3_bind_int64(st, 1, id);
+	set->count = sqlite3_step(st) == SQLITE_ROW ? sqlite3_column_int(st, 0) : 0;
 	sqlite3_finalize(st);
-	if (i != db->nsets)
+	set->items = calloc((size_t)set->count + 1, sizeof(*set->items));
+	if (!set->items || prepare(db, "SELECT position, name, t.value, type, provider, default_value, probed, min_value,"
+					" max_value, follows_plm, requires_position, refused_error FROM modifier m"
+					" JOIN text t ON t.id = m.description_id WHERE set_id = ? ORDER BY position", &st))
 		return -1;
-
-	if (prepare(db, "SELECT set_id, position, name, t.value, type, provider, default_value, probed, min_value,"
-			" max_value, follows_plm, requires_position, refused_error FROM modifier m"
-			" JOIN text t ON t.id = m.description_id", &st))
-		return -1;
-	int r = 0;
+	sqlite3_bind_int64(st, 1, id);
+	int r = 0, i = 0;
 	while (!r && sqlite3_step(st) == SQLITE_ROW) {
-		struct modifier *m = set_modifier(db, sqlite3_column_int64(st, 0), sqlite3_column_int(st, 1));
-		if (!m) {
+		if (i >= set->count || sqlite3_column_int(st, 0) != i) {
 			r = -1;
 			break;
 		}
-		m->name = dup_column(st, 2);
-		m->description = dup_column(st, 3);
-		m->is_integer = !strcmp((const char *)sqlite3_column_text(st, 4), "int");
-		m->from_perf = !strcmp((const char *)sqlite3_column_text(st, 5), "perf");
-		m->default_value = (uint64_t)sqlite3_column_int64(st, 6);
-		m->probed = sqlite3_column_int(st, 7);
-		m->min = (uint64_t)sqlite3_column_int64(st, 8);
-		m->max = (uint64_t)sqlite3_column_int64(st, 9);
-		m->follows_plm = sqlite3_column_int(st, 10);
-		m->requires = sqlite3_column_type(st, 11) == SQLITE_NULL ? -1 : sqlite3_column_int(st, 11);
-		m->refused_error = sqlite3_column_int(st, 12);
+		struct modifier *m = &set->items[i++];
+		m->name = dup_column(st, 1);
+		m->description = dup_column(st, 2);
+		m->is_integer = !strcmp((const char *)sqlite3_column_text(st, 3), "int");
+		m->from_perf = !strcmp((const char *)sqlite3_column_text(st, 4), "perf");
+		m->default_value = (uint64_t)sqlite3_column_int64(st, 5);
+		m->probed = sqlite3_column_int(st, 6);
+		m->min = (uint64_t)sqlite3_column_int64(st, 7);
+		m->max = (uint64_t)sqlite3_column_int64(st, 8);
+		m->follows_plm = sqlite3_column_int(st, 9);
+		m->requires = sqlite3_column_type(st, 10) == SQLITE_NULL ? -1 : sqlite3_column_int(st, 10);
+		m->refused_error = sqlite3_column_int(st, 11);
 		r = m->name && m->description ? 0 : -1;
 	}
 	sqlite3_finalize(st);
-	if (r || prepare(db, "SELECT set_id, position, field, mask FROM modifier_landing", &st))
+	if (r || i != set->count || prepare(db, "SELECT position, field, mask FROM modifier_landing WHERE set_id = ?", &st))
 		return -1;
+	sqlite3_bind_int64(st, 1, id);
 	while (!r && sqlite3_step(st) == SQLITE_ROW) {
-		struct modifier *m = set_modifier(db, sqlite3_column_int64(st, 0), sqlite3_column_int(st, 1));
-		int f = field_by_name((const char *)sqlite3_column_text(st, 2));
+		int pos = sqlite3_column_int(st, 0);
+		int f = field_by_name((const char *)sqlite3_column_text(st, 1));
+		struct modifier *m = pos >= 0 && pos < set->count ? &set->items[pos] : NULL;
 		if (!m || f < 0 || m->nlandings == 4) {
 			r = -1;
 			break;
 		}
 		m->landings[m->nlandings].field = f;
-		m->landings[m->nlandings++].mask = (uint64_t)sqlite3_column_int64(st, 3);
+		m->landings[m->nlandings++].mask = (uint64_t)sqlite3_column_int64(st, 2);
 	}
 	sqlite3_finalize(st);
 	return r;
 }
 
-static const struct modifier_set *find_set(const struct pmudb *db, int64_t id)
+/* The modifier set ID (ids are 1..nsets), read if not yet; NULL on error.
+ * Called with the handle's lock held. */
+static const struct modifier_set *find_set(struct pmudb *db, int64_t id)
 {
-	for (int i = 0; i < db->nsets; i++)
-		if (db->set_ids[i] == id)
-			return &db->sets[i];
-	return &db->no_modifiers;
+	if (id < 1)
+		return &db->no_modifiers;
+	if (id > db->nsets)
+		return NULL;
+	struct modifier_set *set = &db->sets[id - 1];
+	if (!set->items && load_modifier_set(db, id, set)) {
+		free(set->items);
+		set->items = NULL;
+		return NULL;
+	}
+	return set;
+}
+
+static int count_sets(struct pmudb *db)
+{
+	sqlite3_stmt *st;
+	if (prepare(db, "SELECT count(*), coalesce(max(id), 0) FROM modifier_set", &st))
+		return -1;
+	int ok = sqlite3_step(st) == SQLITE_ROW && sqlite3_column_int(st, 0) == sqlite3_column_int(st, 1);
+	db->nsets = ok ? sqlite3_column_int(st, 0) : 0;
+	sqlite3_finalize(st);
+	db->sets = calloc((size_t)db->nsets + 1, sizeof(*db->sets));
+	return ok && db->sets ? 0 : -1;
 }
 
 /* ---- PMUs, read at open ------------------------------------------------- */
@@ -164,10 +161,9 @@ static int load_pmus(struct pmudb *db)
 	for (int i = 0; i < db->ntables; i++)
 		db->tables[i].id = first_table + i;
 
-	if (prepare(db, "SELECT (SELECT count(*) FROM pmu), name, description, kind, family, family_group,"
-			" num_counters, num_fixed_counters, supported_plm, perf_type, event_table_id,"
-			" (SELECT name FROM pmu_sysfs s WHERE s.pmu_id = p.id ORDER BY position LIMIT 1)"
-			" FROM pmu p ORDER BY id", &st))
+	if (prepare(db, "SELECT (SELECT count(*) FROM pmu), p.name, description, kind, family, family_group,"
+			" num_counters, num_fixed_counters, supported_plm, perf_type, event_table_id, s.name"
+			" FROM pmu p LEFT JOIN pmu_sysfs s ON s.pmu_id = p.id AND s.position = 0 ORDER BY p.id", &st))
 		return -1;
 	int i = 0, r = 0;
 	while (!r && sqlite3_step(st) == SQLITE_ROW) {
@@ -214,7 +210,9 @@ static int for_rows(struct pmudb *db, struct event_table *t, int64_t first_event
 	if (prepare(db, sql, &st))
 		return -1;
 	sqlite3_bind_int64(st, 1, t->id);
-	int r = 0, rc;
+	sqlite3_bind_int64(st, 2, first_event);
+	sqlite3_bind_int64(st, 3, first_event + t->nevents - 1);
+	int r = 0, rc = SQLITE_DONE;
 	while (!r && (rc = sqlite3_step(st)) == SQLITE_ROW) {
 		int64_t e = sqlite3_column_int64(st, 0) - first_event;
 		r = e < 0 || e >= t->nevents ? -1 : row(&t->events[e], st);
@@ -351,6 +349,10 @@ static int load_events(struct pmudb *db, struct event_table *t, int64_t *first_e
 		ev->code = (uint64_t)sqlite3_column_int64(st, 4);
 		ev->is_precise = sqlite3_column_int(st, 5);
 		ev->modifiers = find_set(db, sqlite3_column_type(st, 6) == SQLITE_NULL ? -1 : sqlite3_column_int64(st, 6));
+		if (!ev->modifiers) {
+			ev->modifiers = &db->no_modifiers;
+			r = -1;
+		}
 		ev->perf_type = sqlite3_column_type(st, 7) == SQLITE_NULL ? INT32_MIN : sqlite3_column_int(st, 7);
 		ev->bare_error = sqlite3_column_int(st, 8);
 		ev->group_count = sqlite3_column_int(st, 9);
@@ -386,7 +388,8 @@ static int load_aliases(struct pmudb *db, struct event_table *t, int64_t first_e
 	return r;
 }
 
-#define OF_TABLE "event_id IN (SELECT id FROM event WHERE table_id = ?1)"
+/* The events of one table have consecutive ids: ?2 to ?3. */
+#define OF_TABLE "event_id BETWEEN ?2 AND ?3"
 
 static int load_table(struct pmudb *db, struct event_table *t)
 {
@@ -476,7 +479,7 @@ static int check_integrity(struct pmudb *db, const char *what, struct pmudb_erro
 static int open_builtin(struct pmudb *db)
 {
 	size_t size = (size_t)(pmudb_builtin_catalog_end - pmudb_builtin_catalog);
-	if (sqlite3_open_v2(":memory:", &db->db, SQLITE_OPEN_READWRITE, NULL) != SQLITE_OK)
+	if (sqlite3_open_v2(":memory:", &db->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK)
 		return -1;
 	/* Read-only and not freed by SQLite: it reads the linked-in bytes. */
 	return sqlite3_deserialize(db->db, "main", (unsigned char *)pmudb_builtin_catalog, (sqlite3_int64)size,
@@ -493,7 +496,8 @@ int catalog_open(struct pmudb *db, const char *path, struct pmudb_error *err)
 			return set_error(err, PMUDB_ERR_CATALOG, "%s: no such catalog file", path);
 		if (sb.st_size == 0)
 			return set_error(err, PMUDB_ERR_CATALOG, "%s: catalog file is empty", path);
-		if (sqlite3_open_v2(path, &db->db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK)
+		/* NOMUTEX: the handle's own lock serialises every use of SQLite */
+		if (sqlite3_open_v2(path, &db->db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK)
 			return set_error(err, PMUDB_ERR_CATALOG, "%s: cannot open: %s", path, sqlite3_errmsg(db->db));
 	} else if (open_builtin(db)) {
 		return set_error(err, PMUDB_ERR_CATALOG, "%s: cannot open: %s", what, sqlite3_errmsg(db->db));
@@ -501,7 +505,7 @@ int catalog_open(struct pmudb *db, const char *path, struct pmudb_error *err)
 	int r = check_catalog(db, what, err);
 	if (!r && path)
 		r = check_integrity(db, what, err);
-	if (!r && (load_modifier_sets(db) || load_pmus(db)))
+	if (!r && (count_sets(db) || load_pmus(db)))
 		r = set_error(err, PMUDB_ERR_CATALOG, "%s: cannot read the catalog: %s", what, sqlite3_errmsg(db->db));
 	return r;
 }
@@ -547,14 +551,13 @@ void catalog_close(struct pmudb *db)
 		free(p->sysfs_name);
 	}
 	for (int i = 0; i < db->nsets; i++) {
-		for (int j = 0; j < db->sets[i].count; j++) {
+		for (int j = 0; db->sets[i].items && j < db->sets[i].count; j++) {
 			free(db->sets[i].items[j].name);
 			free(db->sets[i].items[j].description);
 		}
 		free(db->sets[i].items);
 	}
 	free(db->sets);
-	free(db->set_ids);
 	free(db->tables);
 	free(db->pmus);
 	sqlite3_close(db->db);

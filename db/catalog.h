@@ -129,8 +129,7 @@ struct pmudb {
 	int ntables;
 	struct event_table *tables;
 	int nsets;
-	int64_t *set_ids;
-	struct modifier_set *sets;
+	struct modifier_set *sets;	/* by id - 1, read on first use */
 	struct modifier_set no_modifiers;
 };
 

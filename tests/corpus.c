@@ -1,0 +1,148 @@
+/*
+ * corpus.c - the strings the differential harness and the benchmark use,
+ * built from libpfm's own enumeration (see corpus.h).
+ */
+#include "corpus.h"
+
+#include <perfmon/pfmlib_perf_event.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static pmudb_t *db;	/* for the measured ranges of integer modifiers */
+
+struct emit {
+	corpus_fn fn;
+	void *ctx;
+	const char *group;
+};
+
+static void emitf(struct emit *out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void emitf(struct emit *out, const char *fmt, ...)
+{
+	char s[1024];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(s, sizeof(s), fmt, ap);
+	va_end(ap);
+	out->fn(out->ctx, out->group, s);
+}
+
+struct attr_list {
+	int n;
+	pfm_event_attr_info_t items[512];
+};
+
+static void event_attrs(int idx, int nattrs, struct attr_list *umasks, struct attr_list *mods)
+{
+	umasks->n = mods->n = 0;
+	for (int a = 0; a < nattrs; a++) {
+		pfm_event_attr_info_t ai;
+		memset(&ai, 0, sizeof(ai));
+		ai.size = sizeof(ai);
+		if (pfm_get_event_attr_info(idx, a, PFM_OS_PERF_EVENT_EXT, &ai) != PFM_SUCCESS)
+			continue;
+		struct attr_list *l = ai.type == PFM_ATTR_UMASK ? umasks : mods;
+		if (l->n < 512)
+			l->items[l->n++] = ai;
+	}
+}
+
+/* Integer bounds: the catalog's measured range, and one past each end. */
+static void integer_values(const char *pmu, const char *event, const char *mod, uint64_t *v, int *n)
+{
+	*n = 0;
+	v[(*n)++] = 0;
+	v[(*n)++] = 1;
+	int p, e;
+	char name[512];
+	snprintf(name, sizeof(name), "%s::%s", pmu, event);
+	if (pmudb_find_event(db, name, NULL, &p, &e, NULL))
+		return;
+	struct pmudb_event_info ei;
+	pmudb_event_info(db, p, e, &ei);
+	for (int m = 0; m < ei.modifier_count; m++) {
+		struct pmudb_modifier_info mi;
+		if (pmudb_modifier_info(db, p, e, m, &mi) || strcmp(mi.name, mod) || !mi.range_known)
+			continue;
+		if (mi.min > 1)
+			v[(*n)++] = mi.min;
+		if (mi.min > 2)
+			v[(*n)++] = mi.min - 1;
+		if (mi.max > 1)
+			v[(*n)++] = mi.max;
+		if (mi.max != UINT64_MAX)
+			v[(*n)++] = mi.max + 1;
+	}
+}
+
+static void event_corpus(struct emit *out, const char *pmu, const pfm_event_info_t *ei)
+{
+	static struct attr_list umasks, mods;
+	event_attrs(ei->idx, ei->nattrs, &umasks, &mods);
+	emitf(out, "%s::%s", pmu, ei->name);
+	for (int i = 0; i < umasks.n; i++)
+		emitf(out, "%s::%s:%s", pmu, ei->name, umasks.items[i].name);
+	for (int i = 0; i < umasks.n; i++)
+		for (int j = i + 1; j < umasks.n; j++)
+			emitf(out, "%s::%s:%s:%s", pmu, ei->name, umasks.items[i].name, umasks.items[j].name);
+	for (int i = 0; i < mods.n; i++) {
+		const char *m = mods.items[i].name;
+		if (mods.items[i].type == PFM_ATTR_MOD_BOOL) {
+			emitf(out, "%s::%s:%s=0", pmu, ei->name, m);
+			emitf(out, "%s::%s:%s=1", pmu, ei->name, m);
+			continue;
+		}
+		uint64_t v[8];
+		int n;
+		integer_values(pmu, ei->name, m, v, &n);
+		for (int k = 0; k < n; k++)
+			emitf(out, "%s::%s:%s=%llu", pmu, ei->name, m, (unsigned long long)v[k]);
+	}
+}
+
+static void malformed_corpus(struct emit *out)
+{
+	static char big[10 * 1024 + 1];
+	memset(big, 'A', sizeof(big) - 1);
+	memcpy(big, "skl::", 5);
+	const char *fixed[] = {
+		"::", "skl::", "skl::INST_RETIRED:", "skl::INST_RETIRED::", ":", "", "no_such_pmu::INST_RETIRED",
+		"skl::NO_SUCH_EVENT", "skl::INST_RETIRED:NO_SUCH_UMASK", "skl::INST_RETIRED:ANY_P:ANY_P",
+		"skl::INST_RETIRED:ANY_P:c=99999999999999999999999", "skl::INST_RETIRED:ANY_P:c=0x",
+		"skl::INST_RETIRED:ANY_P:c=1:c=2", "skl::INST_RETIRED,skl::INST_RETIRED", "skl::INST RETIRED",
+		"skl::INST_RETIRED:ANY_P:u=2", "skl::INST_RETIRED:ANY_P:ANY_P=1", "skl::INST_RETIRED:ANY_P:c",
+		"skl::INST_RETIRED:\xc3\xa9", "skl::\xff\xfe", "amd64_fam19h_zen4::RETIRED_INSTRUCTIONS:u:u",
+		"perf::PERF_COUNT_HW_CPU_CYCLES:period=0", "perf::PERF_COUNT_HW_CPU_CYCLES:period=10:freq=10",
+		"SKL::inst_retired:any_p", "skl::INST_RETIRED.ANY_P", big,
+	};
+	for (size_t i = 0; i < sizeof(fixed) / sizeof(fixed[0]); i++)
+		out->fn(out->ctx, "malformed", fixed[i]);
+}
+
+void corpus_generate(pmudb_t *db_, const char *only_pmu, corpus_fn fn, void *ctx)
+{
+	db = db_;
+	pfm_pmu_t id;
+	pfm_for_all_pmus(id) {
+		pfm_pmu_info_t pi;
+		memset(&pi, 0, sizeof(pi));
+		pi.size = sizeof(pi);
+		if (pfm_get_pmu_info(id, &pi) != PFM_SUCCESS || (only_pmu && strcmp(only_pmu, pi.name)))
+			continue;
+		int p = pmudb_find_pmu(db, pi.name);
+		struct pmudb_pmu_info info;
+		struct emit out = { fn, ctx, p >= 0 && !pmudb_pmu_info(db, p, &info) ? info.family_group : "other" };
+		for (int e = pi.first_event; e != -1; e = pfm_get_event_next(e)) {
+			pfm_event_info_t ei;
+			memset(&ei, 0, sizeof(ei));
+			ei.size = sizeof(ei);
+			if (pfm_get_event_info(e, PFM_OS_PERF_EVENT_EXT, &ei) == PFM_SUCCESS)
+				event_corpus(&out, pi.name, &ei);
+		}
+	}
+	struct emit bad = { fn, ctx, "malformed" };
+	malformed_corpus(&bad);
+}
+
