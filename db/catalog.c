@@ -411,6 +411,17 @@ static int load_table(struct pmudb *db, struct event_table *t)
 			   OF_TABLE " ORDER BY event_id, umask_a, umask_b, added_position", pair_default_row) ? -1 : 0;
 }
 
+static const char *live_event_name(const void *list, int i)
+{
+	const struct event *ev = &((const struct event *)list)[i];
+	return ev->retired ? NULL : ev->name;
+}
+
+static const char *pmu_name(const void *list, int i)
+{
+	return ((const struct pmu *)list)[i].name;
+}
+
 int catalog_load_table(struct pmudb *db, const struct pmu *p)
 {
 	struct event_table *t = p->table;
@@ -421,6 +432,8 @@ int catalog_load_table(struct pmudb *db, const struct pmu *p)
 	if (!atomic_load_explicit(&t->loaded, memory_order_relaxed)) {
 		r = load_table(db, t);
 		if (!r)
+			r = name_index_build(&t->by_name, t->events, t->nevents, live_event_name);
+		if (!r)
 			atomic_store_explicit(&t->loaded, true, memory_order_release);
 	}
 	pthread_mutex_unlock(&db->lock);
@@ -430,9 +443,9 @@ int catalog_load_table(struct pmudb *db, const struct pmu *p)
 int catalog_find_event(const struct pmu *p, const char *name)
 {
 	const struct event_table *t = p->table;
-	for (int i = 0; i < t->nevents; i++)
-		if (!t->events[i].retired && !strcasecmp(t->events[i].name, name))
-			return i;
+	int e = name_index_find(&t->by_name, t->events, live_event_name, name);
+	if (e >= 0)
+		return e;
 	for (int i = 0; i < t->naliases; i++)
 		if (!strcasecmp(t->aliases[i].name, name))
 			return t->aliases[i].event;
@@ -441,10 +454,8 @@ int catalog_find_event(const struct pmu *p, const char *name)
 
 const struct pmu *catalog_find_pmu(const struct pmudb *db, const char *name)
 {
-	for (int i = 0; i < db->npmus; i++)
-		if (!strcasecmp(db->pmus[i].name, name))
-			return &db->pmus[i];
-	return NULL;
+	int i = name_index_find(&db->pmu_by_name, db->pmus, pmu_name, name);
+	return i < 0 ? NULL : &db->pmus[i];
 }
 
 /* ---- open and close ----------------------------------------------------- */
@@ -505,7 +516,7 @@ int catalog_open(struct pmudb *db, const char *path, struct pmudb_error *err)
 	int r = check_catalog(db, what, err);
 	if (!r && path)
 		r = check_integrity(db, what, err);
-	if (!r && (count_sets(db) || load_pmus(db)))
+	if (!r && (count_sets(db) || load_pmus(db) || name_index_build(&db->pmu_by_name, db->pmus, db->npmus, pmu_name)))
 		r = set_error(err, PMUDB_ERR_CATALOG, "%s: cannot read the catalog: %s", what, sqlite3_errmsg(db->db));
 	return r;
 }
@@ -540,6 +551,7 @@ void catalog_close(struct pmudb *db)
 			free(t->aliases[j].name);
 		free(t->events);
 		free(t->aliases);
+		name_index_free(&t->by_name);
 	}
 	for (int i = 0; i < db->npmus; i++) {
 		struct pmu *p = &db->pmus[i];
@@ -560,6 +572,7 @@ void catalog_close(struct pmudb *db)
 	free(db->sets);
 	free(db->tables);
 	free(db->pmus);
+	name_index_free(&db->pmu_by_name);
 	sqlite3_close(db->db);
 	pthread_mutex_destroy(&db->lock);
 }

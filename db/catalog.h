@@ -15,6 +15,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "name_index.h"
 #include "pmudb.h"
 
 /* perf_event_attr fields (and raw code words) a modifier can land in. */
@@ -107,6 +108,7 @@ struct event_table {
 	struct event *events;
 	int naliases;
 	struct alias *aliases;
+	struct name_index by_name;	/* live events */
 };
 
 struct family;
@@ -126,6 +128,7 @@ struct pmudb {
 	pthread_mutex_t lock;	/* first reads of event tables */
 	int npmus;
 	struct pmu *pmus;
+	struct name_index pmu_by_name;
 	int ntables;
 	struct event_table *tables;
 	int nsets;

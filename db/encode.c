@@ -19,15 +19,31 @@
 
 #define ATTR_DELIMS ":."
 
-void fstr_append(struct request *rq, const char *fmt, ...)
+/* Appends S, cut at libpfm's limit as its vsnprintf-based appends cut. */
+static void fstr_put(struct request *rq, const char *s)
 {
-	size_t len = strlen(rq->fstr);
-	if (len >= sizeof(rq->fstr) - 1)
-		return;
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(rq->fstr + len, sizeof(rq->fstr) - len, fmt, ap);
-	va_end(ap);
+	while (*s && rq->fstr_len < FSTR_MAX - 1)
+		rq->fstr[rq->fstr_len++] = *s++;
+	rq->fstr[rq->fstr_len] = '\0';
+}
+
+void fstr_add(struct request *rq, const char *prefix, const char *name)
+{
+	fstr_put(rq, prefix);
+	fstr_put(rq, name);
+}
+
+void fstr_add_value(struct request *rq, const char *name, uint64_t value)
+{
+	char digits[24], *d = digits + sizeof(digits) - 1;
+	*d = '\0';
+	do
+		*--d = (char)('0' + value % 10);
+	while (value /= 10);
+	fstr_put(rq, ":");
+	fstr_put(rq, name);
+	fstr_put(rq, "=");
+	fstr_put(rq, d);
 }
 
 int fail(struct request *rq, int code, const char *fmt, ...)
@@ -253,7 +269,7 @@ static int run_stages(struct request *rq, char *user_attrs)
 	if (!family)
 		return set_error(rq->err, PMUDB_ERR_NOTSUPP, "%s: pmudb has no encoder for the %s family of PMU %s",
 				 pmudb_strerror(PMUDB_ERR_NOTSUPP), rq->pmu->family_name, rq->pmu->name);
-	fstr_append(rq, "%s", rq->ev->name);
+	fstr_add(rq, "", rq->ev->name);
 	r = check_umask_combination(rq);
 	if (!r)
 		r = check_modifier_values(rq);

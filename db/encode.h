@@ -47,10 +47,12 @@ struct request {
 	struct pmudb_encoding *out;
 	uint64_t codes[4];		/* raw words, for PMUs with no perf encoding */
 	char fstr[FSTR_MAX];		/* "EVENT:UMASK...:mod=value..." */
+	int fstr_len;
 };
 
-/* Appends to rq->fstr, truncating at libpfm's limit as libpfm does. */
-void fstr_append(struct request *rq, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Append PREFIX NAME, or ":NAME=VALUE", to rq->fstr, cut at libpfm's limit. */
+void fstr_add(struct request *rq, const char *prefix, const char *name);
+void fstr_add_value(struct request *rq, const char *name, uint64_t value);
 
 /* Fails the request with CODE; the message names the current token. */
 int fail(struct request *rq, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));

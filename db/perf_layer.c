@@ -75,19 +75,19 @@ static void fstr_perf(struct request *rq, const struct modifier *m, enum perf_mo
 {
 	const struct pmudb_encoding *out = rq->out;
 	switch (which) {
-	case P_K: fstr_append(rq, ":%s=%d", m->name, !!(plm & PLM0)); break;
-	case P_U: fstr_append(rq, ":%s=%d", m->name, !!(plm & PLM3)); break;
-	case P_H: fstr_append(rq, ":%s=%d", m->name, !!(plm & PLMH)); break;
+	case P_K: fstr_add_value(rq, m->name, !!(plm & PLM0)); break;
+	case P_U: fstr_add_value(rq, m->name, !!(plm & PLM3)); break;
+	case P_H: fstr_add_value(rq, m->name, !!(plm & PLMH)); break;
 	case P_PRECISE:
-	case P_HW_SMPL: fstr_append(rq, ":%s=%u", m->name, out->precise_ip); break;
+	case P_HW_SMPL: fstr_add_value(rq, m->name, out->precise_ip); break;
 	case P_PERIOD:
 	case P_FREQ:
 		if (out->sample_period)
-			fstr_append(rq, ":%s=%llu", m->name, (unsigned long long)out->sample_period);
+			fstr_add_value(rq, m->name, out->sample_period);
 		break;
-	case P_MG: fstr_append(rq, ":%s=%d", m->name, !out->exclude_guest); break;
-	case P_MH: fstr_append(rq, ":%s=%d", m->name, !out->exclude_host); break;
-	case P_EXCL: fstr_append(rq, ":%s=%d", m->name, out->exclusive); break;
+	case P_MG: fstr_add_value(rq, m->name, !out->exclude_guest); break;
+	case P_MH: fstr_add_value(rq, m->name, !out->exclude_host); break;
+	case P_EXCL: fstr_add_value(rq, m->name, out->exclusive); break;
 	default: break;
 	}
 }

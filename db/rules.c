@@ -118,7 +118,7 @@ int add_umask_defaults(struct request *rq)
 	}
 	qsort(rq->final, (size_t)rq->nfinal, sizeof(*rq->final), compare_positions);
 	for (int i = 0; i < rq->nfinal; i++)
-		fstr_append(rq, ":%s", ev->umasks[rq->final[i]].name);
+		fstr_add(rq, ":", ev->umasks[rq->final[i]].name);
 	return apply_implied(rq);
 }
 
@@ -212,6 +212,6 @@ void fstr_pmu_modifiers(struct request *rq)
 		const struct modifier *mod = &set->items[m];
 		if (mod->from_perf)
 			continue;
-		fstr_append(rq, ":%s=%llu", mod->name, (unsigned long long)register_value(rq, m));
+		fstr_add_value(rq, mod->name, register_value(rq, m));
 	}
 }
