@@ -85,6 +85,7 @@ static int load_modifier_set(struct pmudb *db, int64_t id, struct modifier_set *
 		m->description = dup_column(st, 2);
 		m->is_integer = !strcmp((const char *)sqlite3_column_text(st, 3), "int");
 		m->from_perf = !strcmp((const char *)sqlite3_column_text(st, 4), "perf");
+		m->perf_kind = perf_modifier_kind(m->name ? m->name : "");
 		m->default_value = (uint64_t)sqlite3_column_int64(st, 5);
 		m->probed = sqlite3_column_int(st, 6);
 		m->min = (uint64_t)sqlite3_column_int64(st, 7);
@@ -188,6 +189,7 @@ static int load_pmus(struct pmudb *db)
 		p->perf_type = sqlite3_column_int(st, 9);
 		int64_t t = sqlite3_column_int64(st, 10) - first_table;
 		p->sysfs_name = dup_column(st, 11);
+		atomic_init(&p->sysfs_type, INT32_MIN);
 		if (!p->name || !p->description || !p->kind || !p->family_name || !p->family_group
 		    || t < 0 || t >= db->ntables)
 			r = -1;

@@ -36,6 +36,7 @@ struct modifier {
 	char *name, *description;
 	bool is_integer, from_perf, probed, follows_plm;
 	uint64_t default_value, min, max;
+	int perf_kind;		/* for from_perf ones: enum perf_mod (perf_layer.c) */
 	int requires;		/* 1 needs this modifier non-zero, or -1 */
 	int refused_error;	/* libpfm's error when it is missing */
 	int nlandings;
@@ -119,6 +120,7 @@ struct pmu {
 	unsigned supported_plm;
 	int perf_type;
 	char *sysfs_name;	/* first of pmu_sysfs, or NULL */
+	atomic_int sysfs_type;	/* read from sysfs once: -1 absent, INT32_MIN not yet */
 	struct event_table *table;
 	const struct family *family;
 };
@@ -142,6 +144,9 @@ int catalog_load_table(struct pmudb *db, const struct pmu *p);
 
 /* The first live event of P named NAME (or aliased so), or -1. */
 int catalog_find_event(const struct pmu *p, const char *name);
+
+/* Which perf_events-layer modifier NAME is (perf_layer.c). */
+int perf_modifier_kind(const char *name);
 
 /* The PMU named NAME (case-insensitive), or NULL. */
 const struct pmu *catalog_find_pmu(const struct pmudb *db, const char *name);

@@ -48,12 +48,14 @@ void fstr_add_value(struct request *rq, const char *name, uint64_t value)
 
 int fail(struct request *rq, int code, const char *fmt, ...)
 {
-	char detail[256];
+	struct pmudb_error *err = rq->err;
+	err->code = code;
+	int n = snprintf(err->message, sizeof(err->message), "%s: ", pmudb_strerror(code));
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(detail, sizeof(detail), fmt, ap);
+	vsnprintf(err->message + n, sizeof(err->message) - (size_t)n, fmt, ap);
 	va_end(ap);
-	return set_error(rq->err, code, "%s: %s", pmudb_strerror(code), detail);
+	return code;
 }
 
 int find_modifier(const struct event *ev, const char *name)
@@ -233,6 +235,26 @@ static int follow_equiv(struct request *rq)
 	return r;
 }
 
+/* A PMU whose type the kernel assigns: read sysfs once per handle. */
+static int sysfs_type(const struct pmu *p)
+{
+	struct pmu *mp = (struct pmu *)p;	/* the cache is the only mutable part */
+	int type = atomic_load_explicit(&mp->sysfs_type, memory_order_relaxed);
+	if (type != INT32_MIN)
+		return type;
+	char path[256];
+	snprintf(path, sizeof(path), "/sys/bus/event_source/devices/%s/type", p->sysfs_name);
+	FILE *f = fopen(path, "r");
+	type = -1;
+	if (f) {
+		if (fscanf(f, "%d", &type) != 1)
+			type = -1;
+		fclose(f);
+	}
+	atomic_store_explicit(&mp->sysfs_type, type, memory_order_relaxed);
+	return type;
+}
+
 static void resolve_perf_type(struct request *rq)
 {
 	struct pmudb_encoding *out = rq->out;
@@ -241,15 +263,7 @@ static void resolve_perf_type(struct request *rq)
 	if (type >= 0 || !rq->pmu->sysfs_name)
 		return;
 	snprintf(out->sysfs_pmu, sizeof(out->sysfs_pmu), "%s", rq->pmu->sysfs_name);
-	char path[256];
-	snprintf(path, sizeof(path), "/sys/bus/event_source/devices/%s/type", rq->pmu->sysfs_name);
-	FILE *f = fopen(path, "r");
-	if (f) {
-		if (fscanf(f, "%d", &type) != 1)
-			type = -1;
-		out->type = type;
-		fclose(f);
-	}
+	out->type = sysfs_type(rq->pmu);
 }
 
 static int run_stages(struct request *rq, char *user_attrs)
@@ -301,13 +315,18 @@ int pmudb_encode(pmudb_t *db, const char *event, const struct pmudb_scope *scope
 	if (strpbrk(event, ", \t\n"))
 		return set_error(err, PMUDB_ERR_INVAL, "%s: one event at a time, without blanks or ','",
 				 pmudb_strerror(PMUDB_ERR_INVAL));
-	struct request *rq = calloc(1, sizeof(*rq));
 	char *copy = strdup(event);
-	if (!rq || !copy) {
-		free(rq);
-		free(copy);
+	if (!copy)
 		return set_error(err, PMUDB_ERR_NOMEM, "%s", pmudb_strerror(PMUDB_ERR_NOMEM));
-	}
+	struct request request, *rq = &request;
+	rq->nasked = rq->nfinal = rq->fstr_len = 0;
+	rq->fstr[0] = '\0';
+	memset(rq->given, 0, sizeof(rq->given));
+	memset(rq->value, 0, sizeof(rq->value));
+	memset(rq->codes, 0, sizeof(rq->codes));
+	rq->pmu = NULL;
+	rq->ev = NULL;
+	rq->token = NULL;
 	memset(out, 0, sizeof(*out));
 	out->cpu = -1;
 	rq->db = db;
@@ -326,7 +345,6 @@ int pmudb_encode(pmudb_t *db, const char *event, const struct pmudb_scope *scope
 	if (!r)
 		r = run_stages(rq, rest);
 	free(copy);
-	free(rq);
 	if (!r)
 		err->code = 0, err->message[0] = '\0';
 	return r;

@@ -19,11 +19,11 @@ static const char *const perf_names[P_NONE] = {
 	"u", "k", "h", "period", "freq", "precise", "excl", "mg", "mh", "cpu", "pinned", "hw_smpl",
 };
 
-static enum perf_mod perf_mod_of(const struct modifier *m)
+int perf_modifier_kind(const char *name)
 {
 	for (int i = 0; i < P_NONE; i++)
-		if (!strcasecmp(m->name, perf_names[i]))
-			return (enum perf_mod)i;
+		if (!strcasecmp(name, perf_names[i]))
+			return i;
 	return P_NONE;
 }
 
@@ -99,7 +99,7 @@ int apply_perf_layer(struct request *rq)
 	for (int m = 0; m < set->count; m++) {
 		if (!set->items[m].from_perf || !rq->given[m])
 			continue;
-		int r = apply_one(rq, perf_mod_of(&set->items[m]), rq->value[m], &st);
+		int r = apply_one(rq, (enum perf_mod)set->items[m].perf_kind, rq->value[m], &st);
 		if (r)
 			return r;
 	}
@@ -120,6 +120,6 @@ int apply_perf_layer(struct request *rq)
 
 	for (int m = 0; m < set->count; m++)
 		if (set->items[m].from_perf)
-			fstr_perf(rq, &set->items[m], perf_mod_of(&set->items[m]), st.plm);
+			fstr_perf(rq, &set->items[m], (enum perf_mod)set->items[m].perf_kind, st.plm);
 	return 0;
 }
