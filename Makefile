@@ -28,7 +28,8 @@ DB_SRC := $(wildcard db/*.c)
 DB_OBJ := $(DB_SRC:%.c=$(BUILD)/%.o) $(BUILD)/db/builtin.o
 CLI_SRC := $(wildcard cli/*.c)
 CLI_OBJ := $(CLI_SRC:%.c=$(BUILD)/%.o)
-TESTS := $(BUILD)/tests/test_catalog $(BUILD)/tests/test_tables $(BUILD)/tests/test_build
+TESTS := $(BUILD)/tests/test_catalog $(BUILD)/tests/test_tables $(BUILD)/tests/test_build \
+	$(BUILD)/tests/test_encode $(BUILD)/tests/test_cli
 
 .PHONY: all run test check bench deps clean
 all: deps $(BUILD)/pmudb-build $(BUILD)/pmudb.db $(BUILD)/libpmudb.a $(BUILD)/libpmudb.so $(BUILD)/pmudb
@@ -128,12 +129,22 @@ $(BUILD)/tests/libpfm_once: tests/libpfm_once.c
 bench: all $(BUILD)/tests/bench $(BUILD)/tests/libpfm_once
 	$(BUILD)/tests/bench $(BUILD)/pmudb $(BUILD)/tests/libpfm_once
 
+# The harness checks the committed floors (agreements per family group,
+# which may only rise); under the sanitizers it runs on every 25th string.
+ifeq ($(SAN),)
+HARNESS_ARGS := --floor tests/harness_floor.txt
+else
+HARNESS_ARGS := --sample 25
+endif
+
 # Runs the tests against the catalog and programs of $(BUILD).
-check: all $(TESTS)
+check: all $(TESTS) $(BUILD)/tests/harness
 	@for t in $(TESTS); do \
 		echo "== $$t"; \
 		PMUDB_BUILD=$(BUILD) $$t || exit 1; \
 	done
+	@echo "== $(BUILD)/tests/harness $(HARNESS_ARGS)"
+	@$(BUILD)/tests/harness $(HARNESS_ARGS)
 
 test:
 	$(MAKE) --no-print-directory check BUILD=build

@@ -1,0 +1,231 @@
+/*
+ * test_cli.c - the pmudb command as a user runs it: outputs, exit status,
+ * bad input, the built-in catalog, and no libpfm at run time.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <cmocka.h>
+
+#include "testlib.h"
+
+static char *pmudb, *tmp;
+
+static int setup(void **state)
+{
+	(void)state;
+	pmudb = test_build_path("pmudb");
+	tmp = test_tempdir();
+	unsetenv("PMUDB_DB");
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	test_rmtree(tmp);
+	free(tmp);
+	free(pmudb);
+	return 0;
+}
+
+/* Runs pmudb with up to 6 arguments. */
+static void run(struct run_result *r, const char *input, const char *a1, const char *a2, const char *a3,
+		const char *a4, const char *a5, const char *a6)
+{
+	char *argv[] = { pmudb, (char *)a1, (char *)a2, (char *)a3, (char *)a4, (char *)a5, (char *)a6, NULL };
+	test_run(argv, input, r);
+}
+
+static void test_help_and_version(void **state)
+{
+	(void)state;
+	struct run_result r;
+	run(&r, NULL, "--help", NULL, NULL, NULL, NULL, NULL);
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "usage: pmudb"));
+	assert_non_null(strstr(r.out, "exit status"));
+	test_run_free(&r);
+	run(&r, NULL, "--version", NULL, NULL, NULL, NULL, NULL);
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "pmudb "));
+	test_run_free(&r);
+	run(&r, NULL, "frobnicate", NULL, NULL, NULL, NULL, NULL);
+	assert_int_equal(r.status, 2);
+	assert_int_equal(test_line_count(r.err), 1);
+	test_run_free(&r);
+}
+
+static void test_encode_formats(void **state)
+{
+	(void)state;
+	struct run_result r;
+	run(&r, NULL, "encode", "amd64_fam19h_zen4::RETIRED_INSTRUCTIONS:u", NULL, NULL, NULL, NULL);
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "config          0xc0\n"));
+	assert_non_null(strstr(r.out, "exclude_kernel  1\n"));
+	test_run_free(&r);
+
+	run(&r, NULL, "encode", "--format", "json", "amd64_fam19h_zen4::RETIRED_SSE_AVX_FLOPS:ADD_SUB_FLOPS", NULL, NULL);
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "\"config\":\"0x103\""));
+	assert_non_null(strstr(r.out, "\"type\":4"));
+	test_run_free(&r);
+
+	run(&r, NULL, "encode", "--format", "perf", "amd64_fam19h_zen4::RETIRED_INSTRUCTIONS:u", NULL, NULL);
+	assert_int_equal(r.status, 0);
+	assert_string_equal(r.out, "cpu/config=0xc0/u\n");
+	test_run_free(&r);
+
+	run(&r, NULL, "--pmu", "amd64_fam19h_zen4", "encode", "RETIRED_INSTRUCTIONS", NULL, NULL);
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "amd64_fam19h_zen4::RETIRED_INSTRUCTIONS:"));
+	test_run_free(&r);
+}
+
+static void test_rejected_event_exits_1_with_one_line(void **state)
+{
+	(void)state;
+	struct run_result r;
+	run(&r, NULL, "encode", "skl::INST_RETIRED:NO_SUCH_UMASK", NULL, NULL, NULL, NULL);
+	assert_int_equal(r.status, 1);
+	assert_int_equal(test_line_count(r.err), 1);
+	assert_non_null(strstr(r.err, "NO_SUCH_UMASK"));
+	test_run_free(&r);
+}
+
+static void test_stdin_batch_survives_bad_lines(void **state)
+{
+	(void)state;
+	static char input[16 * 1024];
+	char big[10 * 1024 + 1];
+	memset(big, 'X', sizeof(big) - 1);
+	big[sizeof(big) - 1] = '\0';
+	snprintf(input, sizeof(input),
+		 "amd64_fam19h_zen4::RETIRED_INSTRUCTIONS\n"
+		 "skl::INST_RETIRED:NO_SUCH_UMASK\n"
+		 "%s\n"
+		 "skl::\xc3\xa9\xff\"\\\n"
+		 "\n"
+		 "perf::PERF_COUNT_HW_CPU_CYCLES\n", big);
+	struct run_result r;
+	run(&r, input, "encode", "--stdin", NULL, NULL, NULL, NULL);
+	assert_int_equal(r.status, 1);
+	assert_int_equal(test_line_count(r.out), 6);
+	char *line = r.out;
+	const char *expect[] = { "\"config\":\"0xc0\"", "\"error_code\":\"PFM_ERR_ATTR\"", "\"error_code\":\"PFM_ERR_NOTFOUND\"",
+				 "\"error_code\":", "\"error_code\":", "\"type\":0" };
+	for (int i = 0; i < 6; i++) {
+		char *end = strchr(line, '\n');
+		assert_non_null(end);
+		*end = '\0';
+		if (line[0] != '{' || end[-1] != '}' || !strstr(line, expect[i]))
+			fail_msg("line %d: %.200s (expected %s)", i + 1, line, expect[i]);
+		/* nothing raw and unescaped in the JSON */
+		for (char *c = line; *c; c++)
+			assert_true((unsigned char)*c >= 0x20 && (unsigned char)*c < 0x7f);
+		line = end + 1;
+	}
+	test_run_free(&r);
+}
+
+static void test_bad_catalog_exits_2_with_one_line(void **state)
+{
+	(void)state;
+	char path[512];
+	snprintf(path, sizeof(path), "%s/not-a-catalog.db", tmp);
+	FILE *f = fopen(path, "w");
+	fputs("hello\n", f);
+	fclose(f);
+	struct run_result r;
+	run(&r, NULL, "--db", path, "encode", "perf::PERF_COUNT_HW_CPU_CYCLES", NULL, NULL);
+	assert_int_equal(r.status, 2);
+	assert_int_equal(test_line_count(r.err), 1);
+	assert_non_null(strstr(r.err, path));
+	test_run_free(&r);
+
+	setenv("PMUDB_DB", "/nonexistent/pmudb.db", 1);
+	run(&r, NULL, "pmus", NULL, NULL, NULL, NULL, NULL);
+	unsetenv("PMUDB_DB");
+	assert_int_equal(r.status, 2);
+	assert_non_null(strstr(r.err, "/nonexistent/pmudb.db"));
+	test_run_free(&r);
+}
+
+static void test_browsing_commands(void **state)
+{
+	(void)state;
+	struct run_result r;
+	run(&r, NULL, "pmus", NULL, NULL, NULL, NULL, NULL);
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "amd64_fam19h_zen4"));
+	test_run_free(&r);
+	run(&r, NULL, "list", "amd64_fam19h_zen4", NULL, NULL, NULL, NULL);
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "amd64_fam19h_zen4::RETIRED_INSTRUCTIONS\n"));
+	test_run_free(&r);
+	run(&r, NULL, "list", "no_such_pmu", NULL, NULL, NULL, NULL);
+	assert_int_equal(r.status, 1);
+	test_run_free(&r);
+	run(&r, NULL, "info", "amd64_fam19h_zen4::RETIRED_SSE_AVX_FLOPS", NULL, NULL, NULL, NULL);
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "ADD_SUB_FLOPS"));
+	assert_non_null(strstr(r.out, "modifiers:"));
+	test_run_free(&r);
+	run(&r, NULL, "search", "RETIRED_SSE_AVX", NULL, NULL, NULL, NULL);
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "amd64_fam19h_zen4::RETIRED_SSE_AVX_FLOPS"));
+	test_run_free(&r);
+}
+
+/* The binary alone, away from the build tree, with no catalog file. */
+static void test_builtin_catalog_needs_no_file(void **state)
+{
+	(void)state;
+	char copy[512];
+	snprintf(copy, sizeof(copy), "%s/pmudb", tmp);
+	assert_int_equal(test_copy_file(pmudb, copy), 0);
+	assert_int_equal(chmod(copy, 0755), 0);
+	char *argv[] = { copy, "encode", "--format", "json", "perf::PERF_COUNT_HW_CPU_CYCLES", NULL };
+	struct run_result r;
+	test_run(argv, NULL, &r);
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "\"config\":\"0x0\""));
+	test_run_free(&r);
+}
+
+static void test_no_libpfm_at_run_time(void **state)
+{
+	(void)state;
+	char *argv[] = { "/usr/bin/ldd", pmudb, NULL };
+	struct run_result r;
+	test_run(argv, NULL, &r);
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "libsqlite3"));
+	assert_null(strstr(r.out, "libpfm"));
+	test_run_free(&r);
+	char *nm[] = { "/usr/bin/nm", pmudb, NULL };
+	test_run(nm, NULL, &r);
+	assert_null(strstr(r.out, " pfm_"));
+	test_run_free(&r);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_help_and_version),
+		cmocka_unit_test(test_encode_formats),
+		cmocka_unit_test(test_rejected_event_exits_1_with_one_line),
+		cmocka_unit_test(test_stdin_batch_survives_bad_lines),
+		cmocka_unit_test(test_bad_catalog_exits_2_with_one_line),
+		cmocka_unit_test(test_browsing_commands),
+		cmocka_unit_test(test_builtin_catalog_needs_no_file),
+		cmocka_unit_test(test_no_libpfm_at_run_time),
+	};
+	return cmocka_run_group_tests_name("cli", tests, setup, teardown);
+}

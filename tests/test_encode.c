@@ -1,0 +1,320 @@
+/*
+ * test_encode.c - the library: the seed examples, errors, scopes, bad
+ * catalogs, and concurrent encodes on one handle.
+ *
+ * Expected encodings are computed with libpfm at test time (the harness
+ * does so for the whole corpus; these are the cases the issue names).
+ */
+#include <perfmon/pfmlib_perf_event.h>
+#include <pthread.h>
+#include <setjmp.h>
+#include <sqlite3.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "pmudb.h"
+#include "testlib.h"
+
+static pmudb_t *db;
+static char *tmp;
+
+static int setup(void **state)
+{
+	(void)state;
+	setenv("LIBPFM_ENCODE_INACTIVE", "1", 1);
+	struct pmudb_error err;
+	db = pmudb_open(NULL, &err);
+	tmp = test_tempdir();
+	return !db || pfm_initialize() != PFM_SUCCESS;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	pmudb_close(db);
+	pfm_terminate();
+	test_rmtree(tmp);
+	free(tmp);
+	return 0;
+}
+
+/* libpfm's answer, for the fields both give. */
+static int libpfm_encode(const char *s, struct perf_event_attr *attr, char **fstr)
+{
+	pfm_perf_encode_arg_t arg;
+	memset(attr, 0, sizeof(*attr));
+	memset(&arg, 0, sizeof(arg));
+	attr->size = sizeof(*attr);
+	arg.attr = attr;
+	arg.fstr = fstr;
+	arg.size = sizeof(arg);
+	return pfm_get_os_event_encoding(s, PFM_PLM0 | PFM_PLM3, PFM_OS_PERF_EVENT_EXT, &arg);
+}
+
+static void assert_same_as_libpfm(const char *s)
+{
+	struct perf_event_attr attr;
+	char *fstr = NULL;
+	struct pmudb_encoding e;
+	struct pmudb_error err;
+	int expected = libpfm_encode(s, &attr, &fstr);
+	int got = pmudb_encode(db, s, NULL, &e, &err);
+	if (expected != got)
+		fail_msg("%s: libpfm %d, pmudb %d (%s)", s, expected, got, err.message);
+	if (!expected) {
+		assert_int_equal(e.type, attr.type);
+		assert_int_equal(e.config, attr.config);
+		assert_int_equal(e.config1, attr.config1);
+		assert_int_equal(e.exclude_user, attr.exclude_user);
+		assert_int_equal(e.exclude_kernel, attr.exclude_kernel);
+		assert_string_equal(e.fstr, fstr);
+	}
+	free(fstr);
+}
+
+static void test_seed_examples(void **state)
+{
+	(void)state;
+	struct pmudb_encoding e;
+	struct pmudb_error err;
+	assert_int_equal(pmudb_encode(db, "amd64_fam19h_zen4::RETIRED_INSTRUCTIONS", NULL, &e, &err), 0);
+	assert_int_equal(e.type, 4);
+	assert_int_equal(e.config, 0xc0);
+	assert_int_equal(pmudb_encode(db, "amd64_fam19h_zen4::RETIRED_SSE_AVX_FLOPS:ADD_SUB_FLOPS", NULL, &e, &err), 0);
+	assert_int_equal(e.config, 0x103);
+	assert_int_equal(pmudb_encode(db, "amd64_fam19h_zen4::RETIRED_INSTRUCTIONS:u", NULL, &e, &err), 0);
+	assert_int_equal(e.config, 0xc0);
+	assert_true(e.exclude_kernel);
+	assert_false(e.exclude_user);
+	assert_int_equal(pmudb_encode(db, "perf::PERF_COUNT_HW_CPU_CYCLES", NULL, &e, &err), 0);
+	assert_int_equal(e.type, 0);
+	assert_int_equal(e.config, 0);
+	/* and each is libpfm's answer, fstr included */
+	assert_same_as_libpfm("amd64_fam19h_zen4::RETIRED_INSTRUCTIONS");
+	assert_same_as_libpfm("amd64_fam19h_zen4::RETIRED_SSE_AVX_FLOPS:ADD_SUB_FLOPS");
+	assert_same_as_libpfm("amd64_fam19h_zen4::RETIRED_INSTRUCTIONS:u");
+	assert_same_as_libpfm("perf::PERF_COUNT_HW_CPU_CYCLES");
+	assert_same_as_libpfm("skl::INST_RETIRED:ANY_P:c=2:i");
+	assert_same_as_libpfm("skl::MEM_TRANS_RETIRED:LOAD_LATENCY:ldlat=64");
+	assert_same_as_libpfm("SKL::inst_retired.any_p:U=1:period=10000");
+}
+
+static void test_errors_name_the_token(void **state)
+{
+	(void)state;
+	struct {
+		const char *event;
+		int code;
+		const char *token;
+	} cases[] = {
+		{ "skl::INST_RETIRED:NO_SUCH_UMASK", PMUDB_ERR_ATTR, "NO_SUCH_UMASK" },
+		{ "skl::NO_SUCH_EVENT", PMUDB_ERR_NOTFOUND, "NO_SUCH_EVENT" },
+		{ "no_such_pmu::INST_RETIRED", PMUDB_ERR_NOTFOUND, "no_such_pmu" },
+		{ "skl::INST_RETIRED:ANY_P:c=256", PMUDB_ERR_ATTR_VAL, "c=256" },
+		{ "skl::INST_RETIRED:ANY_P:c=x", PMUDB_ERR_ATTR_VAL, "c=x" },
+		{ "skl::INST_RETIRED:ANY_P:c=1:c=2", PMUDB_ERR_ATTR_SET, "'c'" },
+		{ "skl::INST_RETIRED,skl::INST_RETIRED", PMUDB_ERR_INVAL, "one event" },
+		{ "skl::INST_RETIRED:", PMUDB_ERR_ATTR, "''" },
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct pmudb_encoding e;
+		struct pmudb_error err;
+		int r = pmudb_encode(db, cases[i].event, NULL, &e, &err);
+		if (r != cases[i].code || err.code != r || !strstr(err.message, cases[i].token))
+			fail_msg("%s: got %s '%s', expected %s naming %s", cases[i].event, pmudb_error_name(r), err.message,
+				 pmudb_error_name(cases[i].code), cases[i].token);
+		assert_same_as_libpfm(cases[i].event);
+	}
+	assert_string_equal(pmudb_error_name(PMUDB_ERR_UMASK), "PFM_ERR_UMASK");
+	assert_string_equal(pmudb_strerror(PMUDB_ERR_UMASK), pfm_strerror(PFM_ERR_UMASK));
+}
+
+static void test_scope_resolves_unprefixed_names(void **state)
+{
+	(void)state;
+	struct pmudb_scope scope;
+	struct pmudb_error err;
+	struct pmudb_encoding a, b;
+	assert_int_equal(pmudb_scope_pmu(db, "amd64_fam19h_zen4", &scope, &err), 0);
+	assert_int_equal(pmudb_encode(db, "RETIRED_INSTRUCTIONS:u", &scope, &a, &err), 0);
+	assert_int_equal(pmudb_encode(db, "amd64_fam19h_zen4::RETIRED_INSTRUCTIONS:u", NULL, &b, &err), 0);
+	assert_int_equal(a.config, b.config);
+	assert_string_equal(a.fstr, b.fstr);
+	/* not in the scope: not found, even though another PMU has it */
+	assert_int_equal(pmudb_encode(db, "INST_RETIRED:ANY_P", &scope, &a, &err), PMUDB_ERR_NOTFOUND);
+	assert_int_equal(pmudb_scope_pmu(db, "no_such_pmu", &scope, &err), PMUDB_ERR_NOTFOUND);
+}
+
+static void test_uncore_encodes_offline(void **state)
+{
+	(void)state;
+	struct pmudb_encoding e;
+	struct pmudb_error err;
+	assert_int_equal(pmudb_encode(db, "skx_unc_cha3::UNC_C_CLOCKTICKS", NULL, &e, &err), 0);
+	assert_string_equal(e.sysfs_pmu, "uncore_cha_3");
+	/* this machine has no such kernel PMU: the type is unresolved */
+	assert_int_equal(e.type, -1);
+}
+
+/* ---- catalogs that are not good --------------------------------------- */
+
+static void write_file(const char *path, const void *data, size_t n)
+{
+	FILE *f = fopen(path, "wb");
+	assert_non_null(f);
+	assert_int_equal(fwrite(data, 1, n, f), n);
+	fclose(f);
+}
+
+static void assert_refused(const char *path, const char *why)
+{
+	struct pmudb_error err;
+	pmudb_t *bad = pmudb_open(path, &err);
+	if (bad)
+		fail_msg("%s (%s) was opened", path, why);
+	assert_int_equal(err.code, PMUDB_ERR_CATALOG);
+	assert_non_null(strstr(err.message, path));
+	assert_null(strchr(err.message, '\n'));
+}
+
+static void test_bad_catalogs_are_refused(void **state)
+{
+	(void)state;
+	char path[512];
+	char *good = test_build_path("pmudb.db");
+	size_t size;
+	char *bytes = test_read_file(good, &size);
+	assert_non_null(bytes);
+
+	snprintf(path, sizeof(path), "%s/missing.db", tmp);
+	assert_refused(path, "missing");
+	snprintf(path, sizeof(path), "%s/empty.db", tmp);
+	write_file(path, "", 0);
+	assert_refused(path, "empty");
+	snprintf(path, sizeof(path), "%s/text.db", tmp);
+	write_file(path, "this is not a database\n", 23);
+	assert_refused(path, "not SQLite");
+	snprintf(path, sizeof(path), "%s/truncated.db", tmp);
+	write_file(path, bytes, size / 2);
+	assert_refused(path, "truncated");
+	snprintf(path, sizeof(path), "%s/garbled.db", tmp);
+	for (size_t i = size / 3; i < size / 3 + 8192 && i < size; i++)
+		bytes[i] ^= 0x5a;
+	write_file(path, bytes, size);
+	assert_refused(path, "garbled");
+
+	/* another schema version: a good copy, then user_version changed */
+	snprintf(path, sizeof(path), "%s/v2.db", tmp);
+	assert_int_equal(test_copy_file(good, path), 0);
+	struct pmudb_error err;
+	pmudb_t *ok = pmudb_open(path, &err);
+	assert_non_null(ok);
+	pmudb_close(ok);
+	sqlite3 *raw;
+	assert_int_equal(sqlite3_open(path, &raw), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(raw, "PRAGMA user_version = 2", NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(raw);
+	assert_refused(path, "schema version 2");
+	free(bytes);
+	free(good);
+}
+
+/* ---- threads -------------------------------------------------------------- */
+
+static const char *const thread_events[] = {
+	"skl::INST_RETIRED:ANY_P", "amd64_fam19h_zen4::RETIRED_INSTRUCTIONS:u", "skx_unc_cha5::UNC_C_CLOCKTICKS",
+	"perf::PERF_COUNT_HW_CPU_CYCLES", "icx::OFFCORE_RESPONSE_0:DMND_DATA_RD", "hsw::L1D_PEND_MISS:PENDING:c=1",
+	"skl::NO_SUCH_EVENT", "bdx_unc_imc2::UNC_M_CAS_COUNT:RD", "amd64_fam17h_zen2::RETIRED_UOPS",
+};
+#define NEVENTS (sizeof(thread_events) / sizeof(thread_events[0]))
+
+struct thread_result {
+	pmudb_t *db;
+	int codes[NEVENTS];
+	uint64_t configs[NEVENTS];
+	int mismatches;
+};
+
+static void *encode_many(void *arg)
+{
+	struct thread_result *t = arg;
+	for (int round = 0; round < 2000; round++)
+		for (size_t i = 0; i < NEVENTS; i++) {
+			struct pmudb_encoding e;
+			struct pmudb_error err;
+			int r = pmudb_encode(t->db, thread_events[(i + (size_t)round) % NEVENTS], NULL, &e, &err);
+			size_t k = (i + (size_t)round) % NEVENTS;
+			if (round == 0) {
+				t->codes[k] = r;
+				t->configs[k] = r ? 0 : e.config;
+			} else if (r != t->codes[k] || (!r && e.config != t->configs[k])) {
+				t->mismatches++;
+			}
+		}
+	return NULL;
+}
+
+static void test_concurrent_encodes_on_one_handle(void **state)
+{
+	(void)state;
+	struct pmudb_error err;
+	pmudb_t *fresh = pmudb_open(NULL, &err);	/* tables loaded while threads race */
+	assert_non_null(fresh);
+	pthread_t threads[4];
+	struct thread_result results[4];
+	memset(results, 0, sizeof(results));
+	for (int i = 0; i < 4; i++) {
+		results[i].db = fresh;
+		assert_int_equal(pthread_create(&threads[i], NULL, encode_many, &results[i]), 0);
+	}
+	for (int i = 0; i < 4; i++)
+		pthread_join(threads[i], NULL);
+	for (int i = 0; i < 4; i++) {
+		assert_int_equal(results[i].mismatches, 0);
+		for (size_t k = 0; k < NEVENTS; k++) {
+			assert_int_equal(results[i].codes[k], results[0].codes[k]);
+			assert_int_equal(results[i].configs[k], results[0].configs[k]);
+		}
+	}
+	pmudb_close(fresh);
+}
+
+static void test_browsing(void **state)
+{
+	(void)state;
+	int p = pmudb_find_pmu(db, "amd64_fam19h_zen4");
+	assert_true(p >= 0);
+	struct pmudb_pmu_info info;
+	assert_int_equal(pmudb_pmu_info(db, p, &info), 0);
+	pfm_pmu_info_t pi;
+	memset(&pi, 0, sizeof(pi));
+	pi.size = sizeof(pi);
+	assert_int_equal(pfm_get_pmu_info(PFM_PMU_AMD64_FAM19H_ZEN4, &pi), 0);
+	assert_int_equal(info.event_count, pi.nevents);
+	int pmu, ev;
+	assert_int_equal(pmudb_find_event(db, "amd64_fam19h_zen4::RETIRED_SSE_AVX_FLOPS", NULL, &pmu, &ev, NULL), 0);
+	struct pmudb_event_info ei;
+	assert_int_equal(pmudb_event_info(db, pmu, ev, &ei), 0);
+	assert_true(ei.umask_count > 0);
+	assert_true(pmudb_search(db, "RETIRED_SSE_AVX", NULL, NULL) > 0);
+	assert_int_equal(pmudb_search(db, "no event is called this", NULL, NULL), 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_seed_examples),
+		cmocka_unit_test(test_errors_name_the_token),
+		cmocka_unit_test(test_scope_resolves_unprefixed_names),
+		cmocka_unit_test(test_uncore_encodes_offline),
+		cmocka_unit_test(test_bad_catalogs_are_refused),
+		cmocka_unit_test(test_concurrent_encodes_on_one_handle),
+		cmocka_unit_test(test_browsing),
+	};
+	return cmocka_run_group_tests_name("encode", tests, setup, teardown);
+}
