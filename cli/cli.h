@@ -19,9 +19,14 @@ struct cli {
 	const char *db_path;		/* --db, or $PMUDB_DB; NULL: built-in */
 	const char *pmu;		/* --pmu */
 	const char *cpu;		/* --cpu VENDOR/FAMILY/MODEL[/STEPPING] */
+	const char *cpuinfo;		/* --cpuinfo FILE, or $PMUDB_CPUINFO */
 	pmudb_t *db;
 	struct pmudb_scope scope;
 	bool has_scope;
+	/* the CPU the scope comes from, when not --pmu */
+	struct pmudb_cpu host;
+	struct pmudb_cpu_match match;
+	struct pmudb_error scope_error;	/* why there is no scope */
 };
 
 /* Opens the catalog and resolves --pmu/--cpu; prints the error and
@@ -29,7 +34,8 @@ struct cli {
 int cli_open(struct cli *c);
 void cli_close(struct cli *c);
 
-/* The scope for unprefixed names, or NULL when none was selected. */
+/* The scope for unprefixed names (empty when no CPU could be found; then
+ * c->scope_error says why). */
 const struct pmudb_scope *cli_scope(const struct cli *c);
 
 /* Writes S as a JSON string (quoted, escaped). */
@@ -40,5 +46,6 @@ int cmd_pmus(struct cli *c, int argc, char **argv);
 int cmd_list(struct cli *c, int argc, char **argv);
 int cmd_info(struct cli *c, int argc, char **argv);
 int cmd_search(struct cli *c, int argc, char **argv);
+int cmd_detect(struct cli *c, int argc, char **argv);
 
 #endif

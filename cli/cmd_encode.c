@@ -108,6 +108,8 @@ static int encode_stdin(struct cli *c)
 			print_json_error(stdout, line, &err);
 			status = EXIT_REJECTED;
 		} else if (pmudb_encode(c->db, line, cli_scope(c), &enc, &err)) {
+			if (err.code == PMUDB_ERR_NOTFOUND && !c->has_scope && !strstr(line, "::"))
+				err = c->scope_error;
 			print_json_error(stdout, line, &err);
 			status = EXIT_REJECTED;
 		} else {
@@ -167,6 +169,8 @@ int cmd_encode(struct cli *c, int argc, char **argv)
 			struct pmudb_encoding enc;
 			struct pmudb_error err;
 			if (pmudb_encode(c->db, argv[i], cli_scope(c), &enc, &err)) {
+				if (err.code == PMUDB_ERR_NOTFOUND && !c->has_scope && !strstr(argv[i], "::"))
+					err = c->scope_error;	/* no CPU: say so, not "not found" */
 				if (format == JSON)
 					print_json_error(stdout, argv[i], &err);
 				fprintf(stderr, "pmudb: %s: %s\n", argv[i], err.message);

@@ -14,8 +14,8 @@ int cli_open(struct cli *c)
 		fprintf(stderr, "pmudb: %s\n", err.message);
 		return EXIT_USAGE;
 	}
-	if (c->pmu && c->cpu) {
-		fprintf(stderr, "pmudb: --pmu and --cpu cannot go together\n");
+	if (!!c->pmu + !!c->cpu + !!c->cpuinfo > 1) {
+		fprintf(stderr, "pmudb: --pmu, --cpu and --cpuinfo choose the PMUs three ways: give one\n");
 		return EXIT_USAGE;
 	}
 	if (c->pmu) {
@@ -24,9 +24,27 @@ int cli_open(struct cli *c)
 			return EXIT_USAGE;
 		}
 		c->has_scope = true;
-	} else if (c->cpu) {
-		fprintf(stderr, "pmudb: --cpu %s: CPU selection is not available yet; use --pmu or pmu::EVENT\n", c->cpu);
-		return EXIT_USAGE;
+		return EXIT_GOOD;
+	}
+	/* A CPU named by the user that the map does not know is a usage error;
+	 * the host's is only an error for names without "pmu::". */
+	int r;
+	if (c->cpu)
+		r = pmudb_cpu_parse(c->cpu, &c->host, &err);
+	else if (c->cpuinfo)
+		r = pmudb_cpu_from_cpuinfo(c->cpuinfo, &c->host, &err);
+	else
+		r = pmudb_cpu_host(&c->host, &err);
+	if (!r)
+		r = pmudb_scope_cpu(c->db, &c->host, &c->scope, &c->match, &err);
+	c->has_scope = r == 0;
+	if (r) {
+		c->scope_error = err;
+		if (c->cpu || c->cpuinfo) {
+			fprintf(stderr, "pmudb: %s %s: %s\n", c->cpu ? "--cpu" : "--cpuinfo", c->cpu ? c->cpu : c->cpuinfo,
+				err.message);
+			return EXIT_USAGE;
+		}
 	}
 	return EXIT_GOOD;
 }
@@ -37,8 +55,8 @@ void cli_close(struct cli *c)
 	c->db = NULL;
 }
 
-/* With no CPU or PMU selected, an unprefixed name matches nothing: guessing
- * a PMU could give a silently wrong encoding. */
+/* With no CPU found, an unprefixed name matches nothing: guessing a PMU
+ * could give a silently wrong encoding. */
 const struct pmudb_scope *cli_scope(const struct cli *c)
 {
 	static const struct pmudb_scope none = { 0, { 0 } };

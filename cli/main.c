@@ -9,7 +9,7 @@
 #include "cli.h"
 
 static const char usage[] =
-	"usage: pmudb [--db PATH] [--pmu NAME | --cpu V/F/M[/S]] COMMAND [ARGS]\n"
+	"usage: pmudb [--db PATH] [--pmu NAME | --cpu V/F/M[/S] | --cpuinfo FILE] COMMAND [ARGS]\n"
 	"\n"
 	"Encodes libpfm4 event strings (pmu::event:umask:modifier=value) into\n"
 	"perf_event_attr fields from the pmudb catalog, without libpfm.\n"
@@ -21,11 +21,13 @@ static const char usage[] =
 	"  list [PMU]                                  list the events of a PMU (default: the selected ones)\n"
 	"  info EVENT                                  description, unit masks and modifiers of an event\n"
 	"  search TEXT                                 events and unit masks whose name or description has TEXT\n"
+	"  detect [--json]                             the CPU, the CPUID map entry it matched, its PMUs\n"
 	"\n"
 	"options:\n"
 	"  --db PATH        catalog file to use (default: $PMUDB_DB, else the built-in catalog)\n"
 	"  --pmu NAME       resolve event names without 'pmu::' in PMU NAME\n"
 	"  --cpu V/F/M[/S]  resolve them in the PMUs of that CPU (e.g. AuthenticAMD/0x19/0x61)\n"
+	"  --cpuinfo FILE   ... of the CPU in that /proc/cpuinfo (default: $PMUDB_CPUINFO, else this host)\n"
 	"  --help, --version\n"
 	"\n"
 	"exit status: 0 all good, 1 an event was rejected (or nothing found), 2 usage or catalog error\n";
@@ -35,7 +37,7 @@ static const struct {
 	int (*run)(struct cli *c, int argc, char **argv);
 } commands[] = {
 	{ "encode", cmd_encode }, { "pmus", cmd_pmus }, { "list", cmd_list },
-	{ "info", cmd_info }, { "search", cmd_search },
+	{ "info", cmd_info }, { "search", cmd_search }, { "detect", cmd_detect },
 };
 
 int main(int argc, char **argv)
@@ -44,13 +46,16 @@ int main(int argc, char **argv)
 		{ "db", required_argument, NULL, 'd' },
 		{ "pmu", required_argument, NULL, 'p' },
 		{ "cpu", required_argument, NULL, 'c' },
+		{ "cpuinfo", required_argument, NULL, 'i' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct cli c = { .db_path = getenv("PMUDB_DB") };
+	struct cli c = { .db_path = getenv("PMUDB_DB"), .cpuinfo = getenv("PMUDB_CPUINFO") };
 	if (c.db_path && !*c.db_path)
 		c.db_path = NULL;
+	if (c.cpuinfo && !*c.cpuinfo)
+		c.cpuinfo = NULL;
 	int opt;
 	/* '+': options after the command name belong to the command */
 	while ((opt = getopt_long(argc, argv, "+", options, NULL)) != -1) {
@@ -58,6 +63,7 @@ int main(int argc, char **argv)
 		case 'd': c.db_path = optarg; break;
 		case 'p': c.pmu = optarg; break;
 		case 'c': c.cpu = optarg; break;
+		case 'i': c.cpuinfo = optarg; break;
 		case 'h': fputs(usage, stdout); return EXIT_GOOD;
 		case 'V': printf("pmudb %s\n", PMUDB_VERSION); return EXIT_GOOD;
 		default: fputs(usage, stderr); return EXIT_USAGE;

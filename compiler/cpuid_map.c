@@ -6,7 +6,7 @@
  *       family: 0x19
  *       model: [0x60, 0x7f]      # one model, or a range [low, high]
  *       stepping: [0, 15]        # optional; all steppings when absent
- *       pmus: [amd64_fam19h_zen4, amd64_rapl]
+ *       pmus: [amd64_fam19h_zen4, amd64_rapl]   # names or globs, core PMU first
  *       why: libpfm 4.14 pfmlib_amd64.c maps these models to Zen 4
  *
  * Families are the displayed family (base + extended), models the displayed
@@ -47,17 +47,15 @@ static int load_pmus(struct ydoc *d, yaml_node_t *list, struct model *m, struct 
 		return ydoc_fail(d, list, "'pmus' must name at least one PMU");
 	for (yaml_node_item_t *it = list->data.sequence.items.start; it < list->data.sequence.items.top; it++) {
 		yaml_node_t *pn = ydoc_node(d, *it);
-		char *name = NULL;
-		if (ydoc_string(d, pn, "pmus", &name))
+		char *pattern = NULL;
+		struct pmu_list matched = {0};
+		int r = ydoc_string(d, pn, "pmus", &pattern) || tables_match_pmus(d, pn, m, pattern, &matched);
+		for (size_t i = 0; !r && i < matched.count; i++)
+			*(char **)vec_push(&c->pmus) = xstrdup(matched.items[i]->name);
+		free(matched.items);
+		free(pattern);
+		if (r)
 			return -1;
-		struct pmu *p = model_find_pmu(m, name);
-		if (!p) {
-			ydoc_fail(d, pn, "unknown PMU '%s': libpfm %s has no such PMU", name, m->libpfm_version);
-			free(name);
-			return -1;
-		}
-		free(name);
-		*(char **)vec_push(&c->pmus) = xstrdup(p->name);
 	}
 	return 0;
 }

@@ -64,7 +64,7 @@ pmudb_t *pmudb_open(const char *path, struct pmudb_error *err);
 void pmudb_close(pmudb_t *db);
 
 /* The PMUs an event name without "pmu::" is looked up in, in order. */
-#define PMUDB_SCOPE_MAX 64
+#define PMUDB_SCOPE_MAX 128
 struct pmudb_scope {
 	int count;
 	int pmus[PMUDB_SCOPE_MAX];	/* PMU indexes, see pmudb_pmu_info() */
@@ -72,6 +72,33 @@ struct pmudb_scope {
 
 /* A scope of the one PMU NAME; PMUDB_ERR_NOTFOUND if there is none. */
 int pmudb_scope_pmu(pmudb_t *db, const char *name, struct pmudb_scope *scope, struct pmudb_error *err);
+
+/* ---- CPUs ---------------------------------------------------------------- */
+
+/* A CPU as /proc/cpuinfo shows it: family and model with their extended bits. */
+struct pmudb_cpu {
+	char vendor[16];	/* "GenuineIntel", "AuthenticAMD" ... */
+	int family, model, stepping;
+};
+
+/* The CPU this runs on: the CPUID instruction on x86, else /proc/cpuinfo. */
+int pmudb_cpu_host(struct pmudb_cpu *cpu, struct pmudb_error *err);
+/* The first processor of a /proc/cpuinfo file (another machine's too). */
+int pmudb_cpu_from_cpuinfo(const char *path, struct pmudb_cpu *cpu, struct pmudb_error *err);
+/* "VENDOR/FAMILY/MODEL[/STEPPING]", numbers decimal or 0x hex. */
+int pmudb_cpu_parse(const char *spec, struct pmudb_cpu *cpu, struct pmudb_error *err);
+
+/* Which CPUID map entry a CPU matched. */
+struct pmudb_cpu_match {
+	char why[512];		/* the entry's source */
+	char source[256];	/* FILE:LINE of the entry in tables/ */
+};
+
+/* The scope of CPU's PMUs, from the catalog's CPUID map.  A CPU with no
+ * entry gets PMUDB_ERR_NOCPU, with the nearest entries of its family named
+ * in ERR, never another CPU's table.  MATCH may be NULL. */
+int pmudb_scope_cpu(pmudb_t *db, const struct pmudb_cpu *cpu, struct pmudb_scope *scope,
+		    struct pmudb_cpu_match *match, struct pmudb_error *err);
 
 struct pmudb_encoding {
 	char pmu[64];			/* PMU that encoded it */

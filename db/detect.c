@@ -1,0 +1,225 @@
+/*
+ * detect.c - which CPU this is, and which PMUs the catalog's CPUID map
+ * gives it.
+ *
+ * The map is data (tables/cpuid.yaml, compiled into the catalog), so a CPU
+ * libpfm's C code does not know yet is one YAML entry away.  A CPU with no
+ * entry gets an honest "no event table", never the nearest table silently.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "catalog.h"
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h>
+
+/* Family and model as the CPU manuals (and /proc/cpuinfo) compute them. */
+static int cpu_from_cpuid(struct pmudb_cpu *cpu)
+{
+	unsigned a, b, c, d;
+	if (!__get_cpuid(0, &a, &b, &c, &d))
+		return -1;
+	memcpy(cpu->vendor, &b, 4);
+	memcpy(cpu->vendor + 4, &d, 4);
+	memcpy(cpu->vendor + 8, &c, 4);
+	cpu->vendor[12] = '\0';
+	if (!__get_cpuid(1, &a, &b, &c, &d))
+		return -1;
+	int family = (int)((a >> 8) & 0xf), model = (int)((a >> 4) & 0xf);
+	if (family == 0xf)
+		family += (int)((a >> 20) & 0xff);
+	if (family == 0x6 || family >= 0xf)
+		model += (int)((a >> 16) & 0xf) << 4;
+	cpu->family = family;
+	cpu->model = model;
+	cpu->stepping = (int)(a & 0xf);
+	return 0;
+}
+#else
+static int cpu_from_cpuid(struct pmudb_cpu *cpu)
+{
+	(void)cpu;
+	return -1;
+}
+#endif
+
+int pmudb_cpu_host(struct pmudb_cpu *cpu, struct pmudb_error *err)
+{
+	memset(cpu, 0, sizeof(*cpu));
+	if (!cpu_from_cpuid(cpu))
+		return 0;
+	return pmudb_cpu_from_cpuinfo("/proc/cpuinfo", cpu, err);
+}
+
+/* "key<blanks>: value" -> value, when the line's key is KEY. */
+static const char *cpuinfo_value(const char *line, const char *key)
+{
+	size_t n = strlen(key);
+	if (strncmp(line, key, n))
+		return NULL;
+	line += n;
+	while (*line == ' ' || *line == '\t')
+		line++;
+	return *line == ':' ? line + 1 + strspn(line + 1, " \t") : NULL;
+}
+
+static int parse_number(const char *s, int *out)
+{
+	char *end = NULL;
+	errno = 0;
+	long v = strtol(s, &end, 0);
+	if (end == s || errno || v < 0 || v > 0xffff)
+		return -1;
+	while (*end && isspace((unsigned char)*end))
+		end++;
+	if (*end)
+		return -1;
+	*out = (int)v;
+	return 0;
+}
+
+int pmudb_cpu_from_cpuinfo(const char *path, struct pmudb_cpu *cpu, struct pmudb_error *err)
+{
+	memset(cpu, 0, sizeof(*cpu));
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return set_error(err, PMUDB_ERR_INVAL, "%s: cannot read: %s", path, strerror(errno));
+	char line[1024];
+	int found = 0, lineno = 0, bad = 0;
+	const int VENDOR = 1, FAMILY = 2, MODEL = 4, STEPPING = 8;
+	/* the first processor block only: it ends at the first blank line */
+	while (!bad && fgets(line, sizeof(line), f)) {
+		lineno++;
+		line[strcspn(line, "\n")] = '\0';
+		if (!line[0] && found)
+			break;
+		const char *v;
+		if ((v = cpuinfo_value(line, "vendor_id"))) {
+			snprintf(cpu->vendor, sizeof(cpu->vendor), "%s", v);
+			found |= VENDOR;
+		} else if ((v = cpuinfo_value(line, "cpu family"))) {
+			bad = parse_number(v, &cpu->family) ? lineno : 0;
+			found |= FAMILY;
+		} else if ((v = cpuinfo_value(line, "model"))) {
+			bad = parse_number(v, &cpu->model) ? lineno : 0;
+			found |= MODEL;
+		} else if ((v = cpuinfo_value(line, "stepping"))) {
+			bad = parse_number(v, &cpu->stepping) ? lineno : 0;
+			found |= STEPPING;
+		}
+	}
+	fclose(f);
+	if (bad)
+		return set_error(err, PMUDB_ERR_INVAL, "%s:%d: not a number where cpuinfo has one", path, bad);
+	if ((found & (VENDOR | FAMILY | MODEL)) != (VENDOR | FAMILY | MODEL))
+		return set_error(err, PMUDB_ERR_INVAL, "%s: no vendor_id, cpu family and model lines: not a cpuinfo file",
+				 path);
+	return 0;
+}
+
+int pmudb_cpu_parse(const char *spec, struct pmudb_cpu *cpu, struct pmudb_error *err)
+{
+	memset(cpu, 0, sizeof(*cpu));
+	char copy[128];
+	if (strlen(spec) >= sizeof(copy))
+		return set_error(err, PMUDB_ERR_INVAL, "--cpu '%.40s...': too long", spec);
+	strcpy(copy, spec);
+	char *parts[5] = {0}, *s = copy;
+	int n = 0;
+	while (s && n < 5)
+		parts[n++] = strsep(&s, "/");
+	int *fields[] = { &cpu->family, &cpu->model, &cpu->stepping };
+	bool ok = (n == 3 || n == 4) && !s && parts[0][0] && strlen(parts[0]) < sizeof(cpu->vendor);
+	for (int i = 1; ok && i < n; i++)
+		ok = !parse_number(parts[i], fields[i - 1]);
+	if (!ok)
+		return set_error(err, PMUDB_ERR_INVAL,
+				 "--cpu '%s': expected VENDOR/FAMILY/MODEL[/STEPPING], e.g. AuthenticAMD/0x19/0x61", spec);
+	snprintf(cpu->vendor, sizeof(cpu->vendor), "%s", parts[0]);
+	if (n == 3)
+		cpu->stepping = -1;	/* any */
+	return 0;
+}
+
+/* The entries of CPU's vendor and family nearest its model, for the error. */
+static void nearest_entries(struct pmudb *db, const struct pmudb_cpu *cpu, char *out, size_t outlen)
+{
+	sqlite3_stmt *st;
+	out[0] = '\0';
+	if (sqlite3_prepare_v2(db->db,
+			       "SELECT m.model_lo, m.model_hi, (SELECT group_concat(pmu_name, ',') FROM"
+			       " (SELECT pmu_name FROM cpuid_map_pmu WHERE map_id = m.id ORDER BY position LIMIT 1))"
+			       " FROM cpuid_map m WHERE m.vendor = ?1 COLLATE NOCASE AND m.family = ?2"
+			       " ORDER BY min(abs(m.model_lo - ?3), abs(m.model_hi - ?3)), m.id LIMIT 3",
+			       -1, &st, NULL) != SQLITE_OK)
+		return;
+	sqlite3_bind_text(st, 1, cpu->vendor, -1, SQLITE_STATIC);
+	sqlite3_bind_int(st, 2, cpu->family);
+	sqlite3_bind_int(st, 3, cpu->model);
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		size_t len = strlen(out);
+		int lo = sqlite3_column_int(st, 0), hi = sqlite3_column_int(st, 1);
+		if (lo == hi)
+			snprintf(out + len, outlen - len, "%s0x%x (%s)", len ? ", " : "", (unsigned)lo, sqlite3_column_text(st, 2));
+		else
+			snprintf(out + len, outlen - len, "%s0x%x-0x%x (%s)", len ? ", " : "", (unsigned)lo, (unsigned)hi,
+				 sqlite3_column_text(st, 2));
+	}
+	sqlite3_finalize(st);
+}
+
+int pmudb_scope_cpu(pmudb_t *db, const struct pmudb_cpu *cpu, struct pmudb_scope *scope,
+		    struct pmudb_cpu_match *match, struct pmudb_error *err)
+{
+	sqlite3_stmt *st;
+	int r = 0;
+	scope->count = 0;
+	pthread_mutex_lock(&db->lock);	/* SQLite is used by one thread at a time */
+	if (sqlite3_prepare_v2(db->db,
+			       "SELECT m.id, m.why, m.source, p.pmu_name FROM cpuid_map m JOIN cpuid_map_pmu p ON p.map_id = m.id"
+			       " WHERE m.vendor = ?1 COLLATE NOCASE AND m.family = ?2 AND ?3 BETWEEN m.model_lo AND m.model_hi"
+			       " AND (?4 < 0 OR ?4 BETWEEN m.stepping_lo AND m.stepping_hi)"
+			       " AND m.id = (SELECT min(id) FROM cpuid_map x WHERE x.vendor = ?1 COLLATE NOCASE"
+			       "   AND x.family = ?2 AND ?3 BETWEEN x.model_lo AND x.model_hi"
+			       "   AND (?4 < 0 OR ?4 BETWEEN x.stepping_lo AND x.stepping_hi))"
+			       " ORDER BY p.position", -1, &st, NULL) != SQLITE_OK) {
+		r = set_error(err, PMUDB_ERR_CATALOG, "catalog: cannot read the CPUID map: %s", sqlite3_errmsg(db->db));
+		pthread_mutex_unlock(&db->lock);
+		return r;
+	}
+	sqlite3_bind_text(st, 1, cpu->vendor, -1, SQLITE_STATIC);
+	sqlite3_bind_int(st, 2, cpu->family);
+	sqlite3_bind_int(st, 3, cpu->model);
+	sqlite3_bind_int(st, 4, cpu->stepping);
+	while (!r && sqlite3_step(st) == SQLITE_ROW) {
+		if (match && scope->count == 0) {
+			snprintf(match->why, sizeof(match->why), "%s", sqlite3_column_text(st, 1));
+			snprintf(match->source, sizeof(match->source), "%s", sqlite3_column_text(st, 2));
+		}
+		const struct pmu *p = catalog_find_pmu(db, (const char *)sqlite3_column_text(st, 3));
+		if (!p)
+			r = set_error(err, PMUDB_ERR_CATALOG, "catalog: the CPUID map names PMU %s, which is not in it",
+				      sqlite3_column_text(st, 3));
+		else if (scope->count < PMUDB_SCOPE_MAX)
+			scope->pmus[scope->count++] = (int)(p - db->pmus);
+	}
+	sqlite3_finalize(st);
+	if (!r && scope->count == 0) {
+		char nearest[400];
+		nearest_entries(db, cpu, nearest, sizeof(nearest));
+		char stepping[32] = "";
+		if (cpu->stepping >= 0)
+			snprintf(stepping, sizeof(stepping), "/%d", cpu->stepping);
+		r = set_error(err, PMUDB_ERR_NOCPU, "no event table for %s %d/0x%X%s in this catalog%s%s", cpu->vendor,
+			      cpu->family, (unsigned)cpu->model, stepping,
+			      nearest[0] ? "; nearest entries of that family: " : " (nor for any CPU of that family)",
+			      nearest);
+	}
+	pthread_mutex_unlock(&db->lock);
+	return r;
+}

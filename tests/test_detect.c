@@ -1,0 +1,285 @@
+/*
+ * test_detect.c - CPU detection from the CPUID map: cpuinfo fixtures of
+ * real CPUs, the map against the catalog, and this host against libpfm.
+ *
+ * The PMUs each fixture expects are what libpfm 4.13.0's detection code
+ * activates for that CPU (or, for the gaps, what newer libpfm does); libpfm
+ * cannot be asked about a CPU it does not run on, so they are written here.
+ */
+#include <perfmon/pfmlib_perf_event.h>
+#include <setjmp.h>
+#include <sqlite3.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "pmudb.h"
+#include "testlib.h"
+
+#define FIXTURES "tests/fixtures/cpuinfo/"
+
+static pmudb_t *db;
+
+static int setup(void **state)
+{
+	(void)state;
+	struct pmudb_error err;
+	db = pmudb_open(NULL, &err);
+	/* pmu:: names of PMUs absent here encode too; bare names still only
+	 * resolve among the PMUs libpfm detects on this host */
+	setenv("LIBPFM_ENCODE_INACTIVE", "1", 1);
+	return !db || pfm_initialize() != PFM_SUCCESS;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	pmudb_close(db);
+	pfm_terminate();
+	return 0;
+}
+
+static const char *pmu_name(int index)
+{
+	static struct pmudb_pmu_info info;
+	pmudb_pmu_info(db, index, &info);
+	return info.name;
+}
+
+static bool scope_has(const struct pmudb_scope *s, const char *name)
+{
+	for (int i = 0; i < s->count; i++)
+		if (!strcmp(pmu_name(s->pmus[i]), name))
+			return true;
+	return false;
+}
+
+static void test_fixtures_get_their_pmus(void **state)
+{
+	(void)state;
+	struct {
+		const char *file;
+		const char *first;	/* the core PMU, looked up first */
+		const char *also;	/* another PMU that must be there, or NULL */
+		int count;		/* PMUs in all, 0 to skip */
+	} cases[] = {
+		{ "ryzen9_7940hx.txt", "amd64_fam19h_zen4", NULL, 1 },
+		{ "zen3_epyc_7763.txt", "amd64_fam19h_zen3", "amd64_fam19h_zen3_l3", 3 },
+		{ "zen2_epyc_7742.txt", "amd64_fam17h_zen2", "amd64_rapl", 2 },
+		{ "skylake_i7_6700.txt", "skl", "rapl", 2 },
+		{ "skylake_x_gold_6148.txt", "skx", "skx_unc_cha27", 0 },
+		{ "cascadelake_platinum_8280.txt", "clx", "skx_unc_cha0", 0 },
+		{ "icelake_sp_platinum_8380.txt", "icx", "rapl", 2 },
+		{ "sapphire_rapids_platinum_8480.txt", "spr", "rapl", 2 },
+		{ "emerald_rapids_platinum_8592.txt", "spr", NULL, 1 },
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct pmudb_cpu cpu;
+		struct pmudb_scope scope;
+		struct pmudb_cpu_match match;
+		struct pmudb_error err;
+		char path[256];
+		snprintf(path, sizeof(path), FIXTURES "%s", cases[i].file);
+		assert_int_equal(pmudb_cpu_from_cpuinfo(path, &cpu, &err), 0);
+		if (pmudb_scope_cpu(db, &cpu, &scope, &match, &err))
+			fail_msg("%s: %s", cases[i].file, err.message);
+		if (strcmp(pmu_name(scope.pmus[0]), cases[i].first))
+			fail_msg("%s: first PMU %s, expected %s", cases[i].file, pmu_name(scope.pmus[0]), cases[i].first);
+		if (cases[i].also && !scope_has(&scope, cases[i].also))
+			fail_msg("%s: %s missing", cases[i].file, cases[i].also);
+		if (cases[i].count)
+			assert_int_equal(scope.count, cases[i].count);
+		assert_true(match.why[0] && strstr(match.source, "cpuid.yaml:"));
+	}
+}
+
+static void test_cpus_without_a_table_get_an_honest_answer(void **state)
+{
+	(void)state;
+	struct {
+		const char *file;
+		const char *words;
+	} cases[] = {
+		{ "alderlake_i9_12900k.txt", "no event table for GenuineIntel 6/0x97" },
+		{ "unknown_vendor.txt", "no event table for CentaurHauls 6/0xF" },
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct pmudb_cpu cpu;
+		struct pmudb_scope scope;
+		struct pmudb_error err;
+		char path[256];
+		snprintf(path, sizeof(path), FIXTURES "%s", cases[i].file);
+		assert_int_equal(pmudb_cpu_from_cpuinfo(path, &cpu, &err), 0);
+		assert_int_equal(pmudb_scope_cpu(db, &cpu, &scope, NULL, &err), PMUDB_ERR_NOCPU);
+		assert_int_equal(scope.count, 0);
+		if (!strstr(err.message, cases[i].words))
+			fail_msg("%s: '%s' lacks '%s'", cases[i].file, err.message, cases[i].words);
+	}
+	/* Alder Lake's answer names the nearest family-6 entries */
+	struct pmudb_cpu adl;
+	struct pmudb_scope scope;
+	struct pmudb_error err;
+	assert_int_equal(pmudb_cpu_parse("GenuineIntel/6/0x97", &adl, &err), 0);
+	assert_int_equal(pmudb_scope_cpu(db, &adl, &scope, NULL, &err), PMUDB_ERR_NOCPU);
+	assert_non_null(strstr(err.message, "nearest"));
+}
+
+static void test_bad_cpuinfo_is_refused(void **state)
+{
+	(void)state;
+	struct pmudb_cpu cpu;
+	struct pmudb_error err;
+	assert_int_equal(pmudb_cpu_from_cpuinfo(FIXTURES "malformed.txt", &cpu, &err), PMUDB_ERR_INVAL);
+	assert_non_null(strstr(err.message, "malformed.txt:3"));
+	assert_int_equal(pmudb_cpu_from_cpuinfo(FIXTURES "empty.txt", &cpu, &err), PMUDB_ERR_INVAL);
+	assert_non_null(strstr(err.message, "empty.txt"));
+	assert_int_equal(pmudb_cpu_from_cpuinfo(FIXTURES "no-such-file.txt", &cpu, &err), PMUDB_ERR_INVAL);
+	assert_int_equal(pmudb_cpu_parse("GenuineIntel/6", &cpu, &err), PMUDB_ERR_INVAL);
+	assert_int_equal(pmudb_cpu_parse("GenuineIntel/six/1", &cpu, &err), PMUDB_ERR_INVAL);
+	assert_int_equal(pmudb_cpu_parse("AuthenticAMD/0x19/0x61/2", &cpu, &err), 0);
+	assert_int_equal(cpu.family, 0x19);
+	assert_int_equal(cpu.model, 0x61);
+	assert_int_equal(cpu.stepping, 2);
+}
+
+/* Stepping decides between Skylake-X and Cascade Lake. */
+static void test_stepping_decides(void **state)
+{
+	(void)state;
+	struct pmudb_cpu cpu;
+	struct pmudb_scope scope;
+	struct pmudb_error err;
+	for (int stepping = 0; stepping <= 15; stepping++) {
+		char spec[64];
+		snprintf(spec, sizeof(spec), "GenuineIntel/6/85/%d", stepping);
+		assert_int_equal(pmudb_cpu_parse(spec, &cpu, &err), 0);
+		assert_int_equal(pmudb_scope_cpu(db, &cpu, &scope, NULL, &err), 0);
+		assert_string_equal(pmu_name(scope.pmus[0]), stepping < 5 ? "skx" : "clx");
+	}
+}
+
+static void test_every_pmu_the_map_names_is_in_the_catalog(void **state)
+{
+	(void)state;
+	char *path = test_build_path("pmudb.db");
+	sqlite3 *raw;
+	assert_int_equal(sqlite3_open_v2(path, &raw, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+	sqlite3_stmt *st;
+	assert_int_equal(sqlite3_prepare_v2(raw, "SELECT DISTINCT pmu_name FROM cpuid_map_pmu", -1, &st, NULL), SQLITE_OK);
+	int n = 0;
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		const char *name = (const char *)sqlite3_column_text(st, 0);
+		if (pmudb_find_pmu(db, name) < 0)
+			fail_msg("the CPUID map names %s, which the catalog does not have", name);
+		n++;
+	}
+	sqlite3_finalize(st);
+	sqlite3_close(raw);
+	free(path);
+	assert_true(n > 0);
+}
+
+/* This host: whatever libpfm activates, the map's entry has it; where
+ * libpfm finds no core PMU but the map does, pmudb encodes anyway. */
+static void test_host_against_libpfm(void **state)
+{
+	(void)state;
+	struct pmudb_cpu cpu;
+	struct pmudb_scope scope;
+	struct pmudb_error err;
+	assert_int_equal(pmudb_cpu_host(&cpu, &err), 0);
+	int r = pmudb_scope_cpu(db, &cpu, &scope, NULL, &err);
+	bool libpfm_core = false;
+	pfm_pmu_t id;
+	pfm_for_all_pmus(id) {
+		pfm_pmu_info_t pi;
+		memset(&pi, 0, sizeof(pi));
+		pi.size = sizeof(pi);
+		if (pfm_get_pmu_info(id, &pi) != PFM_SUCCESS || !pi.is_present || pi.type == PFM_PMU_TYPE_OS_GENERIC)
+			continue;
+		if (strcmp(pi.name, "ix86arch"))	/* the architected fallback is not in the map */
+			libpfm_core |= pi.type == PFM_PMU_TYPE_CORE;
+		if (!r && strcmp(pi.name, "ix86arch") && !scope_has(&scope, pi.name))
+			fail_msg("libpfm activates %s on this host; the map's entry lacks it", pi.name);
+	}
+	if (r) {
+		assert_false(libpfm_core);	/* the map knows every CPU libpfm knows */
+		print_message("SKIP: neither libpfm nor the CPUID map has a table for this host (%s %d/0x%x): %s\n",
+			      cpu.vendor, cpu.family, (unsigned)cpu.model, err.message);
+		return;
+	}
+	if (libpfm_core) {
+		print_message("SKIP: libpfm detects this host's core PMU itself; no gap to show here\n");
+		return;
+	}
+	struct pmudb_encoding e;
+	struct pmudb_event_info ei;
+	assert_int_equal(pmudb_event_info(db, scope.pmus[0], 0, &ei), 0);
+	assert_int_equal(pmudb_encode(db, ei.name, &scope, &e, &err), 0);
+	print_message("this host: libpfm finds no core PMU, pmudb encodes %s on %s\n", ei.name, e.pmu);
+}
+
+/* The gap the issue names, on a simulated Emerald Rapids: libpfm on this
+ * host cannot encode INST_RETIRED:ANY_P without a PMU prefix; pmudb with
+ * the Emerald Rapids cpuinfo gives exactly libpfm's spr encoding. */
+static void test_emerald_rapids_gap_is_closed(void **state)
+{
+	(void)state;
+	char *pmudb = test_build_path("pmudb");
+	char *argv[] = { pmudb, "--cpuinfo", FIXTURES "emerald_rapids_platinum_8592.txt", "encode", "--format", "json",
+			 "INST_RETIRED:ANY_P", NULL };
+	struct run_result r;
+	test_run(argv, NULL, &r);
+	assert_int_equal(r.status, 0);
+
+	struct perf_event_attr attr;
+	pfm_perf_encode_arg_t arg;
+	char *fstr = NULL;
+	memset(&attr, 0, sizeof(attr));
+	memset(&arg, 0, sizeof(arg));
+	attr.size = sizeof(attr);
+	arg.attr = &attr;
+	arg.fstr = &fstr;
+	arg.size = sizeof(arg);
+	int unprefixed = pfm_get_os_event_encoding("INST_RETIRED:ANY_P", PFM_PLM0 | PFM_PLM3, PFM_OS_PERF_EVENT_EXT, &arg);
+	int spr = pfm_get_os_event_encoding("spr::INST_RETIRED:ANY_P", PFM_PLM0 | PFM_PLM3, PFM_OS_PERF_EVENT_EXT, &arg);
+	assert_int_equal(spr, PFM_SUCCESS);
+	char expect[128];
+	snprintf(expect, sizeof(expect), "\"config\":\"0x%llx\"", (unsigned long long)attr.config);
+	assert_non_null(strstr(r.out, expect));
+	assert_non_null(strstr(r.out, fstr));
+	if (unprefixed == PFM_SUCCESS)
+		print_message("SKIP part: libpfm on this host encodes INST_RETIRED:ANY_P itself\n");
+	else
+		print_message("libpfm on this host: INST_RETIRED:ANY_P -> %s; pmudb --cpuinfo EMR: %s\n",
+			      pfm_strerror(unprefixed), expect);
+	free(fstr);
+	test_run_free(&r);
+
+	char *detect[] = { pmudb, "--cpuinfo", FIXTURES "emerald_rapids_platinum_8592.txt", "detect", "--json", NULL };
+	test_run(detect, NULL, &r);
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "\"pmus\":[\"spr\"]"));
+	assert_non_null(strstr(r.out, "\"model\":207"));
+	assert_non_null(strstr(r.out, "\"why\":\"Emerald Rapids"));
+	test_run_free(&r);
+	free(pmudb);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_fixtures_get_their_pmus),
+		cmocka_unit_test(test_cpus_without_a_table_get_an_honest_answer),
+		cmocka_unit_test(test_bad_cpuinfo_is_refused),
+		cmocka_unit_test(test_stepping_decides),
+		cmocka_unit_test(test_every_pmu_the_map_names_is_in_the_catalog),
+		cmocka_unit_test(test_host_against_libpfm),
+		cmocka_unit_test(test_emerald_rapids_gap_is_closed),
+	};
+	return cmocka_run_group_tests_name("detect", tests, setup, teardown);
+}
