@@ -177,6 +177,12 @@ static void derive_modifier(const char *base, struct event *ev, size_t mi)
 		m->max = UINT64_MAX;
 	else
 		m->max = search_max(base, m->name, min, UINT64_MAX);
+	/* the error for a value out of range: usually ATTR_VAL, not always */
+	struct probe past;
+	if (m->max != UINT64_MAX && !accepts(base, m->name, m->max + 1, &past))
+		m->range_error = past.error;
+	else if (min > 0 && !accepts(base, m->name, min - 1, &past))
+		m->range_error = past.error;
 	measure_int_landing(base, m, min, m->max);
 }
 
@@ -218,6 +224,7 @@ static void copy_modifier_rules(struct event *to, const struct event *from)
 		t->max = f->max;
 		t->follows_plm = f->follows_plm;
 		t->requires = f->requires;
+		t->range_error = f->range_error;
 		t->refused_error = f->refused_error;
 		t->landings.count = 0;
 		for (size_t j = 0; j < f->landings.count; j++)

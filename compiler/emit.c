@@ -37,7 +37,7 @@ static const char *const stmt_sql[S_COUNT] = {
 	[S_FIND_MODSET] = "SELECT set_id FROM temp.modset_key WHERE key = ?",
 	[S_ADD_MODSET_KEY] = "INSERT INTO temp.modset_key(key, set_id) VALUES (?, ?)",
 	[S_ADD_MODSET] = "INSERT INTO modifier_set DEFAULT VALUES",
-	[S_ADD_MODIFIER] = "INSERT INTO modifier VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+	[S_ADD_MODIFIER] = "INSERT INTO modifier VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
 	[S_ADD_LANDING] = "INSERT INTO modifier_landing VALUES (?,?,?,?)",
 	[S_ADD_PMU] = "INSERT INTO pmu VALUES (NULL,?,?,?,?,?,?,?,?,?,?,?,?)",
 	[S_ADD_SYSFS] = "INSERT INTO pmu_sysfs VALUES (?,?,?)",
@@ -82,6 +82,11 @@ static int fail(struct emitter *em, const char *what)
 static int run(struct emitter *em, enum stmt_id id, int64_t *rowid, const char *format, ...)
 {
 	sqlite3_stmt *st = em->stmt[id];
+	if ((size_t)sqlite3_bind_parameter_count(st) != strlen(format)) {
+		if (!em->error)
+			em->error = xprintf("catalog: %s: format '%s' does not fit its parameters", stmt_sql[id], format);
+		return -1;
+	}
 	va_list ap;
 	va_start(ap, format);
 	for (int i = 0; format[i]; i++) {
@@ -148,7 +153,7 @@ static void key_modifiers(sqlite3_str *k, const struct event *ev)
 		sqlite3_str_appendf(k, "%s\x1f%s\x1f%d%d%d\x1f%llu\x1f%d%d\x1f%llu\x1f%llu\x1f%d/%d\x1f", m->name,
 				    m->description, m->is_integer, m->is_perf, m->probed, (unsigned long long)m->default_value,
 				    m->libpfm_index, m->follows_plm, (unsigned long long)m->min, (unsigned long long)m->max,
-				    m->requires, m->refused_error);
+				    m->requires, m->refused_error * 64 + m->range_error);
 		for (size_t j = 0; j < m->landings.count; j++)
 			sqlite3_str_appendf(k, "%s=%llx,", m->landings.items[j].field,
 					    (unsigned long long)m->landings.items[j].mask);
@@ -162,9 +167,10 @@ static int insert_modifiers(struct emitter *em, int64_t set, const struct event 
 		const struct modifier *m = &ev->modifiers.items[i];
 		int64_t text;
 		if (text_id(em, m->description, &text)
-		    || run(em, S_ADD_MODIFIER, NULL, "iisissiiiiiinn", set, (int64_t)i, m->name, text,
+		    || run(em, S_ADD_MODIFIER, NULL, "iisissiiiiininn", set, (int64_t)i, m->name, text,
 			m->is_integer ? "int" : "bool", m->is_perf ? "perf" : "pmu", (int64_t)m->libpfm_index,
 			(int64_t)m->default_value, (int64_t)m->probed, (int64_t)m->min, (int64_t)m->max,
+			m->range_error == 0, (int64_t)m->range_error,
 			(int64_t)m->follows_plm, m->requires < 0, (int64_t)m->requires, m->requires < 0,
 			(int64_t)m->refused_error) < 0)
 			return -1;

@@ -65,6 +65,7 @@ CREATE TABLE modifier (
 	probed INTEGER NOT NULL,
 	min_value INTEGER,
 	max_value INTEGER,
+	range_error INTEGER REFERENCES pfm_error(code),
 	follows_plm INTEGER NOT NULL,
 	requires_position INTEGER,
 	refused_error INTEGER REFERENCES pfm_error(code),

@@ -70,7 +70,7 @@ static int load_modifier_set(struct pmudb *db, int64_t id, struct modifier_set *
 	sqlite3_finalize(st);
 	set->items = calloc((size_t)set->count + 1, sizeof(*set->items));
 	if (!set->items || prepare(db, "SELECT position, name, t.value, type, provider, default_value, probed, min_value,"
-					" max_value, follows_plm, requires_position, refused_error FROM modifier m"
+					" max_value, follows_plm, requires_position, refused_error, range_error FROM modifier m"
 					" JOIN text t ON t.id = m.description_id WHERE set_id = ? ORDER BY position", &st))
 		return -1;
 	sqlite3_bind_int64(st, 1, id);
@@ -93,6 +93,7 @@ static int load_modifier_set(struct pmudb *db, int64_t id, struct modifier_set *
 		m->follows_plm = sqlite3_column_int(st, 9);
 		m->requires = sqlite3_column_type(st, 10) == SQLITE_NULL ? -1 : sqlite3_column_int(st, 10);
 		m->refused_error = sqlite3_column_int(st, 11);
+		m->range_error = sqlite3_column_int(st, 12);
 		r = m->name && m->description ? 0 : -1;
 	}
 	sqlite3_finalize(st);

@@ -36,6 +36,7 @@ struct modifier {
 	char *name, *description;
 	bool is_integer, from_perf, probed, follows_plm;
 	uint64_t default_value, min, max;
+	int range_error;	/* libpfm's error past min..max (0: ATTR_VAL) */
 	int perf_kind;		/* for from_perf ones: enum perf_mod (perf_layer.c) */
 	int requires;		/* 1 needs this modifier non-zero, or -1 */
 	int refused_error;	/* libpfm's error when it is missing */

@@ -163,6 +163,7 @@ static const struct family families[] = {
 	{ "intel_rapl", encode_or },
 	{ "amd64_rapl", encode_or },
 	{ "intel_snbep_unc", encode_intel_snbep_unc },
+	{ "intel_nhm_unc", encode_intel_snbep_unc },
 };
 
 const struct family *family_by_name(const char *name)

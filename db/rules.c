@@ -131,7 +131,8 @@ int check_modifier_values(struct request *rq)
 		const struct modifier *mod = &set->items[m];
 		uint64_t v = rq->value[m];
 		if (rq->given[m] && !mod->from_perf && mod->is_integer && mod->probed && (v < mod->min || v > mod->max))
-			return fail(rq, PMUDB_ERR_ATTR_VAL, "%s=%llu is out of range %llu..%llu", mod->name,
+			return fail(rq, mod->range_error ? mod->range_error : PMUDB_ERR_ATTR_VAL,
+				    "%s=%llu is out of range %llu..%llu", mod->name,
 				    (unsigned long long)v, (unsigned long long)mod->min, (unsigned long long)mod->max);
 	}
 	return 0;
