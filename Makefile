@@ -104,26 +104,27 @@ run: all
 	@$(BUILD)/pmudb encode amd64_fam19h_zen4::RETIRED_INSTRUCTIONS amd64_fam19h_zen4::RETIRED_INSTRUCTIONS:u \
 		perf::PERF_COUNT_HW_CPU_CYCLES skl::INST_RETIRED:ANY_P:c=1 skx_unc_cha0::UNC_C_CLOCKTICKS
 
-$(BUILD)/tests/%: tests/%.c $(BUILD)/tests/testlib.o $(BUILD)/libpmudb.a
+$(BUILD)/tests/%: tests/%.c $(BUILD)/tests/testlib.o $(BUILD)/tests/libpfm_ask.o $(BUILD)/libpmudb.a
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(PFM_CFLAGS) -Idb $< $(BUILD)/tests/testlib.o -o $@ $(LDFLAGS) $(BUILD)/libpmudb.a \
+	$(CC) $(CFLAGS) $(PFM_CFLAGS) -Idb $< $(BUILD)/tests/testlib.o $(BUILD)/tests/libpfm_ask.o -o $@ $(LDFLAGS) $(BUILD)/libpmudb.a \
 		$(PFM_LIBS) $(SQLITE_LIBS) $(CMOCKA_LIBS) -lpthread
 
 # The differential harness links libpfm (test-only) and the compiler's
 # sysfs spy, so that libpfm encodes uncore PMUs here too.
-$(BUILD)/tests/harness: tests/harness.c $(BUILD)/tests/corpus.o $(BUILD)/compiler/sysfs_spy.o $(BUILD)/libpmudb.a
+$(BUILD)/tests/harness: tests/harness.c $(BUILD)/tests/corpus.o $(BUILD)/tests/libpfm_ask.o $(BUILD)/compiler/sysfs_spy.o $(BUILD)/libpmudb.a
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(PFM_CFLAGS) -Idb $< $(BUILD)/tests/corpus.o $(BUILD)/compiler/sysfs_spy.o \
-		$(BUILD)/libpmudb.a -o $@ $(LDFLAGS) $(PFM_LIBS) $(SQLITE_LIBS) -ldl -lpthread
+	$(CC) $(CFLAGS) $(PFM_CFLAGS) -Idb $< $(BUILD)/tests/corpus.o $(BUILD)/tests/libpfm_ask.o \
+		$(BUILD)/compiler/sysfs_spy.o $(BUILD)/libpmudb.a -o $@ $(LDFLAGS) $(PFM_LIBS) $(SQLITE_LIBS) -ldl -lpthread
 
-$(BUILD)/tests/bench: tests/bench.c $(BUILD)/tests/corpus.o $(BUILD)/compiler/sysfs_spy.o $(BUILD)/libpmudb.a
+$(BUILD)/tests/bench: tests/bench.c $(BUILD)/tests/corpus.o $(BUILD)/tests/libpfm_ask.o $(BUILD)/compiler/sysfs_spy.o \
+		$(BUILD)/libpmudb.a
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(PFM_CFLAGS) -Idb $< $(BUILD)/tests/corpus.o $(BUILD)/compiler/sysfs_spy.o \
-		$(BUILD)/libpmudb.a -o $@ $(LDFLAGS) $(PFM_LIBS) $(SQLITE_LIBS) -ldl -lpthread
+	$(CC) $(CFLAGS) $(PFM_CFLAGS) -Idb $< $(BUILD)/tests/corpus.o $(BUILD)/tests/libpfm_ask.o \
+		$(BUILD)/compiler/sysfs_spy.o $(BUILD)/libpmudb.a -o $@ $(LDFLAGS) $(PFM_LIBS) $(SQLITE_LIBS) -ldl -lpthread
 
-$(BUILD)/tests/libpfm_once: tests/libpfm_once.c
+$(BUILD)/tests/libpfm_once: tests/libpfm_once.c $(BUILD)/tests/libpfm_ask.o
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(PFM_CFLAGS) $< -o $@ $(LDFLAGS) $(PFM_LIBS)
+	$(CC) $(CFLAGS) $(PFM_CFLAGS) $< $(BUILD)/tests/libpfm_ask.o -o $@ $(LDFLAGS) $(PFM_LIBS)
 
 # Speed, as ratios against libpfm with a null control (never a timed test).
 bench: all $(BUILD)/tests/bench $(BUILD)/tests/libpfm_once

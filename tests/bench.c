@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "corpus.h"
+#include "libpfm_ask.h"
 #include "pmudb.h"
 
 struct corpus {
@@ -64,15 +65,8 @@ static double run_libpfm(const struct corpus *c)
 	double t0 = now();
 	for (size_t i = 0; i < c->count; i++) {
 		struct perf_event_attr attr;
-		pfm_perf_encode_arg_t arg;
 		char *fstr = NULL;
-		memset(&attr, 0, sizeof(attr));
-		memset(&arg, 0, sizeof(arg));
-		attr.size = sizeof(attr);
-		arg.attr = &attr;
-		arg.fstr = &fstr;
-		arg.size = sizeof(arg);
-		pfm_get_os_event_encoding(c->items[i], PFM_PLM0 | PFM_PLM3, PFM_OS_PERF_EVENT_EXT, &arg);
+		libpfm_ask(c->items[i], &attr, &fstr, NULL);
 		free(fstr);
 	}
 	return now() - t0;

@@ -26,6 +26,7 @@
 
 #include "../compiler/sysfs_spy.h"
 #include "corpus.h"
+#include "libpfm_ask.h"
 #include "pmudb.h"
 
 #define MAX_SHOWN 5
@@ -65,16 +66,9 @@ struct answer {
 
 static void ask_libpfm(const char *s, struct answer *a)
 {
-	pfm_perf_encode_arg_t arg;
 	char *fstr = NULL;
 	memset(a, 0, sizeof(*a));
-	memset(&arg, 0, sizeof(arg));
-	arg.attr = &a->attr;
-	arg.fstr = &fstr;
-	arg.size = sizeof(arg);
-	a->attr.size = sizeof(a->attr);
-	a->error = pfm_get_os_event_encoding(s, PFM_PLM0 | PFM_PLM3, PFM_OS_PERF_EVENT_EXT, &arg);
-	a->cpu = arg.cpu;
+	a->error = libpfm_ask(s, &a->attr, &fstr, &a->cpu);
 	if (!a->error) {
 		snprintf(a->fstr, sizeof(a->fstr), "%s", fstr ? fstr : "");
 		const char *name = sysfs_spy_name((int)a->attr.type);

@@ -17,6 +17,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "libpfm_ask.h"
 #include "pmudb.h"
 #include "testlib.h"
 
@@ -237,16 +238,10 @@ static void test_emerald_rapids_gap_is_closed(void **state)
 	assert_int_equal(r.status, 0);
 
 	struct perf_event_attr attr;
-	pfm_perf_encode_arg_t arg;
-	char *fstr = NULL;
-	memset(&attr, 0, sizeof(attr));
-	memset(&arg, 0, sizeof(arg));
-	attr.size = sizeof(attr);
-	arg.attr = &attr;
-	arg.fstr = &fstr;
-	arg.size = sizeof(arg);
-	int unprefixed = pfm_get_os_event_encoding("INST_RETIRED:ANY_P", PFM_PLM0 | PFM_PLM3, PFM_OS_PERF_EVENT_EXT, &arg);
-	int spr = pfm_get_os_event_encoding("spr::INST_RETIRED:ANY_P", PFM_PLM0 | PFM_PLM3, PFM_OS_PERF_EVENT_EXT, &arg);
+	char *fstr = NULL, *ignored = NULL;
+	int unprefixed = libpfm_ask("INST_RETIRED:ANY_P", &attr, &ignored, NULL);
+	free(ignored);
+	int spr = libpfm_ask("spr::INST_RETIRED:ANY_P", &attr, &fstr, NULL);
 	assert_int_equal(spr, PFM_SUCCESS);
 	char expect[128];
 	snprintf(expect, sizeof(expect), "\"config\":\"0x%llx\"", (unsigned long long)attr.config);

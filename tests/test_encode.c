@@ -17,6 +17,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "libpfm_ask.h"
 #include "pmudb.h"
 #include "testlib.h"
 
@@ -43,26 +44,13 @@ static int teardown(void **state)
 	return 0;
 }
 
-/* libpfm's answer, for the fields both give. */
-static int libpfm_encode(const char *s, struct perf_event_attr *attr, char **fstr)
-{
-	pfm_perf_encode_arg_t arg;
-	memset(attr, 0, sizeof(*attr));
-	memset(&arg, 0, sizeof(arg));
-	attr->size = sizeof(*attr);
-	arg.attr = attr;
-	arg.fstr = fstr;
-	arg.size = sizeof(arg);
-	return pfm_get_os_event_encoding(s, PFM_PLM0 | PFM_PLM3, PFM_OS_PERF_EVENT_EXT, &arg);
-}
-
 static void assert_same_as_libpfm(const char *s)
 {
 	struct perf_event_attr attr;
 	char *fstr = NULL;
 	struct pmudb_encoding e;
 	struct pmudb_error err;
-	int expected = libpfm_encode(s, &attr, &fstr);
+	int expected = libpfm_ask(s, &attr, &fstr, NULL);
 	int got = pmudb_encode(db, s, NULL, &e, &err);
 	if (expected != got)
 		fail_msg("%s: libpfm %d, pmudb %d (%s)", s, expected, got, err.message);
