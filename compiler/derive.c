@@ -555,6 +555,32 @@ static void probe_pairs(const struct pmu *p, struct event *ev, int *pair)
 	}
 }
 
+/*
+ * PMU modifiers libpfm leaves out of the fstr of every encoding of EV that
+ * was seen (the server uncore prints nf= only with the unit masks that need
+ * it).  Nothing is hidden when nothing encoded.
+ */
+static void find_hidden_modifiers(struct event *ev, const struct probe *bare, const struct probe *singles)
+{
+	for (size_t m = 0; m < ev->modifiers.count; m++) {
+		const struct modifier *mod = &ev->modifiers.items[m];
+		if (mod->is_perf)
+			continue;
+		bool seen = false, any = false;
+		if (!bare->error) {
+			any = true;
+			seen = probe_modifier(bare, mod->name) != NULL;
+		}
+		for (size_t u = 0; u < ev->umasks.count && !seen; u++)
+			if (!singles[u].error) {
+				any = true;
+				seen = probe_modifier(&singles[u], mod->name) != NULL;
+			}
+		if (any && !seen)
+			*(int *)vec_push(&ev->hidden) = (int)m;
+	}
+}
+
 /* Derives EV's rules; returns a string libpfm encodes for it, or NULL. */
 static char *derive_event(struct pmu *p, struct event *ev, struct event **modifier_source, bool *source_plain)
 {
@@ -583,6 +609,7 @@ static char *derive_event(struct pmu *p, struct event *ev, struct event **modifi
 		abort();
 	}
 	probe_singles(p, ev, singles);
+	find_hidden_modifiers(ev, &bare, singles);
 	probe_pairs(p, ev, pair);
 	derive_groups(ev, pair, n);
 

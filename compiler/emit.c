@@ -25,7 +25,7 @@ enum stmt_id {
 	S_ADD_PMU, S_ADD_SYSFS, S_ADD_EVENT, S_ADD_ALIAS, S_ADD_UMASK,
 	S_ADD_EVENT_DEFAULT, S_ADD_UMASK_DEFAULT, S_ADD_GROUP_RULE, S_ADD_IMPLIED,
 	S_ADD_CPUID, S_ADD_CPUID_PMU, S_ADD_OVERRIDE, S_ADD_META, S_ADD_ERROR,
-	S_FIND_TEXT, S_ADD_TEXT, S_ADD_TEXT_KEY, S_ADD_PAIR_DEFAULT,
+	S_FIND_TEXT, S_ADD_TEXT, S_ADD_TEXT_KEY, S_ADD_PAIR_DEFAULT, S_ADD_HIDDEN,
 	S_COUNT
 };
 
@@ -53,6 +53,7 @@ static const char *const stmt_sql[S_COUNT] = {
 	[S_ADD_OVERRIDE] = "INSERT INTO override_log VALUES (NULL,?,?,?,?)",
 	[S_ADD_META] = "INSERT INTO meta VALUES (?,?)",
 	[S_ADD_ERROR] = "INSERT INTO pfm_error VALUES (?,?,?)",
+	[S_ADD_HIDDEN] = "INSERT INTO event_hidden_modifier VALUES (?,?)",
 	[S_ADD_PAIR_DEFAULT] = "INSERT INTO pair_default VALUES (?,?,?,?)",
 	[S_FIND_TEXT] = "SELECT id FROM temp.text_key WHERE value = ?",
 	[S_ADD_TEXT] = "INSERT INTO text(value) VALUES (?)",
@@ -218,6 +219,7 @@ static void key_event(sqlite3_str *k, const struct event *ev, int64_t modset)
 			    ev->is_precise, ev->supports_hw_sampling, ev->speculative, (long long)modset, ev->perf_type,
 			    ev->bare_error * 2 + ev->umasks_in_config1, ev->group_count, ev->retired, ev->why ? ev->why : "");
 	key_ints(k, &ev->bare_added);
+	key_ints(k, &ev->hidden);
 	for (size_t i = 0; i < ev->aliases.count; i++)
 		sqlite3_str_appendf(k, "%s,", ev->aliases.items[i]);
 	for (size_t i = 0; i < ev->group_rules.count; i++)
@@ -284,6 +286,8 @@ static int insert_event(struct emitter *em, int64_t table, size_t position, cons
 			(int64_t)ev->group_rules.items[i].group_b, (int64_t)ev->group_rules.items[i].error) < 0;
 	for (size_t i = 0; !r && i < ev->aliases.count; i++)
 		r = run(em, S_ADD_ALIAS, NULL, "isi", table, ev->aliases.items[i], id) < 0;
+	for (size_t i = 0; !r && i < ev->hidden.count; i++)
+		r = run(em, S_ADD_HIDDEN, NULL, "ii", id, (int64_t)ev->hidden.items[i]) < 0;
 	for (size_t i = 0; !r && i < ev->pair_defaults.count; i++) {
 		const struct pair_defaults *pd = &ev->pair_defaults.items[i];
 		for (size_t k = 0; !r && k <= pd->added.count; k++) {

@@ -76,6 +76,7 @@ static void free_event(struct event *e)
 	free(e->modifiers.items);
 	free(e->aliases.items);
 	free(e->bare_added.items);
+	free(e->hidden.items);
 	free(e->group_rules.items);
 	for (size_t i = 0; i < e->pair_defaults.count; i++)
 		free(e->pair_defaults.items[i].added.items);

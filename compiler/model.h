@@ -111,6 +111,7 @@ struct event {
 	/* derived */
 	int bare_error;		/* libpfm's answer to PMU::EVENT alone */
 	bool umasks_in_config1;	/* unit-mask codes land in config1 (offcore response) */
+	struct int_vec hidden;	/* PMU modifiers no encoding of it printed in fstr */
 	struct int_vec bare_added;	/* defaults libpfm adds to the bare event */
 	int group_count;
 	VEC(struct group_rule) group_rules;

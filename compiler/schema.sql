@@ -101,6 +101,13 @@ CREATE TABLE event (
 	why TEXT
 );
 
+-- PMU modifiers libpfm leaves out of this event's fstr unless given.
+CREATE TABLE event_hidden_modifier (
+	event_id INTEGER NOT NULL REFERENCES event(id),
+	modifier_position INTEGER NOT NULL,
+	PRIMARY KEY (event_id, modifier_position)
+) WITHOUT ROWID;
+
 CREATE TABLE event_alias (
 	table_id INTEGER NOT NULL REFERENCES event_table(id),
 	name TEXT NOT NULL COLLATE NOCASE,

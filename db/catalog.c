@@ -303,6 +303,15 @@ static int rule_row(struct event *ev, sqlite3_stmt *st)
 	return 0;
 }
 
+static int hidden_row(struct event *ev, sqlite3_stmt *st)
+{
+	int m = sqlite3_column_int(st, 1);
+	if (m < 0 || m >= 64)
+		return -1;
+	ev->hidden |= 1ULL << m;
+	return 0;
+}
+
 static int pair_default_row(struct event *ev, sqlite3_stmt *st)
 {
 	int a = sqlite3_column_int(st, 1), b = sqlite3_column_int(st, 2), added = sqlite3_column_int(st, 3);
@@ -410,6 +419,8 @@ static int load_table(struct pmudb *db, struct event_table *t)
 			   " FROM umask_implied WHERE " OF_TABLE, implied_row)
 	       || for_rows(db, t, first, "SELECT event_id, group_a, group_b, error FROM group_rule WHERE " OF_TABLE,
 			   rule_row)
+	       || for_rows(db, t, first, "SELECT event_id, modifier_position FROM event_hidden_modifier WHERE " OF_TABLE,
+			   hidden_row)
 	       || for_rows(db, t, first, "SELECT event_id, umask_a, umask_b, added_position FROM pair_default WHERE "
 			   OF_TABLE " ORDER BY event_id, umask_a, umask_b, added_position", pair_default_row) ? -1 : 0;
 }

@@ -95,6 +95,7 @@ struct event {
 	struct group_rule *rules;
 	int npairs;
 	struct pair_default *pairs;
+	uint64_t hidden;	/* bit m: PMU modifier m left out of fstr unless given */
 	const struct modifier_set *modifiers;	/* never NULL */
 };
 

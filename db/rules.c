@@ -211,7 +211,7 @@ void fstr_pmu_modifiers(struct request *rq)
 	const struct modifier_set *set = rq->ev->modifiers;
 	for (int m = 0; m < set->count; m++) {
 		const struct modifier *mod = &set->items[m];
-		if (mod->from_perf)
+		if (mod->from_perf || (m < 64 && (rq->ev->hidden >> m & 1) && !rq->given[m]))
 			continue;
 		fstr_add_value(rq, mod->name, register_value(rq, m));
 	}
