@@ -478,6 +478,37 @@ static void note_umask_placement(struct event *ev, struct umask *u, const struct
 		ev->umasks_in_config1 = true;
 }
 
+/*
+ * The extra registers (config1, config2: filters) are measured, not
+ * computed: the bits every single encoding of EV has are the event's, and
+ * the rest of each unit mask's single encoding is the unit mask's.
+ */
+static void measure_filters(struct event *ev, const struct probe *bare, const struct probe *singles)
+{
+	uint64_t base[2] = { ~0ULL, ~0ULL };
+	bool any = false;
+	if (!bare->error && !bare->raw_only) {
+		base[0] &= bare->attr.config1;
+		base[1] &= bare->attr.config2;
+		any = true;
+	}
+	for (size_t u = 0; u < ev->umasks.count; u++)
+		if (!singles[u].error && !singles[u].raw_only) {
+			base[0] &= singles[u].attr.config1;
+			base[1] &= singles[u].attr.config2;
+			any = true;
+		}
+	if (!any)
+		return;
+	ev->filter_base[0] = base[0];
+	ev->filter_base[1] = base[1];
+	for (size_t u = 0; u < ev->umasks.count; u++)
+		if (!singles[u].error && !singles[u].raw_only) {
+			ev->umasks.items[u].filter_bits[0] = singles[u].attr.config1 & ~base[0];
+			ev->umasks.items[u].filter_bits[1] = singles[u].attr.config2 & ~base[1];
+		}
+}
+
 /* Encodes EV with each of its umasks alone; records answers and defaults. */
 static void probe_singles(const struct pmu *p, struct event *ev, struct probe *singles)
 {
@@ -610,6 +641,7 @@ static char *derive_event(struct pmu *p, struct event *ev, struct event **modifi
 	}
 	probe_singles(p, ev, singles);
 	find_hidden_modifiers(ev, &bare, singles);
+	measure_filters(ev, &bare, singles);
 	probe_pairs(p, ev, pair);
 	derive_groups(ev, pair, n);
 

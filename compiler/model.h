@@ -52,6 +52,7 @@ struct umask {
 				 * -1 for an equiv, which stands for its expansion */
 	int single_error;	/* libpfm's answer to EVENT:UMASK, 0 on success */
 	bool sets_event_select;	/* alone, it changes config bits 0-7 from the event code's */
+	uint64_t filter_bits[2];	/* config1, config2 bits it sets beyond the event's own */
 	struct int_vec added;	/* defaults libpfm adds to EVENT:UMASK */
 	VEC(struct implied_value) implied;
 };
@@ -112,6 +113,7 @@ struct event {
 	int bare_error;		/* libpfm's answer to PMU::EVENT alone */
 	bool umasks_in_config1;	/* unit-mask codes land in config1 (offcore response) */
 	struct int_vec hidden;	/* PMU modifiers no encoding of it printed in fstr */
+	uint64_t filter_base[2];	/* config1, config2 bits every encoding of it has */
 	struct int_vec bare_added;	/* defaults libpfm adds to the bare event */
 	int group_count;
 	VEC(struct group_rule) group_rules;

@@ -96,6 +96,8 @@ CREATE TABLE event (
 	perf_type INTEGER,
 	bare_error INTEGER NOT NULL REFERENCES pfm_error(code),
 	umasks_in_config1 INTEGER NOT NULL,
+	filter_config1 INTEGER NOT NULL,
+	filter_config2 INTEGER NOT NULL,
 	group_count INTEGER NOT NULL,
 	retired INTEGER NOT NULL,
 	why TEXT
@@ -128,6 +130,8 @@ CREATE TABLE umask (
 	grp INTEGER,
 	single_error INTEGER NOT NULL REFERENCES pfm_error(code),
 	sets_event_select INTEGER NOT NULL,
+	filter_config1 INTEGER NOT NULL,
+	filter_config2 INTEGER NOT NULL,
 	retired INTEGER NOT NULL,
 	why TEXT,
 	PRIMARY KEY (event_id, position)

@@ -247,6 +247,8 @@ static int umask_row(struct event *ev, sqlite3_stmt *st)
 	u->single_error = sqlite3_column_int(st, 8);
 	u->retired = sqlite3_column_int(st, 9);
 	u->sets_event_select = sqlite3_column_int(st, 10);
+	u->filter_bits[0] = (uint64_t)sqlite3_column_int64(st, 11);
+	u->filter_bits[1] = (uint64_t)sqlite3_column_int64(st, 12);
 	return u->name && u->description ? 0 : -1;
 }
 
@@ -344,7 +346,8 @@ static int load_events(struct pmudb *db, struct event_table *t, int64_t *first_e
 	sqlite3_finalize(st);
 	t->events = calloc((size_t)t->nevents + 1, sizeof(*t->events));
 	if (!t->events || prepare(db, "SELECT e.id, e.name, t.value, equiv, code, is_precise, modifier_set_id, perf_type,"
-				      " bare_error, group_count, retired, umasks_in_config1 FROM event e JOIN text t ON t.id = e.description_id"
+				      " bare_error, group_count, retired, umasks_in_config1, filter_config1, filter_config2 FROM event e"
+				      " JOIN text t ON t.id = e.description_id"
 				      " WHERE table_id = ? ORDER BY position", &st))
 		return -1;
 	sqlite3_bind_int64(st, 1, t->id);
@@ -370,6 +373,8 @@ static int load_events(struct pmudb *db, struct event_table *t, int64_t *first_e
 		ev->group_count = sqlite3_column_int(st, 9);
 		ev->retired = sqlite3_column_int(st, 10);
 		ev->umasks_in_config1 = sqlite3_column_int(st, 11);
+		ev->filter_base[0] = (uint64_t)sqlite3_column_int64(st, 12);
+		ev->filter_base[1] = (uint64_t)sqlite3_column_int64(st, 13);
 		if (!ev->name || !ev->description)
 			r = -1;
 	}
@@ -409,7 +414,8 @@ static int load_table(struct pmudb *db, struct event_table *t)
 	if (load_events(db, t, &first) || load_aliases(db, t, first))
 		return -1;
 	return for_rows(db, t, first, "SELECT event_id, position, name, t.value, equiv, code, is_default, grp,"
-			" single_error, retired, sets_event_select FROM umask u JOIN text t ON t.id = u.description_id WHERE " OF_TABLE
+			" single_error, retired, sets_event_select, filter_config1, filter_config2 FROM umask u"
+			" JOIN text t ON t.id = u.description_id WHERE " OF_TABLE
 			" ORDER BY event_id, position", umask_row)
 	       || for_rows(db, t, first, "SELECT event_id, umask_position FROM event_default WHERE " OF_TABLE,
 			   event_default_row)

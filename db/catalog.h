@@ -60,6 +60,7 @@ struct umask {
 	uint64_t code;
 	bool is_default, retired;
 	bool sets_event_select;	/* measured: replaces the event select */
+	uint64_t filter_bits[2];	/* measured: config1, config2 bits it adds */
 	int group;		/* -1 for an equiv */
 	int single_error;
 	int nadded;
@@ -84,6 +85,7 @@ struct event {
 	uint64_t code;
 	bool is_precise, retired;
 	bool umasks_in_config1;	/* measured: unit masks go to config1 */
+	uint64_t filter_base[2];	/* measured: config1, config2 bits of any encoding */
 	int perf_type;		/* INT32_MIN: the PMU's */
 	int bare_error;
 	int group_count;
