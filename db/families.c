@@ -14,8 +14,9 @@
 
 #include "encode.h"
 
-/* Sets every PMU modifier that is given or implied by a unit mask. */
-static int apply_pmu_modifiers(struct request *rq)
+/* Sets every PMU modifier that is given, and those implied by a unit mask
+ * when IMPLIED (encoders that measured the registers have them already). */
+static int apply_pmu_modifiers(struct request *rq, bool implied)
 {
 	const struct modifier_set *set = rq->ev->modifiers;
 	for (int m = 0; m < set->count; m++) {
@@ -23,6 +24,8 @@ static int apply_pmu_modifiers(struct request *rq)
 		if (mod->from_perf)
 			continue;
 		if (!rq->given[m]) {
+			if (!implied)
+				continue;
 			/* a value a unit mask implies (ldlat=3) goes in too */
 			uint64_t v = modifier_value(rq, m);
 			if (v != mod->default_value)
@@ -80,7 +83,7 @@ static int encode_intel_x86(struct request *rq)
 	out->config = ev->code;
 	int r = intel_umask_bits(rq, &out->config, &umask);
 	if (!r)
-		r = apply_pmu_modifiers(rq);
+		r = apply_pmu_modifiers(rq, true);
 	if (r)
 		return r;
 
@@ -116,7 +119,7 @@ static int encode_amd64(struct request *rq)
 		umask |= ev->umasks[rq->final[i]].code;
 	/* event select bits 0-7 and 32-35, unit mask bits 8-15 */
 	out->config = (ev->code & 0xff) | (((ev->code >> 8) & 0xf) << 32) | ((umask & 0xff) << 8);
-	int r = apply_pmu_modifiers(rq);
+	int r = apply_pmu_modifiers(rq, true);
 	if (r)
 		return r;
 	fstr_pmu_modifiers(rq);
@@ -133,7 +136,7 @@ static int encode_or(struct request *rq)
 	rq->out->config = ev->code;
 	for (int i = 0; i < rq->nfinal; i++)
 		rq->out->config |= ev->umasks[rq->final[i]].code;
-	int r = apply_pmu_modifiers(rq);
+	int r = apply_pmu_modifiers(rq, true);
 	if (!r)
 		fstr_pmu_modifiers(rq);
 	return r;
@@ -150,15 +153,15 @@ static int encode_intel_snbep_unc(struct request *rq)
 	if (r)
 		return r;
 	rq->out->config |= umask << 8;
-	/* the filter registers, as measured: the event's bits and each unit
-	 * mask's own */
+	/* the filter registers, as measured: the event's bits and those of
+	 * each unit mask asked for (libpfm adds no filter for a default) */
 	rq->out->config1 = ev->filter_base[0];
 	rq->out->config2 = ev->filter_base[1];
-	for (int i = 0; i < rq->nfinal; i++) {
-		rq->out->config1 |= ev->umasks[rq->final[i]].filter_bits[0];
-		rq->out->config2 |= ev->umasks[rq->final[i]].filter_bits[1];
+	for (int i = 0; i < rq->nasked; i++) {
+		rq->out->config1 |= ev->umasks[rq->asked[i]].filter_bits[0];
+		rq->out->config2 |= ev->umasks[rq->asked[i]].filter_bits[1];
 	}
-	r = apply_pmu_modifiers(rq);
+	r = apply_pmu_modifiers(rq, false);
 	if (!r)
 		fstr_pmu_modifiers(rq);
 	return r;
