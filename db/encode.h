@@ -72,8 +72,10 @@ void apply_landings(struct request *rq, const struct modifier *m, uint64_t value
 uint64_t modifier_value(const struct request *rq, int m);
 int find_modifier(const struct event *ev, const char *name);	/* position or -1 */
 
-/* Appends ":name=value" for every PMU modifier, as libpfm's encoders do. */
-void fstr_pmu_modifiers(struct request *rq);
+/* Appends ":name=value" for every PMU modifier, as libpfm's encoders do:
+ * the value read back from the registers, or (FROM_REGISTERS false, for
+ * measured registers) the value given, implied or default. */
+void fstr_pmu_modifiers(struct request *rq, bool from_registers);
 
 /* The perf_events layer (perf_layer.c): privilege levels, period, precise ... */
 int apply_perf_layer(struct request *rq);

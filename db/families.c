@@ -104,7 +104,7 @@ static int encode_intel_x86(struct request *rq)
 		out->config1 |= umask;
 	else
 		out->config |= umask << 8;
-	fstr_pmu_modifiers(rq);
+	fstr_pmu_modifiers(rq, true);
 	return 0;
 }
 
@@ -122,7 +122,7 @@ static int encode_amd64(struct request *rq)
 	int r = apply_pmu_modifiers(rq, true);
 	if (r)
 		return r;
-	fstr_pmu_modifiers(rq);
+	fstr_pmu_modifiers(rq, true);
 	return 0;
 }
 
@@ -138,7 +138,7 @@ static int encode_or(struct request *rq)
 		rq->out->config |= ev->umasks[rq->final[i]].code;
 	int r = apply_pmu_modifiers(rq, true);
 	if (!r)
-		fstr_pmu_modifiers(rq);
+		fstr_pmu_modifiers(rq, true);
 	return r;
 }
 
@@ -163,7 +163,7 @@ static int encode_intel_snbep_unc(struct request *rq)
 	}
 	r = apply_pmu_modifiers(rq, false);
 	if (!r)
-		fstr_pmu_modifiers(rq);
+		fstr_pmu_modifiers(rq, false);
 	return r;
 }
 
