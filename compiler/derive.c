@@ -147,6 +147,39 @@ static void find_requirement(const char *base, struct event *ev, size_t mi, int 
 	}
 }
 
+/*
+ * What giving a PMU modifier does beyond its value: register bits set
+ * whatever the value (the server uncore's thread-id enable for tf=), and an
+ * fstr that shows a constant instead of the value (tf=1).
+ */
+static void find_presence(const char *base, struct modifier *m)
+{
+	struct probe none, lo, hi;
+	probe_encode(base, PLM_DEFAULT, &none);
+	if (none.error || none.raw_only || !accepts(base, m->name, m->min, &lo))
+		return;
+	for (size_t f = 1; f <= 3; f++) {	/* config, config1, config2 */
+		uint64_t value_bits = 0;
+		for (size_t i = 0; i < m->landings.count; i++)
+			if (!strcmp(m->landings.items[i].field, field_names[f]))
+				value_bits |= m->landings.items[i].mask;
+		uint64_t bits = (field_value(&lo, f) & ~field_value(&none, f)) & ~value_bits;
+		if (!bits)
+			continue;
+		struct landing *l = vec_push(&m->presence);
+		snprintf(l->field, sizeof(l->field), "%s", field_names[f]);
+		l->mask = bits;
+	}
+	const struct probe_token *a = probe_modifier(&lo, m->name);
+	if (!a || a->value == m->min || m->max == m->min || !accepts(base, m->name, m->max, &hi))
+		return;
+	const struct probe_token *b = probe_modifier(&hi, m->name);
+	if (b && b->value == a->value) {
+		m->has_shown = true;
+		m->shown = a->value;
+	}
+}
+
 static void derive_modifier(const char *base, struct event *ev, size_t mi)
 {
 	struct modifier *m = &ev->modifiers.items[mi];
@@ -162,6 +195,8 @@ static void derive_modifier(const char *base, struct event *ev, size_t mi)
 			record_landings(m, &lo, &hi);
 		else if (z)
 			find_requirement(base, ev, mi, hi.error);
+		if (m->probed && !m->is_perf)
+			find_presence(base, m);
 		return;
 	}
 	/* Smallest accepted value: 0, 1, or nothing we can find cheaply. */
@@ -184,6 +219,8 @@ static void derive_modifier(const char *base, struct event *ev, size_t mi)
 	else if (min > 0 && !accepts(base, m->name, min - 1, &past))
 		m->range_error = past.error;
 	measure_int_landing(base, m, min, m->max);
+	if (!m->is_perf)
+		find_presence(base, m);
 }
 
 /* Modifiers whose fstr value changes with the privilege-level mask. */
@@ -229,6 +266,11 @@ static void copy_modifier_rules(struct event *to, const struct event *from)
 		t->landings.count = 0;
 		for (size_t j = 0; j < f->landings.count; j++)
 			*(struct landing *)vec_push(&t->landings) = f->landings.items[j];
+		t->presence.count = 0;
+		for (size_t j = 0; j < f->presence.count; j++)
+			*(struct landing *)vec_push(&t->presence) = f->presence.items[j];
+		t->has_shown = f->has_shown;
+		t->shown = f->shown;
 	}
 }
 

@@ -25,7 +25,7 @@ enum stmt_id {
 	S_ADD_PMU, S_ADD_SYSFS, S_ADD_EVENT, S_ADD_ALIAS, S_ADD_UMASK,
 	S_ADD_EVENT_DEFAULT, S_ADD_UMASK_DEFAULT, S_ADD_GROUP_RULE, S_ADD_IMPLIED,
 	S_ADD_CPUID, S_ADD_CPUID_PMU, S_ADD_OVERRIDE, S_ADD_META, S_ADD_ERROR,
-	S_FIND_TEXT, S_ADD_TEXT, S_ADD_TEXT_KEY, S_ADD_PAIR_DEFAULT, S_ADD_HIDDEN,
+	S_FIND_TEXT, S_ADD_TEXT, S_ADD_TEXT_KEY, S_ADD_PAIR_DEFAULT, S_ADD_HIDDEN, S_ADD_PRESENCE,
 	S_COUNT
 };
 
@@ -37,7 +37,7 @@ static const char *const stmt_sql[S_COUNT] = {
 	[S_FIND_MODSET] = "SELECT set_id FROM temp.modset_key WHERE key = ?",
 	[S_ADD_MODSET_KEY] = "INSERT INTO temp.modset_key(key, set_id) VALUES (?, ?)",
 	[S_ADD_MODSET] = "INSERT INTO modifier_set DEFAULT VALUES",
-	[S_ADD_MODIFIER] = "INSERT INTO modifier VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+	[S_ADD_MODIFIER] = "INSERT INTO modifier VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
 	[S_ADD_LANDING] = "INSERT INTO modifier_landing VALUES (?,?,?,?)",
 	[S_ADD_PMU] = "INSERT INTO pmu VALUES (NULL,?,?,?,?,?,?,?,?,?,?,?,?)",
 	[S_ADD_SYSFS] = "INSERT INTO pmu_sysfs VALUES (?,?,?)",
@@ -53,6 +53,7 @@ static const char *const stmt_sql[S_COUNT] = {
 	[S_ADD_OVERRIDE] = "INSERT INTO override_log VALUES (NULL,?,?,?,?)",
 	[S_ADD_META] = "INSERT INTO meta VALUES (?,?)",
 	[S_ADD_ERROR] = "INSERT INTO pfm_error VALUES (?,?,?)",
+	[S_ADD_PRESENCE] = "INSERT INTO modifier_presence VALUES (?,?,?,?)",
 	[S_ADD_HIDDEN] = "INSERT INTO event_hidden_modifier VALUES (?,?)",
 	[S_ADD_PAIR_DEFAULT] = "INSERT INTO pair_default VALUES (?,?,?,?)",
 	[S_FIND_TEXT] = "SELECT id FROM temp.text_key WHERE value = ?",
@@ -158,6 +159,10 @@ static void key_modifiers(sqlite3_str *k, const struct event *ev)
 		for (size_t j = 0; j < m->landings.count; j++)
 			sqlite3_str_appendf(k, "%s=%llx,", m->landings.items[j].field,
 					    (unsigned long long)m->landings.items[j].mask);
+		for (size_t j = 0; j < m->presence.count; j++)
+			sqlite3_str_appendf(k, "+%s=%llx,", m->presence.items[j].field,
+					    (unsigned long long)m->presence.items[j].mask);
+		sqlite3_str_appendf(k, "s%d/%llx", m->has_shown, (unsigned long long)m->shown);
 		sqlite3_str_appendchar(k, 1, '\x1e');
 	}
 }
@@ -168,16 +173,20 @@ static int insert_modifiers(struct emitter *em, int64_t set, const struct event 
 		const struct modifier *m = &ev->modifiers.items[i];
 		int64_t text;
 		if (text_id(em, m->description, &text)
-		    || run(em, S_ADD_MODIFIER, NULL, "iisissiiiiininn", set, (int64_t)i, m->name, text,
+		    || run(em, S_ADD_MODIFIER, NULL, "iisissiiiiininnn", set, (int64_t)i, m->name, text,
 			m->is_integer ? "int" : "bool", m->is_perf ? "perf" : "pmu", (int64_t)m->libpfm_index,
 			(int64_t)m->default_value, (int64_t)m->probed, (int64_t)m->min, (int64_t)m->max,
 			m->range_error == 0, (int64_t)m->range_error,
 			(int64_t)m->follows_plm, m->requires < 0, (int64_t)m->requires, m->requires < 0,
-			(int64_t)m->refused_error) < 0)
+			(int64_t)m->refused_error, !m->has_shown, (int64_t)m->shown) < 0)
 			return -1;
 		for (size_t j = 0; j < m->landings.count; j++)
 			if (run(em, S_ADD_LANDING, NULL, "iisi", set, (int64_t)i, m->landings.items[j].field,
 				(int64_t)m->landings.items[j].mask) < 0)
+				return -1;
+		for (size_t j = 0; j < m->presence.count; j++)
+			if (run(em, S_ADD_PRESENCE, NULL, "iisi", set, (int64_t)i, m->presence.items[j].field,
+				(int64_t)m->presence.items[j].mask) < 0)
 				return -1;
 	}
 	return 0;

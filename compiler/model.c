@@ -69,6 +69,7 @@ static void free_event(struct event *e)
 		free(e->modifiers.items[i].name);
 		free(e->modifiers.items[i].description);
 		free(e->modifiers.items[i].landings.items);
+		free(e->modifiers.items[i].presence.items);
 	}
 	for (size_t i = 0; i < e->aliases.count; i++)
 		free(e->aliases.items[i]);

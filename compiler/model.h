@@ -74,6 +74,9 @@ struct modifier {
 	bool probed;		/* false when no encodable base string was found */
 	uint64_t min, max;	/* accepted range */
 	int range_error;	/* libpfm's error just past the range */
+	VEC(struct landing) presence;	/* bits set whenever it is given */
+	bool has_shown;		/* fstr shows SHOWN whatever value is given */
+	uint64_t shown;
 	bool follows_plm;	/* value comes from the privilege-level mask */
 	int requires;		/* 1 is refused unless this modifier is non-zero; -1 */
 	int refused_error;	/* libpfm's error for 1 alone, when it requires */

@@ -69,6 +69,7 @@ CREATE TABLE modifier (
 	follows_plm INTEGER NOT NULL,
 	requires_position INTEGER,
 	refused_error INTEGER REFERENCES pfm_error(code),
+	shown_value INTEGER,
 	PRIMARY KEY (set_id, position)
 ) WITHOUT ROWID;
 
@@ -77,6 +78,16 @@ CREATE TABLE modifier_landing (
 	position INTEGER NOT NULL,
 	field TEXT NOT NULL,
 	mask INTEGER NOT NULL,
+	PRIMARY KEY (set_id, position, field),
+	FOREIGN KEY (set_id, position) REFERENCES modifier(set_id, position)
+) WITHOUT ROWID;
+
+-- Register bits a modifier sets whenever it is given, whatever its value.
+CREATE TABLE modifier_presence (
+	set_id INTEGER NOT NULL,
+	position INTEGER NOT NULL,
+	field TEXT NOT NULL,
+	bits INTEGER NOT NULL,
 	PRIMARY KEY (set_id, position, field),
 	FOREIGN KEY (set_id, position) REFERENCES modifier(set_id, position)
 ) WITHOUT ROWID;

@@ -70,7 +70,7 @@ static int load_modifier_set(struct pmudb *db, int64_t id, struct modifier_set *
 	sqlite3_finalize(st);
 	set->items = calloc((size_t)set->count + 1, sizeof(*set->items));
 	if (!set->items || prepare(db, "SELECT position, name, t.value, type, provider, default_value, probed, min_value,"
-					" max_value, follows_plm, requires_position, refused_error, range_error FROM modifier m"
+					" max_value, follows_plm, requires_position, refused_error, range_error, shown_value FROM modifier m"
 					" JOIN text t ON t.id = m.description_id WHERE set_id = ? ORDER BY position", &st))
 		return -1;
 	sqlite3_bind_int64(st, 1, id);
@@ -94,6 +94,8 @@ static int load_modifier_set(struct pmudb *db, int64_t id, struct modifier_set *
 		m->requires = sqlite3_column_type(st, 10) == SQLITE_NULL ? -1 : sqlite3_column_int(st, 10);
 		m->refused_error = sqlite3_column_int(st, 11);
 		m->range_error = sqlite3_column_int(st, 12);
+		m->has_shown = sqlite3_column_type(st, 13) != SQLITE_NULL;
+		m->shown = (uint64_t)sqlite3_column_int64(st, 13);
 		r = m->name && m->description ? 0 : -1;
 	}
 	sqlite3_finalize(st);
@@ -110,6 +112,21 @@ static int load_modifier_set(struct pmudb *db, int64_t id, struct modifier_set *
 		}
 		m->landings[m->nlandings].field = f;
 		m->landings[m->nlandings++].mask = (uint64_t)sqlite3_column_int64(st, 2);
+	}
+	sqlite3_finalize(st);
+	if (r || prepare(db, "SELECT position, field, bits FROM modifier_presence WHERE set_id = ?", &st))
+		return -1;
+	sqlite3_bind_int64(st, 1, id);
+	while (!r && sqlite3_step(st) == SQLITE_ROW) {
+		int pos = sqlite3_column_int(st, 0);
+		int f = field_by_name((const char *)sqlite3_column_text(st, 1));
+		struct modifier *m = pos >= 0 && pos < set->count ? &set->items[pos] : NULL;
+		if (!m || f < 0 || m->npresence == 3) {
+			r = -1;
+			break;
+		}
+		m->presence[m->npresence].field = f;
+		m->presence[m->npresence++].mask = (uint64_t)sqlite3_column_int64(st, 2);
 	}
 	sqlite3_finalize(st);
 	return r;

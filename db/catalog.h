@@ -42,6 +42,10 @@ struct modifier {
 	int refused_error;	/* libpfm's error when it is missing */
 	int nlandings;
 	struct landing landings[4];
+	int npresence;
+	struct landing presence[3];	/* bits set whenever given */
+	bool has_shown;			/* fstr shows SHOWN whatever the value */
+	uint64_t shown;
 };
 
 struct modifier_set {

@@ -65,6 +65,8 @@ int add_umask_defaults(struct request *rq);
 /* After encoding: a modifier that needs another one non-zero (e=1, c). */
 int check_requirements(struct request *rq);
 
+/* Sets the bits modifier M sets whenever it is given. */
+void apply_presence(struct request *rq, const struct modifier *m);
 /* Puts VALUE into the fields modifier M lands in. */
 void apply_landings(struct request *rq, const struct modifier *m, uint64_t value);
 

@@ -34,6 +34,7 @@ static int apply_pmu_modifiers(struct request *rq, bool implied)
 		}
 		uint64_t v = rq->value[m];
 		apply_landings(rq, mod, mod->is_integer ? v : v != 0);
+		apply_presence(rq, mod);
 	}
 	return 0;
 }

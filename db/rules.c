@@ -152,6 +152,15 @@ static uint64_t *field_ptr(struct request *rq, int field)
 	}
 }
 
+void apply_presence(struct request *rq, const struct modifier *m)
+{
+	for (int i = 0; i < m->npresence; i++) {
+		uint64_t *f = field_ptr(rq, m->presence[i].field);
+		if (f)
+			*f |= m->presence[i].mask;
+	}
+}
+
 void apply_landings(struct request *rq, const struct modifier *m, uint64_t value)
 {
 	for (int i = 0; i < m->nlandings; i++) {
@@ -213,6 +222,7 @@ void fstr_pmu_modifiers(struct request *rq, bool from_registers)
 		const struct modifier *mod = &set->items[m];
 		if (mod->from_perf || (m < 64 && (rq->ev->hidden >> m & 1) && !rq->given[m]))
 			continue;
-		fstr_add_value(rq, mod->name, from_registers ? register_value(rq, m) : modifier_value(rq, m));
+		uint64_t v = from_registers ? register_value(rq, m) : modifier_value(rq, m);
+		fstr_add_value(rq, mod->name, rq->given[m] && mod->has_shown ? mod->shown : v);
 	}
 }
