@@ -521,34 +521,47 @@ static void note_umask_placement(struct event *ev, struct umask *u, const struct
 }
 
 /*
- * The extra registers (config1, config2: filters) are measured, not
- * computed: the bits every single encoding of EV has are the event's, and
- * the rest of each unit mask's single encoding is the unit mask's.
+ * The extra registers (config1, config2: the server uncore's filters) are
+ * measured, not computed.  Every encoding libpfm makes of EV alone or with
+ * one unit mask shows its final unit masks (defaults included) and its
+ * registers.  The bits all of them have are the event's; the bits all
+ * encodings that contain unit mask U have, beyond those, are U's.  (Pairs
+ * are left out: with two filters libpfm may lay the registers out anew.)
  */
-static void measure_filters(struct event *ev, const struct probe *bare, const struct probe *singles)
+struct filter_seen {
+	uint64_t base[2];
+	bool any;
+	uint64_t (*bits)[2];	/* per unit mask, AND of the encodings with it */
+	bool *seen;
+};
+
+static void note_filters(const struct event *ev, const struct probe *q, struct filter_seen *fs)
 {
-	uint64_t base[2] = { ~0ULL, ~0ULL };
-	bool any = false;
-	if (!bare->error && !bare->raw_only) {
-		base[0] &= bare->attr.config1;
-		base[1] &= bare->attr.config2;
-		any = true;
-	}
-	for (size_t u = 0; u < ev->umasks.count; u++)
-		if (!singles[u].error && !singles[u].raw_only) {
-			base[0] &= singles[u].attr.config1;
-			base[1] &= singles[u].attr.config2;
-			any = true;
-		}
-	if (!any)
+	if (q->error || q->raw_only)
 		return;
-	ev->filter_base[0] = base[0];
-	ev->filter_base[1] = base[1];
+	uint64_t regs[2] = { q->attr.config1, q->attr.config2 };
+	for (int k = 0; k < 2; k++)
+		fs->base[k] &= regs[k];
+	fs->any = true;
+	for (int t = 0; t < q->token_count; t++) {
+		int u = q->tokens[t].has_value ? -1 : umask_by_name(ev, q->tokens[t].name);
+		if (u < 0)
+			continue;
+		for (int k = 0; k < 2; k++)
+			fs->bits[u][k] &= regs[k];
+		fs->seen[u] = true;
+	}
+}
+
+static void store_filters(struct event *ev, const struct filter_seen *fs)
+{
+	if (!fs->any)
+		return;
+	for (int k = 0; k < 2; k++)
+		ev->filter_base[k] = fs->base[k];
 	for (size_t u = 0; u < ev->umasks.count; u++)
-		if (!singles[u].error && !singles[u].raw_only) {
-			ev->umasks.items[u].filter_bits[0] = singles[u].attr.config1 & ~base[0];
-			ev->umasks.items[u].filter_bits[1] = singles[u].attr.config2 & ~base[1];
-		}
+		for (int k = 0; fs->seen[u] && k < 2; k++)
+			ev->umasks.items[u].filter_bits[k] = fs->bits[u][k] & ~fs->base[k];
 }
 
 /* Encodes EV with each of its umasks alone; records answers and defaults. */
@@ -683,8 +696,19 @@ static char *derive_event(struct pmu *p, struct event *ev, struct event **modifi
 	}
 	probe_singles(p, ev, singles);
 	find_hidden_modifiers(ev, &bare, singles);
-	measure_filters(ev, &bare, singles);
+	struct filter_seen fs = { { ~0ULL, ~0ULL }, false, calloc(n + 1, sizeof(*fs.bits)), calloc(n + 1, sizeof(bool)) };
+	if (!fs.bits || !fs.seen) {
+		fputs("pmudb-build: out of memory\n", stderr);
+		abort();
+	}
+	memset(fs.bits, 0xff, (n + 1) * sizeof(*fs.bits));
+	note_filters(ev, &bare, &fs);
+	for (size_t i = 0; i < n; i++)
+		note_filters(ev, &singles[i], &fs);
+	store_filters(ev, &fs);
 	probe_pairs(p, ev, pair);
+	free(fs.bits);
+	free(fs.seen);
 	derive_groups(ev, pair, n);
 
 	bool plain;

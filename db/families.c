@@ -155,12 +155,12 @@ static int encode_intel_snbep_unc(struct request *rq)
 		return r;
 	rq->out->config |= umask << 8;
 	/* the filter registers, as measured: the event's bits and those of
-	 * each unit mask asked for (libpfm adds no filter for a default) */
+	 * each final unit mask */
 	rq->out->config1 = ev->filter_base[0];
 	rq->out->config2 = ev->filter_base[1];
-	for (int i = 0; i < rq->nasked; i++) {
-		rq->out->config1 |= ev->umasks[rq->asked[i]].filter_bits[0];
-		rq->out->config2 |= ev->umasks[rq->asked[i]].filter_bits[1];
+	for (int i = 0; i < rq->nfinal; i++) {
+		rq->out->config1 |= ev->umasks[rq->final[i]].filter_bits[0];
+		rq->out->config2 |= ev->umasks[rq->final[i]].filter_bits[1];
 	}
 	r = apply_pmu_modifiers(rq, false);
 	if (!r)
