@@ -619,6 +619,24 @@ static bool pair_follows_default_rule(struct event *ev, int i, int j, const stru
 	return false;
 }
 
+/*
+ * The server uncore lays its two filters out in config1 and config2, or both
+ * in config1 (the second in bits 32-63) when a unit mask makes the event a
+ * filtering one (TOR_INSERTS:LOCAL_OPCODE).  A pair that moves the other
+ * unit mask's config2 bits up shows which unit mask does it.
+ */
+static void note_filter_layout(struct event *ev, int i, int j, const struct probe *q)
+{
+	if (q->raw_only || q->attr.config2)
+		return;
+	int pair[2] = { i, j };
+	for (int k = 0; k < 2; k++) {
+		uint64_t moved = ev->umasks.items[pair[1 - k]].filter_bits[1];
+		if (moved && ((q->attr.config1 >> 32) & moved) == moved)
+			ev->umasks.items[pair[k]].filter_layout = true;
+	}
+}
+
 /* Encodes EV with every pair of plain (non-equiv) umasks: PAIR[i*n+j]. */
 static void probe_pairs(const struct pmu *p, struct event *ev, int *pair)
 {
@@ -637,6 +655,8 @@ static void probe_pairs(const struct pmu *p, struct event *ev, int *pair)
 			pair[i * n + j] = pair[j * n + i] = q.error;
 			if (q.error == PFM_SUCCESS && !pair_follows_default_rule(ev, (int)i, (int)j, &q))
 				ev->pair_rule_misses++;
+			if (q.error == PFM_SUCCESS)
+				note_filter_layout(ev, (int)i, (int)j, &q);
 		}
 	}
 }

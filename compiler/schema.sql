@@ -143,6 +143,7 @@ CREATE TABLE umask (
 	sets_event_select INTEGER NOT NULL,
 	filter_config1 INTEGER NOT NULL,
 	filter_config2 INTEGER NOT NULL,
+	filter_layout INTEGER NOT NULL,
 	retired INTEGER NOT NULL,
 	why TEXT,
 	PRIMARY KEY (event_id, position)

@@ -266,6 +266,7 @@ static int umask_row(struct event *ev, sqlite3_stmt *st)
 	u->sets_event_select = sqlite3_column_int(st, 10);
 	u->filter_bits[0] = (uint64_t)sqlite3_column_int64(st, 11);
 	u->filter_bits[1] = (uint64_t)sqlite3_column_int64(st, 12);
+	u->filter_layout = sqlite3_column_int(st, 13);
 	return u->name && u->description ? 0 : -1;
 }
 
@@ -431,7 +432,7 @@ static int load_table(struct pmudb *db, struct event_table *t)
 	if (load_events(db, t, &first) || load_aliases(db, t, first))
 		return -1;
 	return for_rows(db, t, first, "SELECT event_id, position, name, t.value, equiv, code, is_default, grp,"
-			" single_error, retired, sets_event_select, filter_config1, filter_config2 FROM umask u"
+			" single_error, retired, sets_event_select, filter_config1, filter_config2, filter_layout FROM umask u"
 			" JOIN text t ON t.id = u.description_id WHERE " OF_TABLE
 			" ORDER BY event_id, position", umask_row)
 	       || for_rows(db, t, first, "SELECT event_id, umask_position FROM event_default WHERE " OF_TABLE,

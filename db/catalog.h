@@ -65,6 +65,7 @@ struct umask {
 	bool is_default, retired;
 	bool sets_event_select;	/* measured: replaces the event select */
 	uint64_t filter_bits[2];	/* measured: config1, config2 bits it adds */
+	bool filter_layout;	/* measured: moves config2 into config1 bits 32-63 */
 	int group;		/* -1 for an equiv */
 	int single_error;
 	int nadded;

@@ -158,9 +158,15 @@ static int encode_intel_snbep_unc(struct request *rq)
 	 * each final unit mask */
 	rq->out->config1 = ev->filter_base[0];
 	rq->out->config2 = ev->filter_base[1];
+	bool layout = false;
 	for (int i = 0; i < rq->nfinal; i++) {
 		rq->out->config1 |= ev->umasks[rq->final[i]].filter_bits[0];
 		rq->out->config2 |= ev->umasks[rq->final[i]].filter_bits[1];
+		layout |= ev->umasks[rq->final[i]].filter_layout;
+	}
+	if (layout) {
+		rq->out->config1 |= rq->out->config2 << 32;
+		rq->out->config2 = 0;
 	}
 	r = apply_pmu_modifiers(rq, false);
 	if (!r)
