@@ -637,9 +637,42 @@ static void note_filter_layout(struct event *ev, int i, int j, const struct prob
 	}
 }
 
+/*
+ * A unit mask that libpfm refuses alone (TOR_INSERTS:OPC_RFO needs a queue)
+ * has no single encoding to measure; its pairs with measured unit masks
+ * show its filter bits (what the pair has beyond the other's), and whether
+ * its code is a filter rather than a unit-mask field value (the pair's umask
+ * field lacks it).  PAIR_BITS accumulates the AND over such pairs.
+ */
+static void note_pair_only_filters(struct event *ev, int i, int j, const struct probe *q, uint64_t (*pair_bits)[2],
+				   bool *pair_seen)
+{
+	if (q->raw_only)
+		return;
+	int pair[2] = { i, j };
+	for (int k = 0; k < 2; k++) {
+		struct umask *u = &ev->umasks.items[pair[k]];
+		const struct umask *other = &ev->umasks.items[pair[1 - k]];
+		if (u->single_error == PFM_SUCCESS || other->single_error != PFM_SUCCESS)
+			continue;
+		pair_bits[pair[k]][0] &= q->attr.config1 & ~(ev->filter_base[0] | other->filter_bits[0]);
+		pair_bits[pair[k]][1] &= q->attr.config2 & ~(ev->filter_base[1] | other->filter_bits[1]);
+		pair_seen[pair[k]] = true;
+		if (u->code && (((q->attr.config >> 8) & 0xff) & u->code) != u->code)
+			u->code_is_filter = true;
+	}
+}
+
 /* Encodes EV with every pair of plain (non-equiv) umasks: PAIR[i*n+j]. */
 static void probe_pairs(const struct pmu *p, struct event *ev, int *pair)
 {
+	uint64_t (*pair_bits)[2] = malloc((ev->umasks.count + 1) * sizeof(*pair_bits));
+	bool *pair_seen = calloc(ev->umasks.count + 1, sizeof(*pair_seen));
+	if (!pair_bits || !pair_seen) {
+		fputs("pmudb-build: out of memory\n", stderr);
+		abort();
+	}
+	memset(pair_bits, 0xff, (ev->umasks.count + 1) * sizeof(*pair_bits));
 	size_t n = ev->umasks.count;
 	for (size_t i = 0; i < n; i++) {
 		if (!learnable(&ev->umasks.items[i]))
@@ -655,10 +688,17 @@ static void probe_pairs(const struct pmu *p, struct event *ev, int *pair)
 			pair[i * n + j] = pair[j * n + i] = q.error;
 			if (q.error == PFM_SUCCESS && !pair_follows_default_rule(ev, (int)i, (int)j, &q))
 				ev->pair_rule_misses++;
-			if (q.error == PFM_SUCCESS)
+			if (q.error == PFM_SUCCESS) {
 				note_filter_layout(ev, (int)i, (int)j, &q);
+				note_pair_only_filters(ev, (int)i, (int)j, &q, pair_bits, pair_seen);
+			}
 		}
 	}
+	for (size_t u = 0; u < ev->umasks.count; u++)
+		for (int k = 0; pair_seen[u] && k < 2; k++)
+			ev->umasks.items[u].filter_bits[k] = pair_bits[u][k];
+	free(pair_bits);
+	free(pair_seen);
 }
 
 /*

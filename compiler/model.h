@@ -54,6 +54,7 @@ struct umask {
 	bool sets_event_select;	/* alone, it changes config bits 0-7 from the event code's */
 	uint64_t filter_bits[2];	/* config1, config2 bits it sets beyond the event's own */
 	bool filter_layout;	/* with it, the second filter moves to config1 bits 32-63 */
+	bool code_is_filter;	/* its code goes to a filter, not the unit-mask field */
 	struct int_vec added;	/* defaults libpfm adds to EVENT:UMASK */
 	VEC(struct implied_value) implied;
 };

@@ -144,6 +144,7 @@ CREATE TABLE umask (
 	filter_config1 INTEGER NOT NULL,
 	filter_config2 INTEGER NOT NULL,
 	filter_layout INTEGER NOT NULL,
+	code_is_filter INTEGER NOT NULL,
 	retired INTEGER NOT NULL,
 	why TEXT,
 	PRIMARY KEY (event_id, position)

@@ -267,6 +267,7 @@ static int umask_row(struct event *ev, sqlite3_stmt *st)
 	u->filter_bits[0] = (uint64_t)sqlite3_column_int64(st, 11);
 	u->filter_bits[1] = (uint64_t)sqlite3_column_int64(st, 12);
 	u->filter_layout = sqlite3_column_int(st, 13);
+	u->code_is_filter = sqlite3_column_int(st, 14);
 	return u->name && u->description ? 0 : -1;
 }
 
@@ -432,7 +433,8 @@ static int load_table(struct pmudb *db, struct event_table *t)
 	if (load_events(db, t, &first) || load_aliases(db, t, first))
 		return -1;
 	return for_rows(db, t, first, "SELECT event_id, position, name, t.value, equiv, code, is_default, grp,"
-			" single_error, retired, sets_event_select, filter_config1, filter_config2, filter_layout FROM umask u"
+			" single_error, retired, sets_event_select, filter_config1, filter_config2, filter_layout, code_is_filter"
+			" FROM umask u"
 			" JOIN text t ON t.id = u.description_id WHERE " OF_TABLE
 			" ORDER BY event_id, position", umask_row)
 	       || for_rows(db, t, first, "SELECT event_id, umask_position FROM event_default WHERE " OF_TABLE,

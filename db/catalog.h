@@ -66,6 +66,7 @@ struct umask {
 	bool sets_event_select;	/* measured: replaces the event select */
 	uint64_t filter_bits[2];	/* measured: config1, config2 bits it adds */
 	bool filter_layout;	/* measured: moves config2 into config1 bits 32-63 */
+	bool code_is_filter;	/* measured: its code is a filter, not a umask value */
 	int group;		/* -1 for an equiv */
 	int single_error;
 	int nadded;

@@ -59,6 +59,8 @@ static int intel_umask_bits(struct request *rq, uint64_t *config, uint64_t *umas
 	int override = -1;
 	for (int i = 0; i < rq->nfinal; i++) {
 		const struct umask *u = &rq->ev->umasks[rq->final[i]];
+		if (u->code_is_filter)
+			continue;	/* measured into filter_bits instead */
 		if (!u->sets_event_select) {
 			*umask |= u->code;
 			continue;
