@@ -515,6 +515,9 @@ static void note_umask_placement(struct event *ev, struct umask *u, const struct
 		return;
 	uint64_t config = q->attr.config, config1 = q->attr.config1;
 	u->sets_event_select = (config & 0xff) != (ev->code & 0xff);
+	/* a code that is in a filter register and not in the unit-mask field */
+	if (u->code && ((config1 | q->attr.config2) & u->code) == u->code && (((config >> 8) & 0xff) & u->code) != u->code)
+		u->code_is_filter = true;
 	if (u->code && config1 && (config1 & u->code) == u->code
 	    && ((config >> 8) & 0xff) == ((ev->code >> 8) & 0xff))
 		ev->umasks_in_config1 = true;
@@ -673,6 +676,15 @@ static void probe_pairs(const struct pmu *p, struct event *ev, int *pair)
 		abort();
 	}
 	memset(pair_bits, 0xff, (ev->umasks.count + 1) * sizeof(*pair_bits));
+	/* pairs refine the first filter (config1 bits 0-31), which no layout
+	 * moves: a default's filter is not the unit mask's that pulled it in */
+	uint64_t *low = malloc((ev->umasks.count + 1) * sizeof(*low));
+	if (!low) {
+		fputs("pmudb-build: out of memory\n", stderr);
+		abort();
+	}
+	for (size_t u = 0; u < ev->umasks.count; u++)
+		low[u] = ~0ULL;
 	size_t n = ev->umasks.count;
 	for (size_t i = 0; i < n; i++) {
 		if (!learnable(&ev->umasks.items[i]))
@@ -691,12 +703,20 @@ static void probe_pairs(const struct pmu *p, struct event *ev, int *pair)
 			if (q.error == PFM_SUCCESS) {
 				note_filter_layout(ev, (int)i, (int)j, &q);
 				note_pair_only_filters(ev, (int)i, (int)j, &q, pair_bits, pair_seen);
+				for (int t = 0; !q.raw_only && t < q.token_count; t++) {
+					int u = q.tokens[t].has_value ? -1 : umask_by_name(ev, q.tokens[t].name);
+					if (u >= 0)
+						low[u] &= q.attr.config1 | ~0xffffffffULL;
+				}
 			}
 		}
 	}
-	for (size_t u = 0; u < ev->umasks.count; u++)
+	for (size_t u = 0; u < ev->umasks.count; u++) {
 		for (int k = 0; pair_seen[u] && k < 2; k++)
 			ev->umasks.items[u].filter_bits[k] = pair_bits[u][k];
+		ev->umasks.items[u].filter_bits[0] &= low[u];
+	}
+	free(low);
 	free(pair_bits);
 	free(pair_seen);
 }

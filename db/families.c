@@ -54,12 +54,12 @@ static uint64_t given_value(const struct request *rq, const char *name, bool *gi
  * (INTEL_X86_CODE_OVERRIDE), whose code is whole.  The build measured which
  * those are (umask.sets_event_select); two different replacements conflict.
  */
-static int intel_umask_bits(struct request *rq, uint64_t *config, uint64_t *umask)
+static int intel_umask_bits(struct request *rq, uint64_t *config, uint64_t *umask, bool skip_filter_codes)
 {
 	int override = -1;
 	for (int i = 0; i < rq->nfinal; i++) {
 		const struct umask *u = &rq->ev->umasks[rq->final[i]];
-		if (u->code_is_filter)
+		if (skip_filter_codes && u->code_is_filter)
 			continue;	/* measured into filter_bits instead */
 		if (!u->sets_event_select) {
 			*umask |= u->code;
@@ -84,7 +84,7 @@ static int encode_intel_x86(struct request *rq)
 	uint64_t umask = 0;
 
 	out->config = ev->code;
-	int r = intel_umask_bits(rq, &out->config, &umask);
+	int r = intel_umask_bits(rq, &out->config, &umask, false);
 	if (!r)
 		r = apply_pmu_modifiers(rq, true);
 	if (r)
@@ -152,7 +152,7 @@ static int encode_intel_snbep_unc(struct request *rq)
 	const struct event *ev = rq->ev;
 	uint64_t umask = ev->code >> 8;
 	rq->out->config = ev->code & 0xff;
-	int r = intel_umask_bits(rq, &rq->out->config, &umask);
+	int r = intel_umask_bits(rq, &rq->out->config, &umask, true);
 	if (r)
 		return r;
 	rq->out->config |= umask << 8;
