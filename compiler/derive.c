@@ -685,6 +685,7 @@ static void probe_pairs(const struct pmu *p, struct event *ev, int *pair)
 	}
 	for (size_t u = 0; u < ev->umasks.count; u++)
 		low[u] = ~0ULL;
+	uint64_t all_pairs = ~0ULL;	/* config1 bits of every encoded pair */
 	size_t n = ev->umasks.count;
 	for (size_t i = 0; i < n; i++) {
 		if (!learnable(&ev->umasks.items[i]))
@@ -703,6 +704,8 @@ static void probe_pairs(const struct pmu *p, struct event *ev, int *pair)
 			if (q.error == PFM_SUCCESS) {
 				note_filter_layout(ev, (int)i, (int)j, &q);
 				note_pair_only_filters(ev, (int)i, (int)j, &q, pair_bits, pair_seen);
+				if (!q.raw_only)
+					all_pairs &= q.attr.config1;
 				for (int t = 0; !q.raw_only && t < q.token_count; t++) {
 					int u = q.tokens[t].has_value ? -1 : umask_by_name(ev, q.tokens[t].name);
 					if (u >= 0)
@@ -716,6 +719,9 @@ static void probe_pairs(const struct pmu *p, struct event *ev, int *pair)
 			ev->umasks.items[u].filter_bits[k] = pair_bits[u][k];
 		ev->umasks.items[u].filter_bits[0] &= low[u];
 	}
+	/* The event's config1 bits some pair lacks are a default libpfm puts in
+	 * only while no unit mask sets that filter (skx CHA: 0x3b) */
+	ev->filter_default = ev->filter_base[0] & ~all_pairs;
 	free(low);
 	free(pair_bits);
 	free(pair_seen);

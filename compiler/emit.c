@@ -41,7 +41,7 @@ static const char *const stmt_sql[S_COUNT] = {
 	[S_ADD_LANDING] = "INSERT INTO modifier_landing VALUES (?,?,?,?)",
 	[S_ADD_PMU] = "INSERT INTO pmu VALUES (NULL,?,?,?,?,?,?,?,?,?,?,?,?)",
 	[S_ADD_SYSFS] = "INSERT INTO pmu_sysfs VALUES (?,?,?)",
-	[S_ADD_EVENT] = "INSERT INTO event VALUES (NULL,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+	[S_ADD_EVENT] = "INSERT INTO event VALUES (NULL,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
 	[S_ADD_ALIAS] = "INSERT INTO event_alias VALUES (?,?,?)",
 	[S_ADD_UMASK] = "INSERT INTO umask VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
 	[S_ADD_EVENT_DEFAULT] = "INSERT INTO event_default VALUES (?,?)",
@@ -229,7 +229,8 @@ static void key_event(sqlite3_str *k, const struct event *ev, int64_t modset)
 			    ev->bare_error * 2 + ev->umasks_in_config1, ev->group_count, ev->retired, ev->why ? ev->why : "");
 	key_ints(k, &ev->bare_added);
 	key_ints(k, &ev->hidden);
-	sqlite3_str_appendf(k, "f%llx/%llx", (unsigned long long)ev->filter_base[0], (unsigned long long)ev->filter_base[1]);
+	sqlite3_str_appendf(k, "f%llx/%llx/%llx", (unsigned long long)ev->filter_base[0],
+			    (unsigned long long)ev->filter_base[1], (unsigned long long)ev->filter_default);
 	for (size_t i = 0; i < ev->aliases.count; i++)
 		sqlite3_str_appendf(k, "%s,", ev->aliases.items[i]);
 	for (size_t i = 0; i < ev->group_rules.count; i++)
@@ -286,11 +287,11 @@ static int insert_event(struct emitter *em, int64_t table, size_t position, cons
 	int64_t id, text;
 	/* perf_type NULL: the PMU's; -1: read from sysfs. */
 	if (text_id(em, ev->description, &text)
-	    || run(em, S_ADD_EVENT, &id, "iisisiiiinniiiiiis", table, (int64_t)position, ev->name, text, ev->equiv,
+	    || run(em, S_ADD_EVENT, &id, "iisisiiiinniiiiiiis", table, (int64_t)position, ev->name, text, ev->equiv,
 		   (int64_t)ev->code, (int64_t)ev->is_precise, (int64_t)ev->supports_hw_sampling,
 		   (int64_t)ev->speculative, modset == 0, modset, ev->perf_type == -2, (int64_t)ev->perf_type,
 		   (int64_t)ev->bare_error, (int64_t)ev->umasks_in_config1, (int64_t)ev->filter_base[0],
-		   (int64_t)ev->filter_base[1], (int64_t)ev->group_count, (int64_t)ev->retired, ev->why) < 0)
+		   (int64_t)ev->filter_base[1], (int64_t)ev->filter_default, (int64_t)ev->group_count, (int64_t)ev->retired, ev->why) < 0)
 		return -1;
 	em->stats->stored_events++;
 	int r = insert_umasks(em, ev, id);

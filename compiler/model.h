@@ -119,6 +119,7 @@ struct event {
 	bool umasks_in_config1;	/* unit-mask codes land in config1 (offcore response) */
 	struct int_vec hidden;	/* PMU modifiers no encoding of it printed in fstr */
 	uint64_t filter_base[2];	/* config1, config2 bits every encoding of it has */
+	uint64_t filter_default;	/* of those, config1 bits present only while no unit mask sets that filter */
 	struct int_vec bare_added;	/* defaults libpfm adds to the bare event */
 	int group_count;
 	VEC(struct group_rule) group_rules;

@@ -109,6 +109,7 @@ CREATE TABLE event (
 	umasks_in_config1 INTEGER NOT NULL,
 	filter_config1 INTEGER NOT NULL,
 	filter_config2 INTEGER NOT NULL,
+	filter_default INTEGER NOT NULL,
 	group_count INTEGER NOT NULL,
 	retired INTEGER NOT NULL,
 	why TEXT

@@ -365,7 +365,7 @@ static int load_events(struct pmudb *db, struct event_table *t, int64_t *first_e
 	sqlite3_finalize(st);
 	t->events = calloc((size_t)t->nevents + 1, sizeof(*t->events));
 	if (!t->events || prepare(db, "SELECT e.id, e.name, t.value, equiv, code, is_precise, modifier_set_id, perf_type,"
-				      " bare_error, group_count, retired, umasks_in_config1, filter_config1, filter_config2 FROM event e"
+				      " bare_error, group_count, retired, umasks_in_config1, filter_config1, filter_config2, filter_default FROM event e"
 				      " JOIN text t ON t.id = e.description_id"
 				      " WHERE table_id = ? ORDER BY position", &st))
 		return -1;
@@ -394,6 +394,7 @@ static int load_events(struct pmudb *db, struct event_table *t, int64_t *first_e
 		ev->umasks_in_config1 = sqlite3_column_int(st, 11);
 		ev->filter_base[0] = (uint64_t)sqlite3_column_int64(st, 12);
 		ev->filter_base[1] = (uint64_t)sqlite3_column_int64(st, 13);
+		ev->filter_default = (uint64_t)sqlite3_column_int64(st, 14);
 		if (!ev->name || !ev->description)
 			r = -1;
 	}

@@ -92,6 +92,7 @@ struct event {
 	bool is_precise, retired;
 	bool umasks_in_config1;	/* measured: unit masks go to config1 */
 	uint64_t filter_base[2];	/* measured: config1, config2 bits of any encoding */
+	uint64_t filter_default;	/* measured: config1 bits only while no umask sets that filter */
 	int perf_type;		/* INT32_MIN: the PMU's */
 	int bare_error;
 	int group_count;

@@ -158,14 +158,19 @@ static int encode_intel_snbep_unc(struct request *rq)
 	rq->out->config |= umask << 8;
 	/* the filter registers, as measured: the event's bits and those of
 	 * each final unit mask */
-	rq->out->config1 = ev->filter_base[0];
+	uint64_t own = 0;
 	rq->out->config2 = ev->filter_base[1];
 	bool layout = false;
 	for (int i = 0; i < rq->nfinal; i++) {
-		rq->out->config1 |= ev->umasks[rq->final[i]].filter_bits[0];
+		own |= ev->umasks[rq->final[i]].filter_bits[0];
 		rq->out->config2 |= ev->umasks[rq->final[i]].filter_bits[1];
 		layout |= ev->umasks[rq->final[i]].filter_layout;
 	}
+	/* the event's default filter holds only while no unit mask sets it */
+	uint64_t half = ev->filter_default >> 32 ? ~0xffffffffULL : 0xffffffffULL;
+	rq->out->config1 = (ev->filter_base[0] & ~ev->filter_default) | own;
+	if (!(own & half))
+		rq->out->config1 |= ev->filter_default;
 	if (layout) {
 		rq->out->config1 |= rq->out->config2 << 32;
 		rq->out->config2 = 0;
