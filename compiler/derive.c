@@ -687,20 +687,25 @@ static void probe_pairs(const struct pmu *p, struct event *ev, int *pair)
 		low[u] = ~0ULL;
 	uint64_t all_pairs = ~0ULL;	/* config1 bits of every encoded pair */
 	size_t n = ev->umasks.count;
+	/* Pairs with an equiv are probed for their defaults only: an equiv
+	 * stands for its expansion everywhere else. */
 	for (size_t i = 0; i < n; i++) {
-		if (!learnable(&ev->umasks.items[i]))
+		if (ev->umasks.items[i].libpfm_index < 0)
 			continue;
 		for (size_t j = i + 1; j < n; j++) {
-			if (!learnable(&ev->umasks.items[j]))
+			if (ev->umasks.items[j].libpfm_index < 0)
 				continue;
+			bool plain = learnable(&ev->umasks.items[i]) && learnable(&ev->umasks.items[j]);
 			struct probe q;
 			char *s = xprintf("%s::%s:%s:%s", p->name, ev->name,
 					  ev->umasks.items[i].name, ev->umasks.items[j].name);
 			probe_encode(s, PLM_DEFAULT, &q);
 			free(s);
-			pair[i * n + j] = pair[j * n + i] = q.error;
 			if (q.error == PFM_SUCCESS && !pair_follows_default_rule(ev, (int)i, (int)j, &q))
 				ev->pair_rule_misses++;
+			if (!plain)
+				continue;
+			pair[i * n + j] = pair[j * n + i] = q.error;
 			if (q.error == PFM_SUCCESS) {
 				note_filter_layout(ev, (int)i, (int)j, &q);
 				note_pair_only_filters(ev, (int)i, (int)j, &q, pair_bits, pair_seen);

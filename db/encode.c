@@ -85,6 +85,18 @@ static int parse_bool(const char *s, uint64_t *out)
 	return 0;
 }
 
+/* The unit masks as the user wrote them: the first two distinct, and a
+ * count that goes past two when there are more. */
+static void note_typed(struct request *rq, int u)
+{
+	for (int i = 0; i < rq->ntyped && i < 2; i++)
+		if (rq->typed[i] == u)
+			return;
+	if (rq->ntyped < 2)
+		rq->typed[rq->ntyped] = (uint16_t)u;
+	rq->ntyped++;
+}
+
 static int add_umask(struct request *rq, int u)
 {
 	for (int i = 0; i < rq->nasked; i++)
@@ -125,12 +137,16 @@ static int parse_attr(struct request *rq, char *tok)
 		for (int u = 0; u < ev->numasks; u++) {
 			if (ev->umasks[u].retired || strcasecmp(ev->umasks[u].name, tok))
 				continue;
+			if (!rq->expanding)
+				note_typed(rq, u);
 			if (!ev->umasks[u].equiv)
 				return add_umask(rq, u);
 			char *copy = strdup(ev->umasks[u].equiv);
 			if (!copy)
 				return fail(rq, PMUDB_ERR_NOMEM, "out of memory");
+			rq->expanding++;
 			int r = parse_attrs(rq, copy);
+			rq->expanding--;
 			free(copy);
 			return r;
 		}
@@ -319,7 +335,7 @@ int pmudb_encode(pmudb_t *db, const char *event, const struct pmudb_scope *scope
 	if (!copy)
 		return set_error(err, PMUDB_ERR_NOMEM, "%s", pmudb_strerror(PMUDB_ERR_NOMEM));
 	struct request request, *rq = &request;
-	rq->nasked = rq->nfinal = rq->fstr_len = 0;
+	rq->nasked = rq->nfinal = rq->fstr_len = rq->ntyped = rq->expanding = 0;
 	rq->fstr[0] = '\0';
 	memset(rq->given, 0, sizeof(rq->given));
 	memset(rq->value, 0, sizeof(rq->value));

@@ -35,6 +35,10 @@ struct request {
 	/* unit masks asked for (equivs expanded), in the order given */
 	int nasked;
 	uint16_t asked[MAX_UMASKS];
+	/* the unit masks as written (an equiv is one), for pair exceptions */
+	int ntyped;
+	uint16_t typed[2];
+	int expanding;			/* inside an equiv's expansion */
 	/* the final unit masks: asked plus defaults, in position order */
 	int nfinal;
 	uint16_t final[MAX_UMASKS];

@@ -35,9 +35,11 @@ static int compare_positions(const void *a, const void *b)
 static void add_common_defaults(struct request *rq)
 {
 	const struct event *ev = rq->ev;
-	if (rq->nasked == 2) {
-		int a = rq->asked[0] < rq->asked[1] ? rq->asked[0] : rq->asked[1];
-		int b = rq->asked[0] < rq->asked[1] ? rq->asked[1] : rq->asked[0];
+	/* a pair as written (equivs included) the build saw break the rule */
+	if (rq->ntyped == 2 || rq->nasked == 2) {
+		const uint16_t *two = rq->ntyped == 2 ? rq->typed : rq->asked;
+		int a = two[0] < two[1] ? two[0] : two[1];
+		int b = two[0] < two[1] ? two[1] : two[0];
 		for (int i = 0; i < ev->npairs; i++) {
 			const struct pair_default *pd = &ev->pairs[i];
 			if (pd->umask_a != a || pd->umask_b != b)
