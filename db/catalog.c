@@ -60,6 +60,33 @@ static int prepare(struct pmudb *db, const char *sql, sqlite3_stmt **st)
 
 /* ---- modifier sets, read with the first table that uses them ------------- */
 
+/* Rows (position, field, mask) of SQL for set ID: landings, or the bits
+ * set by presence when PRESENCE. */
+static int load_field_masks(struct pmudb *db, const char *sql, int64_t id, struct modifier_set *set, bool presence)
+{
+	sqlite3_stmt *st;
+	if (prepare(db, sql, &st))
+		return -1;
+	sqlite3_bind_int64(st, 1, id);
+	int r = 0;
+	while (!r && sqlite3_step(st) == SQLITE_ROW) {
+		int pos = sqlite3_column_int(st, 0);
+		int f = field_by_name((const char *)sqlite3_column_text(st, 1));
+		struct modifier *m = pos >= 0 && pos < set->count ? &set->items[pos] : NULL;
+		int *n = m ? (presence ? &m->npresence : &m->nlandings) : NULL;
+		struct landing *list = m ? (presence ? m->presence : m->landings) : NULL;
+		int cap = presence ? 3 : 4;
+		if (!m || f < 0 || *n == cap) {
+			r = -1;
+			break;
+		}
+		list[*n].field = f;
+		list[(*n)++].mask = (uint64_t)sqlite3_column_int64(st, 2);
+	}
+	sqlite3_finalize(st);
+	return r;
+}
+
 static int load_modifier_set(struct pmudb *db, int64_t id, struct modifier_set *set)
 {
 	sqlite3_stmt *st;
@@ -99,37 +126,11 @@ static int load_modifier_set(struct pmudb *db, int64_t id, struct modifier_set *
 		r = m->name && m->description ? 0 : -1;
 	}
 	sqlite3_finalize(st);
-	if (r || i != set->count || prepare(db, "SELECT position, field, mask FROM modifier_landing WHERE set_id = ?", &st))
+	if (r || i != set->count)
 		return -1;
-	sqlite3_bind_int64(st, 1, id);
-	while (!r && sqlite3_step(st) == SQLITE_ROW) {
-		int pos = sqlite3_column_int(st, 0);
-		int f = field_by_name((const char *)sqlite3_column_text(st, 1));
-		struct modifier *m = pos >= 0 && pos < set->count ? &set->items[pos] : NULL;
-		if (!m || f < 0 || m->nlandings == 4) {
-			r = -1;
-			break;
-		}
-		m->landings[m->nlandings].field = f;
-		m->landings[m->nlandings++].mask = (uint64_t)sqlite3_column_int64(st, 2);
-	}
-	sqlite3_finalize(st);
-	if (r || prepare(db, "SELECT position, field, bits FROM modifier_presence WHERE set_id = ?", &st))
-		return -1;
-	sqlite3_bind_int64(st, 1, id);
-	while (!r && sqlite3_step(st) == SQLITE_ROW) {
-		int pos = sqlite3_column_int(st, 0);
-		int f = field_by_name((const char *)sqlite3_column_text(st, 1));
-		struct modifier *m = pos >= 0 && pos < set->count ? &set->items[pos] : NULL;
-		if (!m || f < 0 || m->npresence == 3) {
-			r = -1;
-			break;
-		}
-		m->presence[m->npresence].field = f;
-		m->presence[m->npresence++].mask = (uint64_t)sqlite3_column_int64(st, 2);
-	}
-	sqlite3_finalize(st);
-	return r;
+	return load_field_masks(db, "SELECT position, field, mask FROM modifier_landing WHERE set_id = ?", id, set, false)
+	       || load_field_masks(db, "SELECT position, field, bits FROM modifier_presence WHERE set_id = ?", id, set,
+				   true) ? -1 : 0;
 }
 
 /* The modifier set ID (ids are 1..nsets), read if not yet; NULL on error.
