@@ -758,8 +758,62 @@ static void find_hidden_modifiers(struct event *ev, const struct probe *bare, co
 	}
 }
 
+/* The filter registers of EV, from its bare and single encodings. */
+static void derive_filters(struct event *ev, const struct probe *bare, const struct probe *singles)
+{
+	size_t n = ev->umasks.count;
+	struct filter_seen fs = { { ~0ULL, ~0ULL }, false, calloc(n + 1, sizeof(*fs.bits)), calloc(n + 1, sizeof(bool)) };
+	if (!fs.bits || !fs.seen) {
+		fputs("pmudb-build: out of memory\n", stderr);
+		abort();
+	}
+	memset(fs.bits, 0xff, (n + 1) * sizeof(*fs.bits));
+	note_filters(ev, bare, &fs);
+	for (size_t i = 0; i < n; i++)
+		note_filters(ev, &singles[i], &fs);
+	store_filters(ev, &fs);
+	free(fs.bits);
+	free(fs.seen);
+}
+
+/* Where the modifiers of EV go.  Events with the same modifiers share what
+ * was measured, unless the earlier event could not measure them all, or
+ * only on a unit mask that forces some of them. */
+struct modifier_source {
+	struct event *event;
+	bool plain;
+};
+
+static void derive_modifiers(const struct pmu *p, struct event *ev, const char *base, bool plain,
+			     const struct probe *singles, struct modifier_source *src)
+{
+	struct event *from = src->event;
+	if (from && same_modifier_list(from, ev) && !unprobed_modifiers(from) && (src->plain || !plain)) {
+		copy_modifier_rules(ev, from);
+		return;
+	}
+	find_plm_modifiers(base, ev);
+	for (size_t i = 0; i < ev->modifiers.count; i++)
+		derive_modifier(base, ev, i);
+	/* a modifier the base refuses may act with some unit mask */
+	for (size_t u = 0; u < ev->umasks.count && u < 16 && unprobed_modifiers(ev); u++) {
+		if (singles[u].error)
+			continue;
+		char *with = event_string(p, ev, (int)u);
+		for (size_t i = 0; i < ev->modifiers.count; i++)
+			if (!ev->modifiers.items[i].probed)
+				derive_modifier(with, ev, i);
+		free(with);
+	}
+	if (!from || !same_modifier_list(from, ev) || unprobed_modifiers(ev) < unprobed_modifiers(from)
+	    || (plain && !src->plain)) {
+		src->event = ev;
+		src->plain = plain;
+	}
+}
+
 /* Derives EV's rules; returns a string libpfm encodes for it, or NULL. */
-static char *derive_event(struct pmu *p, struct event *ev, struct event **modifier_source, bool *source_plain)
+static char *derive_event(struct pmu *p, struct event *ev, struct modifier_source *src)
 {
 	size_t n = ev->umasks.count;
 	struct probe bare;
@@ -768,8 +822,8 @@ static char *derive_event(struct pmu *p, struct event *ev, struct event **modifi
 		/* added by an override: libpfm does not know it, but its
 		 * modifiers are the PMU's (see overrides.c) */
 		ev->perf_type = -2;
-		if (*modifier_source && same_modifier_list(*modifier_source, ev))
-			copy_modifier_rules(ev, *modifier_source);
+		if (src->event && same_modifier_list(src->event, ev))
+			copy_modifier_rules(ev, src->event);
 		return NULL;
 	}
 	char *s = event_string(p, ev, -1);
@@ -787,19 +841,8 @@ static char *derive_event(struct pmu *p, struct event *ev, struct event **modifi
 	}
 	probe_singles(p, ev, singles);
 	find_hidden_modifiers(ev, &bare, singles);
-	struct filter_seen fs = { { ~0ULL, ~0ULL }, false, calloc(n + 1, sizeof(*fs.bits)), calloc(n + 1, sizeof(bool)) };
-	if (!fs.bits || !fs.seen) {
-		fputs("pmudb-build: out of memory\n", stderr);
-		abort();
-	}
-	memset(fs.bits, 0xff, (n + 1) * sizeof(*fs.bits));
-	note_filters(ev, &bare, &fs);
-	for (size_t i = 0; i < n; i++)
-		note_filters(ev, &singles[i], &fs);
-	store_filters(ev, &fs);
+	derive_filters(ev, &bare, singles);
 	probe_pairs(p, ev, pair);
-	free(fs.bits);
-	free(fs.seen);
 	derive_groups(ev, pair, n);
 
 	bool plain;
@@ -808,32 +851,7 @@ static char *derive_event(struct pmu *p, struct event *ev, struct event **modifi
 		struct probe q;
 		probe_encode(base, PLM_DEFAULT, &q);
 		note_perf_type(p, ev, &q);
-		/* Events with the same modifiers share what was measured, unless
-		 * the earlier event could not measure them all, or only on a unit
-		 * mask that forces some of them. */
-		struct event *src = *modifier_source;
-		if (src && same_modifier_list(src, ev) && !unprobed_modifiers(src) && (*source_plain || !plain)) {
-			copy_modifier_rules(ev, src);
-		} else {
-			find_plm_modifiers(base, ev);
-			for (size_t i = 0; i < ev->modifiers.count; i++)
-				derive_modifier(base, ev, i);
-			/* a modifier the base refuses may act with some unit mask */
-			for (size_t u = 0; u < n && u < 16 && unprobed_modifiers(ev); u++) {
-				if (singles[u].error)
-					continue;
-				char *with = event_string(p, ev, (int)u);
-				for (size_t i = 0; i < ev->modifiers.count; i++)
-					if (!ev->modifiers.items[i].probed)
-						derive_modifier(with, ev, i);
-				free(with);
-			}
-			if (!src || !same_modifier_list(src, ev) || unprobed_modifiers(ev) < unprobed_modifiers(src)
-			    || (plain && !*source_plain)) {
-				*modifier_source = ev;
-				*source_plain = plain;
-			}
-		}
+		derive_modifiers(p, ev, base, plain, singles, src);
 		derive_implied(p, ev, singles, n);
 		find_implied_landings(p, ev);
 	} else {
@@ -873,12 +891,11 @@ static unsigned derive_supported_plm(const char *base)
 
 void derive_pmu(struct pmu *p)
 {
-	struct event *modifier_source = NULL;
-	bool source_plain = false;
+	struct modifier_source src = { NULL, false };
 	p->perf_type = -2;	/* not seen yet */
 	bool plm_known = false;
 	for (size_t i = 0; i < p->events.count; i++) {
-		char *base = derive_event(p, &p->events.items[i], &modifier_source, &source_plain);
+		char *base = derive_event(p, &p->events.items[i], &src);
 		/* Any string the PMU encodes serves to find the privilege levels. */
 		if (base && !plm_known) {
 			p->supported_plm = derive_supported_plm(base);
