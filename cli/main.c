@@ -2,6 +2,8 @@
  * main.c - the pmudb command: global options, then one command.
  */
 #include <getopt.h>
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,7 +11,7 @@
 #include "cli.h"
 
 static const char usage[] =
-	"usage: pmudb [--db PATH] [--pmu NAME | --cpu V/F/M[/S] | --cpuinfo FILE] COMMAND [ARGS]\n"
+	"usage: pmudb [OPTIONS] COMMAND [ARGS]   (OPTIONS may also follow COMMAND)\n"
 	"\n"
 	"Encodes libpfm4 event strings (pmu::event:umask:modifier=value) into\n"
 	"perf_event_attr fields from the pmudb catalog, without libpfm.\n"
@@ -31,6 +33,48 @@ static const char usage[] =
 	"  --help, --version\n"
 	"\n"
 	"exit status: 0 all good, 1 an event was rejected (or nothing found), 2 usage or catalog error\n";
+
+/*
+ * The options that choose the catalog and the PMUs may also follow the
+ * command (pmudb encode --pmu skl EVENT): they are taken out of the
+ * command's arguments here, so each command parses only its own.
+ */
+static int take_global_options(struct cli *c, int *argc, char **argv)
+{
+	static const struct { const char *name; int offset; } globals[] = {
+		{ "--db", offsetof(struct cli, db_path) }, { "--pmu", offsetof(struct cli, pmu) },
+		{ "--cpu", offsetof(struct cli, cpu) }, { "--cpuinfo", offsetof(struct cli, cpuinfo) },
+	};
+	int out = 1;
+	for (int i = 1; i < *argc; i++) {
+		bool taken = false;
+		if (!strcmp(argv[i], "--")) {
+			while (i < *argc)
+				argv[out++] = argv[i++];
+			break;
+		}
+		for (size_t g = 0; g < sizeof(globals) / sizeof(globals[0]) && !taken; g++) {
+			size_t n = strlen(globals[g].name);
+			const char **field = (const char **)((char *)c + globals[g].offset);
+			if (!strncmp(argv[i], globals[g].name, n) && argv[i][n] == '=') {
+				*field = argv[i] + n + 1;
+				taken = true;
+			} else if (!strcmp(argv[i], globals[g].name)) {
+				if (i + 1 >= *argc) {
+					fprintf(stderr, "pmudb: %s needs a value\n", globals[g].name);
+					return -1;
+				}
+				*field = argv[++i];
+				taken = true;
+			}
+		}
+		if (!taken)
+			argv[out++] = argv[i];
+	}
+	*argc = out;
+	argv[out] = NULL;
+	return 0;
+}
 
 static const struct {
 	const char *name;
@@ -78,6 +122,8 @@ int main(int argc, char **argv)
 		if (!strcmp(commands[i].name, name)) {
 			int sub_argc = argc - optind;
 			char **sub_argv = argv + optind;
+			if (take_global_options(&c, &sub_argc, sub_argv))
+				return EXIT_USAGE;
 			optind = 0;	/* the command parses its own options */
 			return commands[i].run(&c, sub_argc, sub_argv);
 		}

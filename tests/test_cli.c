@@ -86,6 +86,14 @@ static void test_encode_formats(void **state)
 	assert_int_equal(r.status, 0);
 	assert_non_null(strstr(r.out, "amd64_fam19h_zen4::RETIRED_INSTRUCTIONS:"));
 	test_run_free(&r);
+	/* the same with the option after the command, as in the usage */
+	run(&r, NULL, "encode", "--pmu", "amd64_fam19h_zen4", "--format", "json", "RETIRED_INSTRUCTIONS");
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "\"config\":\"0xc0\""));
+	test_run_free(&r);
+	run(&r, NULL, "encode", "--cpu=AuthenticAMD/0x19/0x61", "RETIRED_INSTRUCTIONS", NULL, NULL, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_free(&r);
 }
 
 static void test_rejected_event_exits_1_with_one_line(void **state)
