@@ -197,6 +197,15 @@ static int load(struct request *rq, const struct pmu *p)
 	return 0;
 }
 
+/* The event NAME names in P: by name, or for a PMU whose names are numbers
+ * its one event, with the number kept (libpfm's match_event). */
+static int event_in(struct request *rq, const struct pmu *p, const char *name)
+{
+	if (p->family && p->family->match_name)
+		return p->table->nevents && !p->family->match_name(name, &rq->raw_code) ? 0 : -1;
+	return catalog_find_event(p, name);
+}
+
 /* Finds the event named NAME: in PMU PNAME, else in SCOPE (or every PMU). */
 static int find_event(struct request *rq, const char *pname, const char *name, const struct pmudb_scope *scope)
 {
@@ -207,7 +216,7 @@ static int find_event(struct request *rq, const char *pname, const char *name, c
 					 pmudb_strerror(PMUDB_ERR_NOTFOUND), pname);
 		if (load(rq, p))
 			return PMUDB_ERR_CATALOG;
-		int e = catalog_find_event(p, name);
+		int e = event_in(rq, p, name);
 		if (e < 0)
 			return set_error(rq->err, PMUDB_ERR_NOTFOUND, "%s: no event '%s' in PMU %s",
 					 pmudb_strerror(PMUDB_ERR_NOTFOUND), name, p->name);
@@ -220,7 +229,7 @@ static int find_event(struct request *rq, const char *pname, const char *name, c
 		const struct pmu *p = &rq->db->pmus[scope ? scope->pmus[i] : i];
 		if (load(rq, p))
 			return PMUDB_ERR_CATALOG;
-		int e = catalog_find_event(p, name);
+		int e = event_in(rq, p, name);
 		if (e >= 0) {
 			rq->pmu = p;
 			rq->ev = &p->table->events[e];
@@ -299,7 +308,10 @@ static int run_stages(struct request *rq, char *user_attrs)
 	if (!family)
 		return set_error(rq->err, PMUDB_ERR_NOTSUPP, "%s: pmudb has no encoder for the %s family of PMU %s",
 				 pmudb_strerror(PMUDB_ERR_NOTSUPP), rq->pmu->family_name, rq->pmu->name);
-	fstr_add(rq, "", rq->ev->name);
+	/* perf_raw's fstr has no event name: libpfm's perf encoder for it
+	 * never writes one */
+	if (!family->match_name)
+		fstr_add(rq, "", rq->ev->name);
 	r = check_umask_combination(rq);
 	if (!r)
 		r = check_modifier_values(rq);

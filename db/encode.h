@@ -50,6 +50,7 @@ struct request {
 
 	struct pmudb_encoding *out;
 	uint64_t codes[4];		/* raw words, for PMUs with no perf encoding */
+	uint64_t raw_code;		/* the number a match_name event name gave */
 	char fstr[FSTR_MAX];		/* "EVENT:UMASK...:mod=value..." */
 	int fstr_len;
 };
@@ -91,6 +92,9 @@ struct family {
 	const char *name;
 	/* Sets config/config1/config2 (or codes) and the PMU part of fstr. */
 	int (*encode)(struct request *rq);
+	/* For PMUs whose event names are numbers (perf_raw's rNNNN): 0 and
+	 * *code set when NAME is one, else -1.  NULL for named events. */
+	int (*match_name)(const char *name, uint64_t *code);
 };
 const struct family *family_by_name(const char *name);
 

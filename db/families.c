@@ -9,6 +9,10 @@
  * code.  The encoders read libpfm's rules (lib/pfmlib_*.c of libpfm 4.13)
  * and restate them; no libpfm code is copied.
  */
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
@@ -181,14 +185,33 @@ static int encode_intel_snbep_unc(struct request *rq)
 	return r;
 }
 
+/* ---- perf_raw: events named rNNNN, the number is config ------------------ */
+
+static int match_raw_name(const char *name, uint64_t *code)
+{
+	if (name[0] != 'r' || !isxdigit((unsigned char)name[1]))
+		return -1;
+	char *end = NULL;
+	errno = 0;
+	*code = strtoull(name + 1, &end, 16);
+	return *code == ULLONG_MAX || errno == ERANGE || *end ? -1 : 0;
+}
+
+static int encode_perf_raw(struct request *rq)
+{
+	rq->out->config = rq->raw_code;
+	return 0;
+}
+
 static const struct family families[] = {
-	{ "intel_x86", encode_intel_x86 },
-	{ "amd64", encode_amd64 },
-	{ "perf", encode_or },
-	{ "intel_rapl", encode_or },
-	{ "amd64_rapl", encode_or },
-	{ "intel_snbep_unc", encode_intel_snbep_unc },
-	{ "intel_nhm_unc", encode_intel_snbep_unc },
+	{ "intel_x86", encode_intel_x86, NULL },
+	{ "amd64", encode_amd64, NULL },
+	{ "perf", encode_or, NULL },
+	{ "intel_rapl", encode_or, NULL },
+	{ "amd64_rapl", encode_or, NULL },
+	{ "intel_snbep_unc", encode_intel_snbep_unc, NULL },
+	{ "intel_nhm_unc", encode_intel_snbep_unc, NULL },
+	{ "perf_raw", encode_perf_raw, match_raw_name },
 };
 
 const struct family *family_by_name(const char *name)

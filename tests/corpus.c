@@ -115,7 +115,8 @@ static void malformed_corpus(struct emit *out)
 		"skl::INST_RETIRED:ANY_P:u=2", "skl::INST_RETIRED:ANY_P:ANY_P=1", "skl::INST_RETIRED:ANY_P:c",
 		"skl::INST_RETIRED:\xc3\xa9", "skl::\xff\xfe", "amd64_fam19h_zen4::RETIRED_INSTRUCTIONS:u:u",
 		"perf::PERF_COUNT_HW_CPU_CYCLES:period=0", "perf::PERF_COUNT_HW_CPU_CYCLES:period=10:freq=10",
-		"SKL::inst_retired:any_p", "skl::INST_RETIRED.ANY_P", big,
+		"SKL::inst_retired:any_p", "skl::INST_RETIRED.ANY_P", "perf_raw::r01c2:u", "perf_raw::rzz",
+		"perf_raw::r", "perf_raw::rffffffffffffffffff", big,
 	};
 	for (size_t i = 0; i < sizeof(fixed) / sizeof(fixed[0]); i++)
 		out->fn(out->ctx, "malformed", fixed[i]);
