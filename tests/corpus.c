@@ -107,7 +107,11 @@ static void malformed_corpus(struct emit *out)
 	static char big[10 * 1024 + 1];
 	memset(big, 'A', sizeof(big) - 1);
 	memcpy(big, "skl::", 5);
+	/* perf_raw names first: libpfm reads them with strtoull without
+	 * clearing errno, so an earlier overflow (c=999...) would make them
+	 * "not found" in libpfm only */
 	const char *fixed[] = {
+		"perf_raw::r01c2:u", "perf_raw::rzz", "perf_raw::r", "perf_raw::rffffffffffffffffff",
 		"::", "skl::", "skl::INST_RETIRED:", "skl::INST_RETIRED::", ":", "", "no_such_pmu::INST_RETIRED",
 		"skl::NO_SUCH_EVENT", "skl::INST_RETIRED:NO_SUCH_UMASK", "skl::INST_RETIRED:ANY_P:ANY_P",
 		"skl::INST_RETIRED:ANY_P:c=99999999999999999999999", "skl::INST_RETIRED:ANY_P:c=0x",
@@ -115,8 +119,7 @@ static void malformed_corpus(struct emit *out)
 		"skl::INST_RETIRED:ANY_P:u=2", "skl::INST_RETIRED:ANY_P:ANY_P=1", "skl::INST_RETIRED:ANY_P:c",
 		"skl::INST_RETIRED:\xc3\xa9", "skl::\xff\xfe", "amd64_fam19h_zen4::RETIRED_INSTRUCTIONS:u:u",
 		"perf::PERF_COUNT_HW_CPU_CYCLES:period=0", "perf::PERF_COUNT_HW_CPU_CYCLES:period=10:freq=10",
-		"SKL::inst_retired:any_p", "skl::INST_RETIRED.ANY_P", "perf_raw::r01c2:u", "perf_raw::rzz",
-		"perf_raw::r", "perf_raw::rffffffffffffffffff", big,
+		"SKL::inst_retired:any_p", "skl::INST_RETIRED.ANY_P", big,
 	};
 	for (size_t i = 0; i < sizeof(fixed) / sizeof(fixed[0]); i++)
 		out->fn(out->ctx, "malformed", fixed[i]);
