@@ -180,6 +180,22 @@ static void find_presence(const char *base, struct modifier *m)
 	}
 }
 
+/*
+ * A filter bit at 0 can leave the filter empty, and then libpfm puts the
+ * event's default filter in (skx CHA: 0x3b): the plain difference would
+ * count the default's bits as the modifier's.  The modifier's bits are
+ * those it sets beyond what stays when the default is taken out.
+ */
+static void undo_default_filter(const struct event *ev, struct modifier *m, const struct probe *lo, const struct probe *hi)
+{
+	uint64_t d = ev->filter_default;
+	if (!d || (lo->attr.config1 & d) != d || (hi->attr.config1 & d) == d)
+		return;
+	for (size_t i = 0; i < m->landings.count; i++)
+		if (!strcmp(m->landings.items[i].field, "config1"))
+			m->landings.items[i].mask = hi->attr.config1 & ~(lo->attr.config1 & ~d);
+}
+
 static void derive_modifier(const char *base, struct event *ev, size_t mi)
 {
 	struct modifier *m = &ev->modifiers.items[mi];
@@ -191,9 +207,10 @@ static void derive_modifier(const char *base, struct event *ev, size_t mi)
 		m->probed = z || o;
 		m->min = z ? 0 : 1;
 		m->max = o ? 1 : 0;
-		if (z && o)
+		if (z && o) {
 			record_landings(m, &lo, &hi);
-		else if (z)
+			undo_default_filter(ev, m, &lo, &hi);
+		} else if (z)
 			find_requirement(base, ev, mi, hi.error);
 		if (m->probed && !m->is_perf)
 			find_presence(base, m);

@@ -181,7 +181,7 @@ static int encode_intel_snbep_unc(struct request *rq)
 	}
 	r = apply_pmu_modifiers(rq, false);
 	if (!r)
-		fstr_pmu_modifiers(rq, false);
+		fstr_pmu_modifiers(rq, true);
 	return r;
 }
 
