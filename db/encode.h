@@ -80,9 +80,8 @@ uint64_t modifier_value(const struct request *rq, int m);
 int find_modifier(const struct event *ev, const char *name);	/* position or -1 */
 
 /* Appends ":name=value" for every PMU modifier, as libpfm's encoders do:
- * the value read back from the registers, or (FROM_REGISTERS false, for
- * measured registers) the value given, implied or default. */
-void fstr_pmu_modifiers(struct request *rq, bool from_registers);
+ * the value read back from the registers. */
+void fstr_pmu_modifiers(struct request *rq);
 
 /* The perf_events layer (perf_layer.c): privilege levels, period, precise ... */
 int apply_perf_layer(struct request *rq);

@@ -111,7 +111,7 @@ static int encode_intel_x86(struct request *rq)
 		out->config1 |= umask;
 	else
 		out->config |= umask << 8;
-	fstr_pmu_modifiers(rq, true);
+	fstr_pmu_modifiers(rq);
 	return 0;
 }
 
@@ -129,7 +129,7 @@ static int encode_amd64(struct request *rq)
 	int r = apply_pmu_modifiers(rq, true);
 	if (r)
 		return r;
-	fstr_pmu_modifiers(rq, true);
+	fstr_pmu_modifiers(rq);
 	return 0;
 }
 
@@ -145,7 +145,7 @@ static int encode_or(struct request *rq)
 		rq->out->config |= ev->umasks[rq->final[i]].code;
 	int r = apply_pmu_modifiers(rq, true);
 	if (!r)
-		fstr_pmu_modifiers(rq, true);
+		fstr_pmu_modifiers(rq);
 	return r;
 }
 
@@ -181,7 +181,7 @@ static int encode_intel_snbep_unc(struct request *rq)
 	}
 	r = apply_pmu_modifiers(rq, false);
 	if (!r)
-		fstr_pmu_modifiers(rq, true);
+		fstr_pmu_modifiers(rq);
 	return r;
 }
 

@@ -217,14 +217,13 @@ int check_requirements(struct request *rq)
 
 /* libpfm's encoders print each PMU modifier with the value that ended up
  * in the register, so that is where the value is read from. */
-void fstr_pmu_modifiers(struct request *rq, bool from_registers)
+void fstr_pmu_modifiers(struct request *rq)
 {
 	const struct modifier_set *set = rq->ev->modifiers;
 	for (int m = 0; m < set->count; m++) {
 		const struct modifier *mod = &set->items[m];
 		if (mod->from_perf || (m < 64 && (rq->ev->hidden >> m & 1) && !rq->given[m]))
 			continue;
-		uint64_t v = from_registers ? register_value(rq, m) : modifier_value(rq, m);
-		fstr_add_value(rq, mod->name, rq->given[m] && mod->has_shown ? mod->shown : v);
+		fstr_add_value(rq, mod->name, rq->given[m] && mod->has_shown ? mod->shown : register_value(rq, m));
 	}
 }
