@@ -215,6 +215,23 @@ int check_requirements(struct request *rq)
 	return 0;
 }
 
+/* A modifier whose fstr shows a constant (tf=1) shows it when given, or
+ * when its presence bits are set by another (cf= sets tf's enable bit). */
+static bool shows_constant(struct request *rq, int m)
+{
+	const struct modifier *mod = &rq->ev->modifiers->items[m];
+	if (!mod->has_shown)
+		return false;
+	if (rq->given[m])
+		return true;
+	for (int i = 0; i < mod->npresence; i++) {
+		uint64_t *f = field_ptr(rq, mod->presence[i].field);
+		if (!f || (*f & mod->presence[i].mask) != mod->presence[i].mask)
+			return false;
+	}
+	return mod->npresence > 0;
+}
+
 /* libpfm's encoders print each PMU modifier with the value that ended up
  * in the register, so that is where the value is read from. */
 void fstr_pmu_modifiers(struct request *rq)
@@ -224,6 +241,6 @@ void fstr_pmu_modifiers(struct request *rq)
 		const struct modifier *mod = &set->items[m];
 		if (mod->from_perf || (m < 64 && (rq->ev->hidden >> m & 1) && !rq->given[m]))
 			continue;
-		fstr_add_value(rq, mod->name, rq->given[m] && mod->has_shown ? mod->shown : register_value(rq, m));
+		fstr_add_value(rq, mod->name, shows_constant(rq, m) ? mod->shown : register_value(rq, m));
 	}
 }
