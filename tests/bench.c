@@ -104,7 +104,7 @@ static double median(double *v, int n)
 static void report(const char *what, double *ratio, double *null, int rounds)
 {
 	double r = median(ratio, rounds), n = median(null, rounds);
-	printf("%-44s %6.2fx faster   (null control libpfm/libpfm: %.2fx)\n", what, r, n);
+	printf("%-44s %6.2f   (null control libpfm/libpfm: %.2f)\n", what, r, n);
 }
 
 int main(int argc, char **argv)
@@ -149,6 +149,7 @@ int main(int argc, char **argv)
 	}
 	printf("corpus: %zu strings (every %ld%s of the harness corpus), %d interleaved rounds\n", c.count, sample,
 	       sample == 1 ? "" : "th", rounds);
+	printf("ratios are libpfm's time / pmudb's time (above 1: pmudb is faster), medians of the rounds\n");
 	report("warm encode, per string (pmudb vs libpfm)", ratio, null, rounds);
 
 	const char *event = "amd64_fam19h_zen4::RETIRED_INSTRUCTIONS";
