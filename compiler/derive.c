@@ -8,13 +8,18 @@
  *   - unit-mask groups: umasks that get the same answer alone and with every
  *     other umask.  A pair's answer then depends only on the two groups, so
  *     the refused combinations are stored per pair of groups;
+ *   - the pairs whose defaults break that rule, kept as they are;
  *   - modifier values a unit mask implies (ldlat=3, c=1 ...), and whether
- *     they are hard-wired (libpfm refuses another value with ATTR_SET).
- * For every modifier list of a PMU it finds the accepted range and where the
- * value lands (bits of config/config1/config2 or a perf_event_attr field),
- * and for the PMU how its perf type is found and which privilege levels
- * change the encoding.  Nothing here knows a PMU family: the same questions
- * are asked of all of them.
+ *     they are hard-wired (libpfm refuses another value with ATTR_SET);
+ *   - where each unit mask's code went (event select, config1) and the
+ *     filter-register bits it sets (config1/config2, the server uncore);
+ *   - the modifiers the event's fstr leaves out.
+ * For every modifier list of a PMU it finds the accepted range, the error
+ * past it, where the value lands (bits of config/config1/config2 or a
+ * perf_event_attr field), what giving it sets beyond its value, and which
+ * other modifier it needs; for the PMU, how its perf type is found and
+ * which privilege levels it filters.  Nothing here knows a PMU family: the
+ * same questions are asked of all of them.
  */
 #include "derive.h"
 

@@ -6,8 +6,10 @@
  * rules (rules.c), where PMU modifiers land (modifier_landing, applied by
  * apply_landings()), the perf_events layer (perf_layer.c).  What is here is
  * what the catalog cannot say: how libpfm's encoder of that family places a
- * code.  The encoders read libpfm's rules (lib/pfmlib_*.c of libpfm 4.13)
- * and restate them; no libpfm code is copied.
+ * code, using the placements the build measured (event-select overrides,
+ * config1 unit masks, filter bits).  The encoders restate libpfm's rules
+ * (lib/pfmlib_*.c of libpfm 4.13); no libpfm code is copied.  NetBurst has
+ * no encoder yet: its PMUs answer PMUDB_ERR_NOTSUPP.
  */
 #include <ctype.h>
 #include <errno.h>
