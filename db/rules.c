@@ -132,6 +132,10 @@ int check_modifier_values(struct request *rq)
 	for (int m = 0; m < set->count; m++) {
 		const struct modifier *mod = &set->items[m];
 		uint64_t v = rq->value[m];
+		/* a "range" libpfm refused with ATTR_SET was a unit mask forcing
+		 * the value, measured on a base that forces it: not a range */
+		if (mod->range_error == PMUDB_ERR_ATTR_SET)
+			continue;
 		if (rq->given[m] && !mod->from_perf && mod->is_integer && mod->probed && (v < mod->min || v > mod->max))
 			return fail(rq, mod->range_error ? mod->range_error : PMUDB_ERR_ATTR_VAL,
 				    "%s=%llu is out of range %llu..%llu", mod->name,
