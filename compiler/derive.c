@@ -540,8 +540,15 @@ static void note_umask_placement(struct event *ev, struct umask *u, const struct
 	/* a code that is in a filter register and not in the unit-mask field */
 	if (u->code && ((config1 | q->attr.config2) & u->code) == u->code && (((config >> 8) & 0xff) & u->code) != u->code)
 		u->code_is_filter = true;
-	if (u->code && config1 && (config1 & u->code) == u->code
-	    && ((config >> 8) & 0xff) == ((ev->code >> 8) & 0xff))
+	/* config1 is exactly the codes of the final unit masks (not, say, a
+	 * load-latency threshold that happens to share a bit) */
+	uint64_t codes = 0;
+	for (int t = 0; t < q->token_count; t++) {
+		int v = q->tokens[t].has_value ? -1 : umask_by_name(ev, q->tokens[t].name);
+		if (v >= 0)
+			codes |= ev->umasks.items[v].code;
+	}
+	if (u->code && config1 && config1 == codes && ((config >> 8) & 0xff) == ((ev->code >> 8) & 0xff))
 		ev->umasks_in_config1 = true;
 }
 
