@@ -95,6 +95,8 @@ static int load_modifier_set(struct pmudb *db, int64_t id, struct modifier_set *
 	sqlite3_bind_int64(st, 1, id);
 	set->count = sqlite3_step(st) == SQLITE_ROW ? sqlite3_column_int(st, 0) : 0;
 	sqlite3_finalize(st);
+	if (set->count > MAX_MODIFIERS)
+		return -1;
 	set->items = calloc((size_t)set->count + 1, sizeof(*set->items));
 	if (!set->items || prepare(db, "SELECT position, name, t.value, type, provider, default_value, probed, min_value,"
 					" max_value, follows_plm, requires_position, refused_error, range_error, shown_value FROM modifier m"
@@ -247,8 +249,8 @@ static int for_rows(struct pmudb *db, struct event_table *t, int64_t first_event
 static int umask_row(struct event *ev, sqlite3_stmt *st)
 {
 	int pos = sqlite3_column_int(st, 1);
-	if (pos != ev->numasks)
-		return -1;	/* positions are dense and ordered */
+	if (pos != ev->numasks || pos >= MAX_UMASKS)
+		return -1;	/* positions are dense and ordered, and few enough */
 	struct umask *u = realloc(ev->umasks, (size_t)(pos + 1) * sizeof(*u));
 	if (!u)
 		return -1;

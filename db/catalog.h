@@ -18,6 +18,11 @@
 #include "name_index.h"
 #include "pmudb.h"
 
+/* Limits of one event, checked when a catalog is read so that a catalog
+ * with more (another libpfm, a damaged file) is refused, not overrun. */
+#define MAX_UMASKS 256
+#define MAX_MODIFIERS 64
+
 /* perf_event_attr fields (and raw code words) a modifier can land in. */
 enum field {
 	F_TYPE, F_CONFIG, F_CONFIG1, F_CONFIG2, F_SAMPLE_PERIOD, F_FREQ,

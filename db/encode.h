@@ -11,9 +11,6 @@
 
 #include "catalog.h"
 
-#define MAX_ATTRS 64		/* libpfm's PFMLIB_MAX_ATTRS */
-#define MAX_UMASKS 256
-#define MAX_MODIFIERS 64
 #define FSTR_MAX 256		/* libpfm's PFMLIB_EVT_MAX_NAME_LEN */
 
 /* libpfm's privilege levels. */

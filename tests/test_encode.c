@@ -208,6 +208,26 @@ static void test_bad_catalogs_are_refused(void **state)
 	assert_int_equal(sqlite3_exec(raw, "PRAGMA user_version = 2", NULL, NULL, NULL), SQLITE_OK);
 	sqlite3_close(raw);
 	assert_refused(path, "schema version 2");
+
+	/* a readable catalog whose event has more modifiers than pmudb
+	 * handles: that PMU's events are refused, nothing is overrun */
+	snprintf(path, sizeof(path), "%s/many.db", tmp);
+	assert_int_equal(test_copy_file(good, path), 0);
+	assert_int_equal(sqlite3_open(path, &raw), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(raw,
+				      "WITH RECURSIVE n(i) AS (SELECT 100 UNION ALL SELECT i + 1 FROM n WHERE i < 200)"
+				      " INSERT INTO modifier SELECT m.set_id, n.i, 'x' || n.i, m.description_id, m.type,"
+				      " m.provider, m.libpfm_index, 0, 0, NULL, NULL, NULL, 0, NULL, NULL, NULL"
+				      " FROM modifier m, n WHERE m.set_id = (SELECT modifier_set_id FROM event e JOIN pmu p"
+				      " ON p.event_table_id = e.table_id WHERE p.name = 'skl' AND e.name = 'INST_RETIRED')"
+				      " AND m.position = 0", NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(raw);
+	pmudb_t *many = pmudb_open(path, &err);
+	assert_non_null(many);
+	struct pmudb_encoding e;
+	assert_int_equal(pmudb_encode(many, "skl::INST_RETIRED:ANY_P", NULL, &e, &err), PMUDB_ERR_CATALOG);
+	assert_int_equal(pmudb_encode(many, "amd64_fam19h_zen4::RETIRED_INSTRUCTIONS", NULL, &e, &err), 0);
+	pmudb_close(many);
 	free(bytes);
 	free(good);
 }
