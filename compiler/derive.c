@@ -825,8 +825,10 @@ static void derive_modifiers(const struct pmu *p, struct event *ev, const char *
 	for (size_t i = 0; i < ev->modifiers.count; i++)
 		derive_modifier(base, ev, i);
 	/* a modifier the base refuses may act with some unit mask */
-	for (size_t u = 0; u < ev->umasks.count && u < 16 && unprobed_modifiers(ev); u++) {
-		if (singles[u].error)
+	/* (a unit mask refused alone may be one that needs the modifier) */
+	(void)singles;
+	for (size_t u = 0; u < ev->umasks.count && u < 32 && unprobed_modifiers(ev); u++) {
+		if (!learnable(&ev->umasks.items[u]))
 			continue;
 		char *with = event_string(p, ev, (int)u);
 		for (size_t i = 0; i < ev->modifiers.count; i++)
@@ -838,6 +840,34 @@ static void derive_modifiers(const struct pmu *p, struct event *ev, const char *
 	    || (plain && !src->plain)) {
 		src->event = ev;
 		src->plain = plain;
+	}
+}
+
+/*
+ * A hidden modifier (nf= of the server uncore) is accepted only with the
+ * unit masks that need it; given otherwise libpfm refuses it.  Record that
+ * error and which unit masks unlock the modifier.
+ */
+static void derive_unlocks(const struct pmu *p, struct event *ev, const char *base)
+{
+	for (size_t h = 0; h < ev->hidden.count; h++) {
+		const struct modifier *m = &ev->modifiers.items[ev->hidden.items[h]];
+		uint64_t v = m->probed ? m->min : 1;
+		struct probe q;
+		accepts(base, m->name, v, &q);
+		*(int *)vec_push(&ev->hidden_errors) = q.error;
+		if (q.error == PFM_SUCCESS)
+			continue;
+		for (size_t u = 0; u < ev->umasks.count; u++) {
+			if (!learnable(&ev->umasks.items[u]))
+				continue;
+			char *with = event_string(p, ev, (int)u);
+			if (accepts(with, m->name, v, &q)) {
+				struct implied_value *un = vec_push(&ev->umasks.items[u].unlocks);
+				un->modifier = ev->hidden.items[h];
+			}
+			free(with);
+		}
 	}
 }
 
@@ -881,6 +911,7 @@ static char *derive_event(struct pmu *p, struct event *ev, struct modifier_sourc
 		probe_encode(base, PLM_DEFAULT, &q);
 		note_perf_type(p, ev, &q);
 		derive_modifiers(p, ev, base, plain, singles, src);
+		derive_unlocks(p, ev, base);
 		derive_implied(p, ev, singles, n);
 		find_implied_landings(p, ev);
 	} else {

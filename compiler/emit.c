@@ -25,7 +25,7 @@ enum stmt_id {
 	S_ADD_PMU, S_ADD_SYSFS, S_ADD_EVENT, S_ADD_ALIAS, S_ADD_UMASK,
 	S_ADD_EVENT_DEFAULT, S_ADD_UMASK_DEFAULT, S_ADD_GROUP_RULE, S_ADD_IMPLIED,
 	S_ADD_CPUID, S_ADD_CPUID_PMU, S_ADD_OVERRIDE, S_ADD_META, S_ADD_ERROR,
-	S_FIND_TEXT, S_ADD_TEXT, S_ADD_TEXT_KEY, S_ADD_PAIR_DEFAULT, S_ADD_HIDDEN, S_ADD_PRESENCE,
+	S_FIND_TEXT, S_ADD_TEXT, S_ADD_TEXT_KEY, S_ADD_PAIR_DEFAULT, S_ADD_HIDDEN, S_ADD_PRESENCE, S_ADD_UNLOCK,
 	S_COUNT
 };
 
@@ -54,7 +54,8 @@ static const char *const stmt_sql[S_COUNT] = {
 	[S_ADD_META] = "INSERT INTO meta VALUES (?,?)",
 	[S_ADD_ERROR] = "INSERT INTO pfm_error VALUES (?,?,?)",
 	[S_ADD_PRESENCE] = "INSERT INTO modifier_presence VALUES (?,?,?,?)",
-	[S_ADD_HIDDEN] = "INSERT INTO event_hidden_modifier VALUES (?,?)",
+	[S_ADD_HIDDEN] = "INSERT INTO event_hidden_modifier VALUES (?,?,?)",
+	[S_ADD_UNLOCK] = "INSERT INTO umask_unlock VALUES (?,?,?)",
 	[S_ADD_PAIR_DEFAULT] = "INSERT INTO pair_default VALUES (?,?,?,?)",
 	[S_FIND_TEXT] = "SELECT id FROM temp.text_key WHERE value = ?",
 	[S_ADD_TEXT] = "INSERT INTO text(value) VALUES (?)",
@@ -229,6 +230,7 @@ static void key_event(sqlite3_str *k, const struct event *ev, int64_t modset)
 			    ev->bare_error * 2 + ev->umasks_in_config1, ev->group_count, ev->retired, ev->why ? ev->why : "");
 	key_ints(k, &ev->bare_added);
 	key_ints(k, &ev->hidden);
+	key_ints(k, &ev->hidden_errors);
 	sqlite3_str_appendf(k, "f%llx/%llx/%llx", (unsigned long long)ev->filter_base[0],
 			    (unsigned long long)ev->filter_base[1], (unsigned long long)ev->filter_default);
 	for (size_t i = 0; i < ev->aliases.count; i++)
@@ -252,6 +254,8 @@ static void key_event(sqlite3_str *k, const struct event *ev, int64_t modset)
 		for (size_t j = 0; j < u->implied.count; j++)
 			sqlite3_str_appendf(k, "%d=%llu%c,", u->implied.items[j].modifier,
 					    (unsigned long long)u->implied.items[j].value, u->implied.items[j].hardwired ? 'h' : 's');
+		for (size_t j = 0; j < u->unlocks.count; j++)
+			sqlite3_str_appendf(k, "u%d,", u->unlocks.items[j].modifier);
 	}
 	sqlite3_str_appendchar(k, 1, '\x1d');
 }
@@ -278,6 +282,9 @@ static int insert_umasks(struct emitter *em, const struct event *ev, int64_t eve
 			if (run(em, S_ADD_IMPLIED, NULL, "iiiii", event_id, pos, (int64_t)u->implied.items[j].modifier,
 				(int64_t)u->implied.items[j].value, (int64_t)u->implied.items[j].hardwired) < 0)
 				return -1;
+		for (size_t j = 0; j < u->unlocks.count; j++)
+			if (run(em, S_ADD_UNLOCK, NULL, "iii", event_id, pos, (int64_t)u->unlocks.items[j].modifier) < 0)
+				return -1;
 	}
 	return 0;
 }
@@ -303,7 +310,8 @@ static int insert_event(struct emitter *em, int64_t table, size_t position, cons
 	for (size_t i = 0; !r && i < ev->aliases.count; i++)
 		r = run(em, S_ADD_ALIAS, NULL, "isi", table, ev->aliases.items[i], id) < 0;
 	for (size_t i = 0; !r && i < ev->hidden.count; i++)
-		r = run(em, S_ADD_HIDDEN, NULL, "ii", id, (int64_t)ev->hidden.items[i]) < 0;
+		r = run(em, S_ADD_HIDDEN, NULL, "iii", id, (int64_t)ev->hidden.items[i],
+			(int64_t)(i < ev->hidden_errors.count ? ev->hidden_errors.items[i] : 0)) < 0;
 	for (size_t i = 0; !r && i < ev->pair_defaults.count; i++) {
 		const struct pair_defaults *pd = &ev->pair_defaults.items[i];
 		for (size_t k = 0; !r && k <= pd->added.count; k++) {

@@ -59,6 +59,7 @@ static void free_umask(struct umask *u)
 	free(u->why);
 	free(u->added.items);
 	free(u->implied.items);
+	free(u->unlocks.items);
 }
 
 static void free_event(struct event *e)
@@ -78,6 +79,7 @@ static void free_event(struct event *e)
 	free(e->aliases.items);
 	free(e->bare_added.items);
 	free(e->hidden.items);
+	free(e->hidden_errors.items);
 	free(e->group_rules.items);
 	for (size_t i = 0; i < e->pair_defaults.count; i++)
 		free(e->pair_defaults.items[i].added.items);

@@ -57,6 +57,7 @@ struct umask {
 	bool code_is_filter;	/* its code goes to a filter, not the unit-mask field */
 	struct int_vec added;	/* defaults libpfm adds to EVENT:UMASK */
 	VEC(struct implied_value) implied;
+	VEC(struct implied_value) unlocks;	/* hidden modifiers it makes acceptable (.modifier only) */
 };
 
 /* What a modifier does to the perf_event_attr, found by encoding it. */
@@ -118,6 +119,7 @@ struct event {
 	int bare_error;		/* libpfm's answer to PMU::EVENT alone */
 	bool umasks_in_config1;	/* unit-mask codes land in config1 (offcore response) */
 	struct int_vec hidden;	/* PMU modifiers no encoding of it printed in fstr */
+	struct int_vec hidden_errors;	/* per hidden one: libpfm's error when given without a unit mask that needs it */
 	uint64_t filter_base[2];	/* config1, config2 bits every encoding of it has */
 	uint64_t filter_default;	/* of those, config1 bits present only while no unit mask sets that filter */
 	struct int_vec bare_added;	/* defaults libpfm adds to the bare event */

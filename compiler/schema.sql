@@ -115,11 +115,22 @@ CREATE TABLE event (
 	why TEXT
 );
 
--- PMU modifiers libpfm leaves out of this event's fstr unless given.
+-- PMU modifiers libpfm leaves out of this event's fstr unless given;
+-- given_error: its error when given without a unit mask that needs it.
 CREATE TABLE event_hidden_modifier (
 	event_id INTEGER NOT NULL REFERENCES event(id),
 	modifier_position INTEGER NOT NULL,
+	given_error INTEGER NOT NULL REFERENCES pfm_error(code),
 	PRIMARY KEY (event_id, modifier_position)
+) WITHOUT ROWID;
+
+-- Unit masks that need (and so unlock) a hidden modifier.
+CREATE TABLE umask_unlock (
+	event_id INTEGER NOT NULL,
+	umask_position INTEGER NOT NULL,
+	modifier_position INTEGER NOT NULL,
+	PRIMARY KEY (event_id, umask_position, modifier_position),
+	FOREIGN KEY (event_id, umask_position) REFERENCES umask(event_id, position)
 ) WITHOUT ROWID;
 
 CREATE TABLE event_alias (

@@ -330,9 +330,19 @@ static int rule_row(struct event *ev, sqlite3_stmt *st)
 static int hidden_row(struct event *ev, sqlite3_stmt *st)
 {
 	int m = sqlite3_column_int(st, 1);
-	if (m < 0 || m >= 64)
+	if (m < 0 || m >= MAX_MODIFIERS)
 		return -1;
 	ev->hidden |= 1ULL << m;
+	ev->hidden_error[m] = sqlite3_column_int(st, 2);
+	return 0;
+}
+
+static int unlock_row(struct event *ev, sqlite3_stmt *st)
+{
+	int pos = sqlite3_column_int(st, 1), m = sqlite3_column_int(st, 2);
+	if (pos < 0 || pos >= ev->numasks || m < 0 || m >= MAX_MODIFIERS)
+		return -1;
+	ev->umasks[pos].unlocks |= 1ULL << m;
 	return 0;
 }
 
@@ -449,8 +459,10 @@ static int load_table(struct pmudb *db, struct event_table *t)
 			   " FROM umask_implied WHERE " OF_TABLE, implied_row)
 	       || for_rows(db, t, first, "SELECT event_id, group_a, group_b, error FROM group_rule WHERE " OF_TABLE,
 			   rule_row)
-	       || for_rows(db, t, first, "SELECT event_id, modifier_position FROM event_hidden_modifier WHERE " OF_TABLE,
-			   hidden_row)
+	       || for_rows(db, t, first, "SELECT event_id, modifier_position, given_error FROM event_hidden_modifier WHERE "
+			   OF_TABLE, hidden_row)
+	       || for_rows(db, t, first, "SELECT event_id, umask_position, modifier_position FROM umask_unlock WHERE "
+			   OF_TABLE, unlock_row)
 	       || for_rows(db, t, first, "SELECT event_id, umask_a, umask_b, added_position FROM pair_default WHERE "
 			   OF_TABLE " ORDER BY event_id, umask_a, umask_b, added_position", pair_default_row) ? -1 : 0;
 }

@@ -78,6 +78,7 @@ struct umask {
 	uint16_t *added;	/* positions of the defaults it gets alone */
 	int nimplied;
 	struct implied *implied;
+	uint64_t unlocks;	/* bit m: makes hidden modifier m acceptable */
 };
 
 struct group_rule {
@@ -110,6 +111,7 @@ struct event {
 	int npairs;
 	struct pair_default *pairs;
 	uint64_t hidden;	/* bit m: PMU modifier m left out of fstr unless given */
+	int hidden_error[MAX_MODIFIERS];	/* its error when no asked umask unlocks it */
 	const struct modifier_set *modifiers;	/* never NULL */
 };
 

@@ -318,6 +318,8 @@ static int run_stages(struct request *rq, char *user_attrs)
 	if (!r)
 		r = add_umask_defaults(rq);
 	if (!r)
+		r = check_hidden_modifiers(rq);
+	if (!r)
 		r = family->encode(rq);
 	if (!r)
 		r = check_requirements(rq);

@@ -64,6 +64,7 @@ int fail(struct request *rq, int code, const char *fmt, ...) __attribute__((form
 int check_umask_combination(struct request *rq);
 int check_modifier_values(struct request *rq);
 int add_umask_defaults(struct request *rq);
+int check_hidden_modifiers(struct request *rq);
 /* After encoding: a modifier that needs another one non-zero (e=1, c). */
 int check_requirements(struct request *rq);
 

@@ -144,6 +144,25 @@ int check_modifier_values(struct request *rq)
 	return 0;
 }
 
+/* A hidden modifier (nf=) is taken only with a unit mask that needs it;
+ * libpfm checks this once the unit masks are settled. */
+int check_hidden_modifiers(struct request *rq)
+{
+	const struct modifier_set *set = rq->ev->modifiers;
+	for (int m = 0; m < set->count; m++) {
+		const struct event *ev = rq->ev;
+		if (!rq->given[m] || !(ev->hidden >> m & 1) || !ev->hidden_error[m])
+			continue;
+		bool unlocked = false;
+		for (int i = 0; i < rq->nasked && !unlocked; i++)
+			unlocked = ev->umasks[rq->asked[i]].unlocks >> m & 1;
+		if (!unlocked)
+			return fail(rq, ev->hidden_error[m], "%s= goes only with a unit mask of %s that needs it",
+				    set->items[m].name, ev->name);
+	}
+	return 0;
+}
+
 static uint64_t *field_ptr(struct request *rq, int field)
 {
 	switch (field) {
