@@ -85,9 +85,11 @@ $(BUILD)/libpmudb.a: $(DB_OBJ)
 $(BUILD)/libpmudb.so: $(DB_OBJ)
 	$(CC) $(LDFLAGS) -shared -Wl,-soname,libpmudb.so.0 $^ -o $@ $(SQLITE_LIBS) -lpthread
 
-# Linked with SQLite only: no libpfm at run time.
+# Linked with SQLite only, and statically: no libpfm at run time, the
+# binary runs where only libc is, and a one-event process skips loading
+# libsqlite3.so (it was the difference between pmudb and a libpfm program).
 $(BUILD)/pmudb: $(CLI_OBJ) $(BUILD)/libpmudb.a
-	$(CC) $(LDFLAGS) $(CLI_OBJ) $(BUILD)/libpmudb.a -o $@ $(SQLITE_LIBS) -lpthread
+	$(CC) $(LDFLAGS) $(CLI_OBJ) $(BUILD)/libpmudb.a -o $@ -Wl,-Bstatic $(SQLITE_LIBS) -Wl,-Bdynamic -lpthread -lm -ldl
 
 $(BUILD)/compiler/schema_sql.o: compiler/schema_sql.S compiler/schema.sql
 	@mkdir -p $(dir $@)
