@@ -814,7 +814,7 @@ struct modifier_source {
 };
 
 static void derive_modifiers(const struct pmu *p, struct event *ev, const char *base, bool plain,
-			     const struct probe *singles, struct modifier_source *src)
+			     struct modifier_source *src)
 {
 	struct event *from = src->event;
 	if (from && same_modifier_list(from, ev) && !unprobed_modifiers(from) && (src->plain || !plain)) {
@@ -826,7 +826,6 @@ static void derive_modifiers(const struct pmu *p, struct event *ev, const char *
 		derive_modifier(base, ev, i);
 	/* a modifier the base refuses may act with some unit mask */
 	/* (a unit mask refused alone may be one that needs the modifier) */
-	(void)singles;
 	for (size_t u = 0; u < ev->umasks.count && u < 32 && unprobed_modifiers(ev); u++) {
 		if (!learnable(&ev->umasks.items[u]))
 			continue;
@@ -910,7 +909,7 @@ static char *derive_event(struct pmu *p, struct event *ev, struct modifier_sourc
 		struct probe q;
 		probe_encode(base, PLM_DEFAULT, &q);
 		note_perf_type(p, ev, &q);
-		derive_modifiers(p, ev, base, plain, singles, src);
+		derive_modifiers(p, ev, base, plain, src);
 		derive_unlocks(p, ev, base);
 		derive_implied(p, ev, singles, n);
 		find_implied_landings(p, ev);
