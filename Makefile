@@ -6,6 +6,13 @@ CC := gcc
 BUILD ?= build
 # LIBPFM=/prefix builds from another libpfm4 install (include/ and lib/ under it).
 LIBPFM ?=
+# PMU_EVENTS=DIR reads the vendors' event lists from DIR (perf's
+# tools/perf/pmu-events/arch tree, or a checkout of Intel's perfmon
+# repository); by default the tree of Debian's linux-source-6.12, extracted
+# once into build/pmu-events and again only when that package changes.
+PMU_EVENTS ?=
+KERNEL_SOURCE := /usr/src/linux-source-6.12.tar.xz
+PMU_EVENTS_CACHE := build/pmu-events
 
 CFLAGS ?= -O2 -g
 CFLAGS += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -MMD -MP
@@ -36,7 +43,7 @@ all: deps $(BUILD)/pmudb-build $(BUILD)/pmudb.db $(BUILD)/libpmudb.a $(BUILD)/li
 
 # The packages the build needs; installed when running as root, else the
 # command to run is printed.
-DEB_PACKAGES := gcc make pkg-config libsqlite3-dev libyaml-dev libcmocka-dev
+DEB_PACKAGES := gcc make pkg-config libsqlite3-dev libyaml-dev libcmocka-dev libjansson-dev linux-source-6.12
 ifeq ($(LIBPFM),)
 DEB_PACKAGES += libpfm4-dev
 endif
@@ -55,6 +62,7 @@ deps:
 # pkg-config is asked when a recipe runs, after `deps` has installed it.
 SQLITE_LIBS = $(shell pkg-config --libs sqlite3)
 YAML_LIBS = $(shell pkg-config --libs yaml-0.1)
+JSON_LIBS = $(shell pkg-config --libs jansson)
 CMOCKA_LIBS = $(shell pkg-config --libs cmocka)
 
 # The compiler and the tests may use libpfm; the runtime (db/, cli/) never.
@@ -96,11 +104,26 @@ $(BUILD)/compiler/schema_sql.o: compiler/schema_sql.S compiler/schema.sql
 	$(CC) -c $< -o $@
 
 $(BUILD)/pmudb-build: $(COMPILER_OBJ)
-	$(CC) $(LDFLAGS) $^ -o $@ $(PFM_LIBS) $(SQLITE_LIBS) $(YAML_LIBS) -ldl
+	$(CC) $(LDFLAGS) $^ -o $@ $(PFM_LIBS) $(SQLITE_LIBS) $(YAML_LIBS) $(JSON_LIBS) -ldl
+
+# The vendor tree: Debian's, extracted once (about 10 s), or PMU_EVENTS.
+ifeq ($(PMU_EVENTS),)
+PMU_EVENTS_DIR := $(PMU_EVENTS_CACHE)/arch
+PMU_EVENTS_DEPS := $(PMU_EVENTS_CACHE)/.extracted
+$(PMU_EVENTS_CACHE)/.extracted: $(KERNEL_SOURCE) | deps
+	rm -rf $(PMU_EVENTS_CACHE) && mkdir -p $(PMU_EVENTS_CACHE)
+	tar -xJf $(KERNEL_SOURCE) -C $(PMU_EVENTS_CACHE) --strip-components=4 \
+		linux-source-6.12/tools/perf/pmu-events
+	touch $@
+$(KERNEL_SOURCE): | deps
+else
+PMU_EVENTS_DIR := $(PMU_EVENTS)
+PMU_EVENTS_DEPS := $(shell find $(PMU_EVENTS) -name '*.json' -o -name '*.csv' 2>/dev/null)
+endif
 
 # Not deleted on error: a failed build keeps the previous catalog.
-$(BUILD)/pmudb.db: $(BUILD)/pmudb-build $(wildcard tables/*.yaml)
-	$(BUILD)/pmudb-build --tables tables --out $@
+$(BUILD)/pmudb.db: $(BUILD)/pmudb-build $(wildcard tables/*.yaml) $(PMU_EVENTS_DEPS)
+	$(BUILD)/pmudb-build --tables tables --pmu-events $(PMU_EVENTS_DIR) --out $@
 
 run: all
 	@$(BUILD)/pmudb encode amd64_fam19h_zen4::RETIRED_INSTRUCTIONS amd64_fam19h_zen4::RETIRED_INSTRUCTIONS:u \
@@ -144,7 +167,7 @@ endif
 check: all $(TESTS) $(BUILD)/tests/harness
 	@for t in $(TESTS); do \
 		echo "== $$t"; \
-		PMUDB_BUILD=$(BUILD) $$t || exit 1; \
+		PMUDB_BUILD=$(BUILD) PMUDB_PMU_EVENTS=$(PMU_EVENTS_DIR) $$t || exit 1; \
 	done
 	@echo "== $(BUILD)/tests/harness $(HARNESS_ARGS)"
 	@$(BUILD)/tests/harness $(HARNESS_ARGS)

@@ -39,11 +39,11 @@ static const char *const stmt_sql[S_COUNT] = {
 	[S_ADD_MODSET] = "INSERT INTO modifier_set DEFAULT VALUES",
 	[S_ADD_MODIFIER] = "INSERT INTO modifier VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
 	[S_ADD_LANDING] = "INSERT INTO modifier_landing VALUES (?,?,?,?)",
-	[S_ADD_PMU] = "INSERT INTO pmu VALUES (NULL,?,?,?,?,?,?,?,?,?,?,?,?)",
+	[S_ADD_PMU] = "INSERT INTO pmu VALUES (NULL,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
 	[S_ADD_SYSFS] = "INSERT INTO pmu_sysfs VALUES (?,?,?)",
-	[S_ADD_EVENT] = "INSERT INTO event VALUES (NULL,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-	[S_ADD_ALIAS] = "INSERT INTO event_alias VALUES (?,?,?)",
-	[S_ADD_UMASK] = "INSERT INTO umask VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+	[S_ADD_EVENT] = "INSERT INTO event VALUES (NULL,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+	[S_ADD_ALIAS] = "INSERT INTO event_alias VALUES (?,?,?,?)",
+	[S_ADD_UMASK] = "INSERT INTO umask VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
 	[S_ADD_EVENT_DEFAULT] = "INSERT INTO event_default VALUES (?,?)",
 	[S_ADD_UMASK_DEFAULT] = "INSERT INTO umask_default VALUES (?,?,?)",
 	[S_ADD_GROUP_RULE] = "INSERT INTO group_rule VALUES (?,?,?,?)",
@@ -227,14 +227,16 @@ static void key_event(sqlite3_str *k, const struct event *ev, int64_t modset)
 	sqlite3_str_appendf(k, "%s\x1f%s\x1f%s\x1f%llx\x1f%d%d%d\x1f%lld\x1f%d\x1f%d\x1f%d\x1f%d\x1f%s\x1f",
 			    ev->name, ev->description, ev->equiv ? ev->equiv : "\x01", (unsigned long long)ev->code,
 			    ev->is_precise, ev->supports_hw_sampling, ev->speculative, (long long)modset, ev->perf_type,
-			    ev->bare_error * 2 + ev->umasks_in_config1, ev->group_count, ev->retired, ev->why ? ev->why : "");
+			    ev->bare_error * 4 + ev->umasks_in_config1 * 2 + ev->filters_given, ev->group_count, ev->retired, ev->why ? ev->why : "");
+	sqlite3_str_appendf(k, "%s\x1f", ev->source ? ev->source : "");
 	key_ints(k, &ev->bare_added);
 	key_ints(k, &ev->hidden);
 	key_ints(k, &ev->hidden_errors);
 	sqlite3_str_appendf(k, "f%llx/%llx/%llx", (unsigned long long)ev->filter_base[0],
 			    (unsigned long long)ev->filter_base[1], (unsigned long long)ev->filter_default);
 	for (size_t i = 0; i < ev->aliases.count; i++)
-		sqlite3_str_appendf(k, "%s,", ev->aliases.items[i]);
+		sqlite3_str_appendf(k, "%s=%s,", ev->aliases.items[i].name,
+				    ev->aliases.items[i].attrs ? ev->aliases.items[i].attrs : "");
 	for (size_t i = 0; i < ev->group_rules.count; i++)
 		sqlite3_str_appendf(k, "%d/%d/%d,", ev->group_rules.items[i].group_a, ev->group_rules.items[i].group_b,
 				    ev->group_rules.items[i].error);
@@ -248,6 +250,7 @@ static void key_event(sqlite3_str *k, const struct event *ev, int64_t modset)
 				    u->description, u->equiv ? u->equiv : "\x01", (unsigned long long)u->code,
 				    u->is_default, u->is_precise, u->speculative, u->retired, u->group,
 				    u->single_error * 2 + u->sets_event_select, u->why ? u->why : "");
+		sqlite3_str_appendf(k, "%s\x1f", u->source ? u->source : "");
 		key_ints(k, &u->added);
 		sqlite3_str_appendf(k, "f%llx/%llx/%d", (unsigned long long)u->filter_bits[0],
 				    (unsigned long long)u->filter_bits[1], u->filter_layout * 2 + u->code_is_filter);
@@ -267,12 +270,12 @@ static int insert_umasks(struct emitter *em, const struct event *ev, int64_t eve
 		int64_t text, pos = (int64_t)i;
 		/* An equiv has no group: it stands for its expansion. */
 		if (text_id(em, u->description, &text)
-		    || run(em, S_ADD_UMASK, NULL, "iisisiiiiniiiiiiis", event_id, pos, u->name, text, u->equiv,
+		    || run(em, S_ADD_UMASK, NULL, "iisisiiiiniiiiiiiss", event_id, pos, u->name, text, u->equiv,
 			   (int64_t)u->code, (int64_t)u->is_default, (int64_t)u->is_precise, (int64_t)u->speculative,
 			   u->group < 0, (int64_t)u->group, (int64_t)u->single_error, (int64_t)u->sets_event_select,
 			   (int64_t)u->filter_bits[0], (int64_t)u->filter_bits[1], (int64_t)u->filter_layout,
 			   (int64_t)u->code_is_filter,
-			   (int64_t)u->retired, u->why) < 0)
+			   (int64_t)u->retired, u->why, u->source) < 0)
 			return -1;
 		em->stats->stored_umasks++;
 		for (size_t j = 0; j < u->added.count; j++)
@@ -294,11 +297,13 @@ static int insert_event(struct emitter *em, int64_t table, size_t position, cons
 	int64_t id, text;
 	/* perf_type NULL: the PMU's; -1: read from sysfs. */
 	if (text_id(em, ev->description, &text)
-	    || run(em, S_ADD_EVENT, &id, "iisisiiiinniiiiiiis", table, (int64_t)position, ev->name, text, ev->equiv,
+	    || run(em, S_ADD_EVENT, &id, "iisisiiiinniiiiiiiiss", table, (int64_t)position, ev->name, text, ev->equiv,
 		   (int64_t)ev->code, (int64_t)ev->is_precise, (int64_t)ev->supports_hw_sampling,
 		   (int64_t)ev->speculative, modset == 0, modset, ev->perf_type == -2, (int64_t)ev->perf_type,
-		   (int64_t)ev->bare_error, (int64_t)ev->umasks_in_config1, (int64_t)ev->filter_base[0],
-		   (int64_t)ev->filter_base[1], (int64_t)ev->filter_default, (int64_t)ev->group_count, (int64_t)ev->retired, ev->why) < 0)
+		   (int64_t)ev->bare_error, (int64_t)ev->umasks_in_config1, (int64_t)ev->filters_given,
+		   (int64_t)ev->filter_base[0],
+		   (int64_t)ev->filter_base[1], (int64_t)ev->filter_default, (int64_t)ev->group_count, (int64_t)ev->retired, ev->why,
+		   ev->source) < 0)
 		return -1;
 	em->stats->stored_events++;
 	int r = insert_umasks(em, ev, id);
@@ -308,7 +313,7 @@ static int insert_event(struct emitter *em, int64_t table, size_t position, cons
 		r = run(em, S_ADD_GROUP_RULE, NULL, "iiii", id, (int64_t)ev->group_rules.items[i].group_a,
 			(int64_t)ev->group_rules.items[i].group_b, (int64_t)ev->group_rules.items[i].error) < 0;
 	for (size_t i = 0; !r && i < ev->aliases.count; i++)
-		r = run(em, S_ADD_ALIAS, NULL, "isi", table, ev->aliases.items[i], id) < 0;
+		r = run(em, S_ADD_ALIAS, NULL, "isis", table, ev->aliases.items[i].name, id, ev->aliases.items[i].attrs) < 0;
 	for (size_t i = 0; !r && i < ev->hidden.count; i++)
 		r = run(em, S_ADD_HIDDEN, NULL, "iii", id, (int64_t)ev->hidden.items[i],
 			(int64_t)(i < ev->hidden_errors.count ? ev->hidden_errors.items[i] : 0)) < 0;
@@ -356,20 +361,25 @@ static int insert_pmu(struct emitter *em, const struct pmu *p)
 {
 	int64_t table, id;
 	if (event_table(em, p, &table)
-	    || run(em, S_ADD_PMU, &id, "ssisssiiiiii", p->name, p->description ? p->description : "",
+	    || run(em, S_ADD_PMU, &id, "ssisssiiiiiiss", p->name, p->description ? p->description : "",
 		   (int64_t)p->libpfm_id, kind_name(p->kind), p->family, p->harness_group,
 		   (int64_t)p->num_counters, (int64_t)p->num_fixed_counters, (int64_t)p->max_encoding,
-		   (int64_t)p->supported_plm, (int64_t)p->perf_type, table) < 0)
+		   (int64_t)p->supported_plm, (int64_t)p->perf_type, table, p->source, p->like) < 0)
 		return -1;
 	for (size_t i = 0; i < p->sysfs_names.count; i++)
 		if (run(em, S_ADD_SYSFS, NULL, "iis", id, (int64_t)i, p->sysfs_names.items[i]) < 0)
 			return -1;
 	em->stats->pmus++;
+	em->stats->libpfm_pmus += !p->source;
 	for (size_t i = 0; i < p->events.count; i++) {
 		const struct event *ev = &p->events.items[i];
+		bool libpfm = !p->source && !ev->source;
 		em->stats->events += !ev->retired;
-		for (size_t j = 0; !ev->retired && j < ev->umasks.count; j++)
+		em->stats->libpfm_events += !ev->retired && libpfm;
+		for (size_t j = 0; !ev->retired && j < ev->umasks.count; j++) {
 			em->stats->umasks += !ev->umasks.items[j].retired;
+			em->stats->libpfm_umasks += !ev->umasks.items[j].retired && libpfm && !ev->umasks.items[j].source;
+		}
 	}
 	return 0;
 }
@@ -430,11 +440,15 @@ static int insert_meta(struct emitter *em, const struct model *m)
 	em->stats->pair_rule_misses = misses;
 	struct { const char *key; long value; } counts[] = {
 		{ "pmus", em->stats->pmus }, { "events", em->stats->events }, { "umasks", em->stats->umasks },
+		{ "libpfm_pmus", em->stats->libpfm_pmus }, { "libpfm_events", em->stats->libpfm_events },
+		{ "libpfm_umasks", em->stats->libpfm_umasks },
 		{ "event_tables", em->stats->event_tables }, { "overrides", (long)m->overrides.count },
 		{ "cpuid_entries", (long)m->cpuid.count }, { "pair_rule_misses", misses },
 	};
 	if (run(em, S_ADD_META, NULL, "ss", "libpfm_version", m->libpfm_version) < 0
-	    || run(em, S_ADD_META, NULL, "ss", "schema_version", "1") < 0)
+	    || run(em, S_ADD_META, NULL, "ss", "schema_version", "2") < 0
+	    || (m->vendor_tree && (run(em, S_ADD_META, NULL, "ss", "vendor_tree", m->vendor_tree) < 0
+				   || run(em, S_ADD_META, NULL, "ss", "vendor_layout", m->vendor_layout) < 0)))
 		return -1;
 	for (size_t i = 0; i < sizeof(counts) / sizeof(counts[0]); i++) {
 		snprintf(buf, sizeof(buf), "%ld", counts[i].value);

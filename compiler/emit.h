@@ -8,6 +8,7 @@
 
 struct emit_stats {
 	long pmus, events, umasks;		/* as libpfm counts them: per PMU */
+	long libpfm_pmus, libpfm_events, libpfm_umasks;	/* of those, libpfm's own */
 	long stored_events, stored_umasks;	/* rows, once per shared table */
 	long event_tables, modifier_sets, pair_rule_misses;
 };

@@ -125,6 +125,7 @@ int ingest_libpfm(struct model *m, char *err, size_t errlen)
 		p->num_fixed_counters = pi.num_fixed_cntrs;
 		p->max_encoding = pi.max_encoding;
 		p->perf_type = -1;
+		p->uarch = -1;
 		for (int e = pi.first_event; e != -1; e = pfm_get_event_next(e))
 			if (ingest_event(p, e, err, errlen))
 				return -1;

@@ -1,6 +1,11 @@
 /*
- * main.c - pmudb-build: compiles libpfm's tables and the YAML tables into one
- * SQLite catalog.
+ * main.c - pmudb-build: compiles libpfm's tables, the vendors' event lists
+ * and the YAML tables into one SQLite catalog.
+ *
+ * The flow: ingest (libpfm) and vendor_tree (the vendor lists) fill one
+ * model; the tables name families, vendor PMUs, the CPUID map and
+ * overrides; derive learns libpfm's hidden rules from its encoder;
+ * vendor_build makes the vendor PMUs on those rules; emit writes SQLite.
  *
  * The catalog is written to a temporary file beside the target, checked,
  * and renamed over the target only when complete: a failed or interrupted
@@ -24,24 +29,31 @@
 #include "emit.h"
 #include "ingest.h"
 #include "model.h"
+#include "sections.h"
 #include "tables.h"
+#include "vendor_build.h"
+#include "vendor_tree.h"
 
 #define EXIT_BUILD_FAILED 1
 #define EXIT_USAGE 2
 
 static const char usage[] =
-	"usage: pmudb-build [--tables PATH]... [--out FILE] [--quiet]\n"
+	"usage: pmudb-build [--tables PATH]... [--pmu-events DIR] [--out FILE] [--quiet]\n"
 	"\n"
 	"Reads every PMU, event and unit mask of the installed libpfm4, derives the\n"
-	"rules its API does not expose by asking its encoder, applies the YAML tables\n"
-	"(families, CPUID map, overrides) and writes one SQLite catalog.\n"
+	"rules its API does not expose by asking its encoder, adds the vendors' own\n"
+	"event lists, applies the YAML tables (families, vendor PMUs, CPUID map,\n"
+	"overrides) and writes one SQLite catalog.\n"
 	"\n"
-	"  --tables PATH  a directory of *.yaml tables, or one YAML file; may be\n"
-	"                 repeated, applied in order (default: tables)\n"
-	"  --out FILE     catalog to write (default: build/pmudb.db); replaced only\n"
-	"                 when the new one is complete and verified\n"
-	"  --quiet        print nothing but errors\n"
-	"  --help         this text\n"
+	"  --tables PATH     a directory of *.yaml tables, or one YAML file; may be\n"
+	"                    repeated (default: tables)\n"
+	"  --pmu-events DIR  the vendors' event lists: perf's pmu-events tree\n"
+	"                    (tools/perf/pmu-events/arch of the Linux kernel) or a\n"
+	"                    checkout of Intel's perfmon repository\n"
+	"  --out FILE        catalog to write (default: build/pmudb.db); replaced only\n"
+	"                    when the new one is complete and verified\n"
+	"  --quiet           print nothing but errors\n"
+	"  --help            this text\n"
 	"\n"
 	"Exit status: 0 built, 1 build failed (the message names the input at fault;\n"
 	"FILE:LINE:COLUMN for the tables), 2 usage error.\n";
@@ -67,6 +79,8 @@ static double seconds_since(const struct timespec *t0)
 static void derive_all(struct model *m, bool progress)
 {
 	for (size_t i = 0; i < m->pmus.count; i++) {
+		if (m->pmus.items[i].source)
+			continue;	/* a vendor PMU: vendor_build.c makes it */
 		if (progress)
 			fprintf(stderr, "\rpmudb-build: deriving rules %zu/%zu PMUs (%s)\033[K", i + 1, m->pmus.count,
 				m->pmus.items[i].name);
@@ -125,18 +139,30 @@ static int install(const char *temp, const char *out, char **error)
 	return r ? -1 : 0;
 }
 
-static int apply_tables(struct model *m, char **tables, int count, char **error)
+static void print_sources(const struct model *m)
 {
-	for (int i = 0; i < count; i++) {
-		struct stat sb;
-		bool is_dir = stat(tables[i], &sb) == 0 && S_ISDIR(sb.st_mode);
-		if (is_dir ? tables_apply_dir(m, tables[i], error) : tables_apply_file(m, tables[i], error))
-			return -1;
+	long libpfm_events = 0, vendor_events = 0, vendor_pmus = 0, uarchs = 0;
+	for (size_t i = 0; i < m->pmus.count; i++) {
+		const struct pmu *p = &m->pmus.items[i];
+		vendor_pmus += p->source != NULL;
+		for (size_t j = 0; j < p->events.count; j++) {
+			const struct event *ev = &p->events.items[j];
+			long n = ev->umasks.count ? (long)ev->umasks.count : 1;
+			if (ev->source)
+				vendor_events += n;
+			else
+				libpfm_events += n;
+		}
 	}
-	return 0;
+	for (size_t i = 0; i < m->uarchs.count; i++)
+		uarchs += m->uarchs.items[i].mapped;
+	if (m->vendor_tree)
+		printf("pmudb-build: vendor tree %s (%s layout): %zu µarchs, %ld mapped; %ld vendor PMUs\n"
+		       "             encodings (events or unit masks): %ld from libpfm, %ld from the vendor lists\n",
+		       m->vendor_tree, m->vendor_layout, m->uarchs.count, uarchs, vendor_pmus, libpfm_events, vendor_events);
 }
 
-static int build(char **tables, int table_count, const char *out, bool quiet, char **error)
+static int build(char **tables, int table_count, const char *vendor_tree, const char *out, bool quiet, char **error)
 {
 	struct timespec t0;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
@@ -147,9 +173,11 @@ static int build(char **tables, int table_count, const char *out, bool quiet, ch
 	int r = ingest_libpfm(&m, err, sizeof(err));
 	if (r)
 		*error = xstrdup(err);
-	r = r || apply_tables(&m, tables, table_count, error) || families_check(&m, error);
+	r = r || (vendor_tree && vendor_tree_read(&m, vendor_tree, error));
+	r = r || tables_apply(&m, tables, table_count, error) || families_check(&m, error);
 	if (!r)
 		derive_all(&m, !quiet && isatty(STDERR_FILENO));
+	r = r || vendor_build(&m, error);
 
 	if (!r) {
 		snprintf(temp_path, sizeof(temp_path), "%s.tmp.%ld", out, (long)getpid());
@@ -163,14 +191,20 @@ static int build(char **tables, int table_count, const char *out, bool quiet, ch
 	if (!r && !quiet) {
 		struct stat sb;
 		stat(out, &sb);
-		printf("pmudb-build: libpfm %s: %ld PMUs, %ld events, %ld unit masks\n", m.libpfm_version, st.pmus,
-		       st.events, st.umasks);
+		printf("pmudb-build: libpfm %s: %ld PMUs, %ld events, %ld unit masks\n", m.libpfm_version, st.libpfm_pmus,
+		       st.libpfm_events, st.libpfm_umasks);
+		if (st.pmus != st.libpfm_pmus || st.events != st.libpfm_events)
+			printf("pmudb-build: with the vendor lists: %ld PMUs, %ld events, %ld unit masks\n", st.pmus,
+			       st.events, st.umasks);
 		printf("pmudb-build: stored as %ld event tables (%ld events, %ld unit masks) and %ld modifier sets,\n"
 		       "             shared where PMUs are identical\n",
 		       st.event_tables, st.stored_events, st.stored_umasks, st.modifier_sets);
 		printf("pmudb-build: tables: %zu overrides applied, %zu CPUID map entries\n", m.overrides.count,
 		       m.cpuid.count);
 		printf("pmudb-build: unit-mask pairs not following the default rule: %ld\n", st.pair_rule_misses);
+		print_sources(&m);
+		for (size_t i = 0; i < m.notes.count; i++)
+			printf("pmudb-build: note: %s\n", m.notes.items[i]);
 		printf("pmudb-build: wrote %s (%lld bytes) in %.1f s\n", out, (long long)sb.st_size, seconds_since(&t0));
 	}
 	model_free(&m);
@@ -181,6 +215,7 @@ int main(int argc, char **argv)
 {
 	static const struct option options[] = {
 		{ "tables", required_argument, NULL, 't' },
+		{ "pmu-events", required_argument, NULL, 'e' },
 		{ "out", required_argument, NULL, 'o' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
@@ -189,13 +224,14 @@ int main(int argc, char **argv)
 	char *default_tables[] = { "tables" };
 	char **tables = calloc((size_t)argc, sizeof(*tables));
 	int table_count = 0;
-	const char *out = "build/pmudb.db";
+	const char *out = "build/pmudb.db", *vendor_tree = NULL;
 	bool quiet = false;
 	int c;
-	while ((c = getopt_long(argc, argv, "t:o:qh", options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "t:e:o:qh", options, NULL)) != -1) {
 		switch (c) {
 		case 't': tables[table_count++] = optarg; break;
 		case 'o': out = optarg; break;
+		case 'e': vendor_tree = optarg; break;
 		case 'q': quiet = true; break;
 		case 'h': fputs(usage, stdout); free(tables); return 0;
 		default: fputs(usage, stderr); free(tables); return EXIT_USAGE;
@@ -225,7 +261,7 @@ int main(int argc, char **argv)
 		return EXIT_BUILD_FAILED;
 	}
 	char *error = NULL;
-	r = build(tables, table_count, out, quiet, &error);
+	r = build(tables, table_count, vendor_tree, out, quiet, &error);
 	if (r)
 		fprintf(stderr, "%s\n", error ? error : "pmudb-build: failed");
 	free(error);

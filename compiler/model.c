@@ -7,6 +7,7 @@
  */
 #include "model.h"
 
+#include <fnmatch.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -57,6 +58,7 @@ static void free_umask(struct umask *u)
 	free(u->description);
 	free(u->equiv);
 	free(u->why);
+	free(u->source);
 	free(u->added.items);
 	free(u->implied.items);
 	free(u->unlocks.items);
@@ -72,8 +74,10 @@ static void free_event(struct event *e)
 		free(e->modifiers.items[i].landings.items);
 		free(e->modifiers.items[i].presence.items);
 	}
-	for (size_t i = 0; i < e->aliases.count; i++)
-		free(e->aliases.items[i]);
+	for (size_t i = 0; i < e->aliases.count; i++) {
+		free(e->aliases.items[i].name);
+		free(e->aliases.items[i].attrs);
+	}
 	free(e->umasks.items);
 	free(e->modifiers.items);
 	free(e->aliases.items);
@@ -88,6 +92,7 @@ static void free_event(struct event *e)
 	free(e->description);
 	free(e->equiv);
 	free(e->why);
+	free(e->source);
 }
 
 static void free_strings(char **items, size_t count)
@@ -97,19 +102,54 @@ static void free_strings(char **items, size_t count)
 	free(items);
 }
 
+void model_free_pmu(struct pmu *p)
+{
+	for (size_t j = 0; j < p->events.count; j++)
+		free_event(&p->events.items[j]);
+	free(p->events.items);
+	free_strings(p->sysfs_names.items, p->sysfs_names.count);
+	free(p->name);
+	free(p->description);
+	free(p->family);
+	free(p->harness_group);
+	free(p->source);
+	free(p->like);
+	free(p->unit);
+	free_strings(p->modifier_names.items, p->modifier_names.count);
+}
+
 void model_free(struct model *m)
 {
-	for (size_t i = 0; i < m->pmus.count; i++) {
-		struct pmu *p = &m->pmus.items[i];
-		for (size_t j = 0; j < p->events.count; j++)
-			free_event(&p->events.items[j]);
-		free(p->events.items);
-		free_strings(p->sysfs_names.items, p->sysfs_names.count);
-		free(p->name);
-		free(p->description);
-		free(p->family);
-		free(p->harness_group);
+	for (size_t i = 0; i < m->pmus.count; i++)
+		model_free_pmu(&m->pmus.items[i]);
+	for (size_t i = 0; i < m->uarchs.count; i++) {
+		struct vendor_uarch *u = &m->uarchs.items[i];
+		for (size_t j = 0; j < u->events.count; j++) {
+			struct vendor_event *e = &u->events.items[j];
+			free(e->name);
+			free(e->description);
+			free(e->file);
+			free(e->unit);
+		}
+		for (size_t j = 0; j < u->cpus.count; j++) {
+			free(u->cpus.items[j].id);
+			free(u->cpus.items[j].file);
+		}
+		free(u->events.items);
+		free(u->cpus.items);
+		free_strings(u->units.items, u->units.count);
+		free(u->name);
+		free(u->arch);
 	}
+	free(m->uarchs.items);
+	for (size_t i = 0; i < m->vendor_maps.count; i++) {
+		free(m->vendor_maps.items[i].pmu);
+		free_strings(m->vendor_maps.items[i].cpus.items, m->vendor_maps.items[i].cpus.count);
+	}
+	free(m->vendor_maps.items);
+	free_strings(m->notes.items, m->notes.count);
+	free(m->vendor_tree);
+	free(m->vendor_layout);
 	for (size_t i = 0; i < m->cpuid.count; i++) {
 		struct cpuid_entry *c = &m->cpuid.items[i];
 		free_strings(c->pmus.items, c->pmus.count);
@@ -131,6 +171,20 @@ void model_free(struct model *m)
 	memset(m, 0, sizeof(*m));
 }
 
+void model_note(struct model *m, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	char *s = NULL;
+	int n = vasprintf(&s, fmt, ap);
+	va_end(ap);
+	if (n < 0) {
+		fputs("pmudb-build: out of memory\n", stderr);
+		abort();
+	}
+	*(char **)vec_push(&m->notes) = s;
+}
+
 /* Names are case-insensitive, as in libpfm. */
 struct pmu *model_find_pmu(struct model *m, const char *name)
 {
@@ -138,6 +192,13 @@ struct pmu *model_find_pmu(struct model *m, const char *name)
 		if (!strcasecmp(m->pmus.items[i].name, name))
 			return &m->pmus.items[i];
 	return NULL;
+}
+
+void model_match_pmus(struct model *m, const char *pattern, struct pmu_list *out)
+{
+	for (size_t i = 0; i < m->pmus.count; i++)
+		if (!fnmatch(pattern, m->pmus.items[i].name, FNM_CASEFOLD))
+			*(struct pmu **)vec_push(out) = &m->pmus.items[i];
 }
 
 struct event *pmu_find_event(struct pmu *p, const char *name)

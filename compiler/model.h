@@ -46,6 +46,7 @@ struct umask {
 	int speculative;	/* 0 unknown, 1 speculative, 2 not speculative */
 	bool retired;
 	char *why;		/* set by an override: its source */
+	char *source;		/* NULL: libpfm's; else the vendor file it comes from */
 
 	/* derived: see derive.c */
 	int group;		/* umasks of one group behave alike with all others;
@@ -86,6 +87,14 @@ struct modifier {
 	VEC(struct landing) landings;
 };
 
+/* Another name of an event: NAME stands for the event with ATTRS (unit
+ * masks, ':'-separated) given, or for the bare event when ATTRS is NULL.
+ * A vendor name with dots (OCR.DEMAND_DATA_RD.ANY_RESPONSE) is one. */
+struct event_alias {
+	char *name;
+	char *attrs;
+};
+
 /* A pair of unit masks whose defaults break the rule (see derive.c). */
 struct pair_defaults {
 	int umask_a, umask_b;	/* umask_a < umask_b */
@@ -111,13 +120,16 @@ struct event {
 	int perf_type;		/* when it differs from the PMU's, else -2 */
 	bool retired;
 	char *why;		/* set by an override: its source */
+	char *source;		/* NULL: libpfm's; else the vendor file it comes from */
 	VEC(struct umask) umasks;
 	VEC(struct modifier) modifiers;
-	VEC(char *) aliases;
+	VEC(struct event_alias) aliases;
 
 	/* derived */
 	int bare_error;		/* libpfm's answer to PMU::EVENT alone */
 	bool umasks_in_config1;	/* unit-mask codes land in config1 (offcore response) */
+	bool filters_given;	/* its unit masks' filter_bits are stated (a vendor's MSR
+				 * value), not measured: every encoder applies them */
 	struct int_vec hidden;	/* PMU modifiers no encoding of it printed in fstr */
 	struct int_vec hidden_errors;	/* per hidden one: libpfm's error when given without a unit mask that needs it */
 	uint64_t filter_base[2];	/* config1, config2 bits every encoding of it has */
@@ -130,6 +142,48 @@ struct event {
 };
 
 enum pmu_kind { PMU_UNKNOWN = 0, PMU_CORE, PMU_UNCORE, PMU_OS };
+
+/* ---- the vendors' event lists (vendor_tree.c) ---------------------------- */
+
+/* One event of a vendor list, as its JSON gives it. */
+struct vendor_event {
+	char *name;		/* "INST_RETIRED.ANY_P", "ex_ret_instr", "CPU_CYCLES" */
+	char *description;
+	char *file;		/* the JSON file, relative to the tree */
+	int line, column;	/* where the event's name is written */
+	char *unit;		/* the core type of a hybrid ("cpu_core", "cpu_atom"), or NULL */
+	uint64_t code;		/* EventCode (the first, where it lists several) */
+	uint64_t umask;		/* UMask, 0 when absent */
+	uint64_t cmask, inv, edge, any;	/* CounterMask, Invert, EdgeDetect, AnyThread */
+	uint64_t msr_index, msr_value;	/* MSRIndex (the first), MSRValue; 0 when absent */
+	int pebs;		/* PEBS: 0 none, 1 or 2 precise sampling */
+	bool deprecated;
+};
+
+/* One row of a mapfile: the CPUs a µarch's list is for. */
+struct vendor_cpu {
+	char *id;		/* x86: a regex over "Vendor-Family-Model[-Stepping]";
+				 * arm64: a MIDR, "0x00000000410fd0c0" */
+	char *file;
+	int line;
+};
+
+/* One µarch of the tree: its core events and the CPUs that have it. */
+struct vendor_uarch {
+	char *name;		/* "amdzen5", "alderlake", "arm/neoverse-n1" */
+	char *arch;		/* "x86", "arm64" */
+	VEC(struct vendor_event) events;
+	VEC(struct vendor_cpu) cpus;
+	VEC(char *) units;	/* the hybrid core types its events name, in order */
+	bool mapped;		/* a vendor_pmus entry took it */
+};
+
+/* One vendor_pmus entry: which PMU a µarch's CPUs get (table_vendor_pmus.c). */
+struct vendor_map {
+	int uarch;		/* index into model.uarchs */
+	char *pmu;
+	VEC(char *) cpus;	/* the mapfile rows (ids) it is for; empty: all */
+};
 
 struct pmu {
 	char *name;
@@ -146,6 +200,13 @@ struct pmu {
 	int perf_type;		/* fixed type, or -1 when read from sysfs */
 	VEC(char *) sysfs_names;
 	VEC(struct event) events;
+
+	/* from the vendor tree (see table_vendor_pmus.c, vendor_build.c) */
+	char *source;		/* NULL: libpfm's; else "pmu-events:UARCH" */
+	char *like;		/* the libpfm PMU whose rules a new PMU takes */
+	int uarch;		/* index into model.uarchs, -1 for none */
+	char *unit;		/* the uarch's core type it takes, or NULL for all */
+	VEC(char *) modifier_names;	/* the like PMU's modifiers it keeps (empty: all) */
 };
 
 /* One line of tables/cpuid.yaml. */
@@ -158,6 +219,7 @@ struct cpuid_entry {
 	char *why;
 	char *file;
 	int line;
+	bool from_vendor;	/* a mapfile row: after every table entry, no overlap check */
 };
 
 /* One applied override, kept in the catalog as provenance. */
@@ -174,13 +236,26 @@ struct model {
 	VEC(struct pmu) pmus;
 	VEC(struct cpuid_entry) cpuid;
 	VEC(struct override_record) overrides;
+	char *vendor_tree;	/* --pmu-events DIR, or NULL */
+	char *vendor_layout;	/* "kernel" or "perfmon" */
+	VEC(struct vendor_uarch) uarchs;
+	VEC(struct vendor_map) vendor_maps;
+	VEC(char *) notes;	/* said once the build is done: what was left out, and why */
 };
+
+/* Adds a note (printf-style) to be printed after the build. */
+void model_note(struct model *m, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 char *xstrdup(const char *s);	/* NULL stays NULL; aborts on no memory */
 char *xprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void model_free(struct model *m);
+void model_free_pmu(struct pmu *p);
 
 struct pmu *model_find_pmu(struct model *m, const char *name);
+/* PMUs whose name matches the glob PATTERN, case-insensitively, in model
+ * order (the caller frees items). */
+struct pmu_list { struct pmu **items; size_t count, cap; };
+void model_match_pmus(struct model *m, const char *pattern, struct pmu_list *out);
 struct event *pmu_find_event(struct pmu *p, const char *name);
 struct umask *event_find_umask(struct event *e, const char *name);
 

@@ -1,8 +1,8 @@
--- schema.sql - the pmudb catalog, version 1.  docs/schema.md explains every
+-- schema.sql - the pmudb catalog, version 2.  docs/schema.md explains every
 -- table and column.  Integers are SQLite's 64-bit signed integers: codes and
 -- masks that use bit 63 read back negative and are meant as unsigned.
 
-PRAGMA user_version = 1;
+PRAGMA user_version = 2;
 
 CREATE TABLE meta (
 	key TEXT PRIMARY KEY,
@@ -39,7 +39,9 @@ CREATE TABLE pmu (
 	max_encoding INTEGER NOT NULL,
 	supported_plm INTEGER NOT NULL,
 	perf_type INTEGER NOT NULL,
-	event_table_id INTEGER NOT NULL REFERENCES event_table(id)
+	event_table_id INTEGER NOT NULL REFERENCES event_table(id),
+	source TEXT,			-- NULL: libpfm's; 'pmu-events:UARCH': made from a vendor list
+	like_pmu TEXT			-- the libpfm PMU whose rules a vendor PMU takes
 );
 
 CREATE TABLE pmu_sysfs (
@@ -107,12 +109,14 @@ CREATE TABLE event (
 	perf_type INTEGER,
 	bare_error INTEGER NOT NULL REFERENCES pfm_error(code),
 	umasks_in_config1 INTEGER NOT NULL,
+	filters_given INTEGER NOT NULL,	-- unit masks' filter bits are stated values (a vendor's MSRValue): encoders apply them
 	filter_config1 INTEGER NOT NULL,
 	filter_config2 INTEGER NOT NULL,
 	filter_default INTEGER NOT NULL,
 	group_count INTEGER NOT NULL,
 	retired INTEGER NOT NULL,
-	why TEXT
+	why TEXT,
+	source TEXT			-- NULL: libpfm's; else the vendor file (pmu-events tree path)
 );
 
 -- PMU modifiers libpfm leaves out of this event's fstr unless given;
@@ -133,10 +137,13 @@ CREATE TABLE umask_unlock (
 	FOREIGN KEY (event_id, umask_position) REFERENCES umask(event_id, position)
 ) WITHOUT ROWID;
 
+-- Other names of events: NAME stands for the event with ATTRS (unit masks,
+-- ':'-separated) given, or for the bare event when ATTRS is NULL.
 CREATE TABLE event_alias (
 	table_id INTEGER NOT NULL REFERENCES event_table(id),
 	name TEXT NOT NULL COLLATE NOCASE,
 	event_id INTEGER NOT NULL REFERENCES event(id),
+	attrs TEXT,
 	PRIMARY KEY (table_id, name)
 ) WITHOUT ROWID;
 
@@ -159,6 +166,7 @@ CREATE TABLE umask (
 	code_is_filter INTEGER NOT NULL,
 	retired INTEGER NOT NULL,
 	why TEXT,
+	source TEXT,
 	PRIMARY KEY (event_id, position)
 ) WITHOUT ROWID;
 

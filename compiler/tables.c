@@ -1,41 +1,29 @@
 /*
- * tables.c - finds the YAML tables and hands each section to its loader.
+ * tables.c - finds the YAML tables, loads them all, and hands each section
+ * to its loader: one section at a time across every file, in the order of
+ * tables.h.
  */
 #include "tables.h"
 
 #include <dirent.h>
-#include <fnmatch.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
-static const char *const top_keys[] = { "families", "cpuid", "overrides", NULL };
+#include "sections.h"
 
-int tables_apply_file(struct model *m, const char *path, char **error)
-{
-	struct ydoc d;
-	int r = ydoc_load(&d, path);
-	if (!r) {
-		yaml_node_t *root = ydoc_root(&d);
-		if (!root) {
-			r = 0;	/* an empty file changes nothing */
-		} else {
-			r = ydoc_expect_mapping(&d, root, "a table file", top_keys);
-			yaml_node_t *n;
-			if (!r && (n = ydoc_get(&d, root, "families")))
-				r = ydoc_expect_sequence(&d, n, "'families'") || families_apply(&d, n, m);
-			if (!r && (n = ydoc_get(&d, root, "cpuid")))
-				r = ydoc_expect_sequence(&d, n, "'cpuid'") || cpuid_map_load(&d, n, m);
-			if (!r && (n = ydoc_get(&d, root, "overrides")))
-				r = ydoc_expect_sequence(&d, n, "'overrides'") || overrides_apply(&d, n, m);
-		}
-	}
-	if (r) {
-		*error = d.error;
-		d.error = NULL;
-	}
-	ydoc_free(&d);
-	return r ? -1 : 0;
-}
+static const struct {
+	const char *key;
+	int (*apply)(struct ydoc *d, yaml_node_t *list, struct model *m);
+} sections[] = {
+	{ "families", families_apply },
+	{ "vendor_pmus", vendor_pmus_apply },
+	{ "cpuid", cpuid_map_load },
+	{ "overrides", overrides_apply },
+};
+#define NSECTIONS (sizeof(sections) / sizeof(sections[0]))
+
+struct file_list { char **items; size_t count, cap; };
 
 static int yaml_file(const struct dirent *e)
 {
@@ -43,34 +31,85 @@ static int yaml_file(const struct dirent *e)
 	return e->d_name[0] != '.' && n > 5 && !strcmp(e->d_name + n - 5, ".yaml");
 }
 
-int tables_apply_dir(struct model *m, const char *dir, char **error)
+/* PATH itself, or the *.yaml files of directory PATH in name order. */
+static int list_files(const char *path, struct file_list *out, char **error)
 {
+	struct stat sb;
+	if (stat(path, &sb) || !S_ISDIR(sb.st_mode)) {
+		*(char **)vec_push(out) = xstrdup(path);
+		return 0;
+	}
 	struct dirent **names = NULL;
-	int n = scandir(dir, &names, yaml_file, alphasort);
+	int n = scandir(path, &names, yaml_file, alphasort);
 	if (n < 0) {
-		*error = xprintf("%s: cannot read the tables directory", dir);
+		*error = xprintf("%s: cannot read the tables directory", path);
 		return -1;
 	}
-	int r = 0;
 	for (int i = 0; i < n; i++) {
-		if (!r) {
-			char *path = xprintf("%s/%s", dir, names[i]->d_name);
-			r = tables_apply_file(m, path, error);
-			free(path);
-		}
+		*(char **)vec_push(out) = xprintf("%s/%s", path, names[i]->d_name);
 		free(names[i]);
 	}
 	free(names);
-	return r;
+	return 0;
 }
 
-int tables_match_pmus(struct ydoc *d, yaml_node_t *node, struct model *m, const char *pattern,
-		      struct pmu_list *out)
+/* Loads FILE and checks its top level: a mapping of known sections. */
+static int load_file(struct ydoc *d, const char *file)
 {
-	for (size_t i = 0; i < m->pmus.count; i++)
-		if (!fnmatch(pattern, m->pmus.items[i].name, FNM_CASEFOLD))
-			*(struct pmu **)vec_push(out) = &m->pmus.items[i];
-	if (!out->count)
-		return ydoc_fail(d, node, "unknown PMU '%s': libpfm %s has no such PMU", pattern, m->libpfm_version);
+	static const char *keys[NSECTIONS + 1];
+	for (size_t i = 0; i < NSECTIONS; i++)
+		keys[i] = sections[i].key;
+	if (ydoc_load(d, file))
+		return -1;
+	yaml_node_t *root = ydoc_root(d);
+	if (!root)
+		return 0;	/* an empty file changes nothing */
+	if (ydoc_expect_mapping(d, root, "a table file", keys))
+		return -1;
+	for (size_t i = 0; i < NSECTIONS; i++) {
+		yaml_node_t *n = ydoc_get(d, root, sections[i].key);
+		char what[40];
+		snprintf(what, sizeof(what), "'%s'", sections[i].key);
+		if (n && ydoc_expect_sequence(d, n, what))
+			return -1;
+	}
 	return 0;
+}
+
+int tables_apply(struct model *m, char *const *paths, int count, char **error)
+{
+	struct file_list files = {0};
+	int r = 0;
+	for (int i = 0; !r && i < count; i++)
+		r = list_files(paths[i], &files, error);
+	struct ydoc *docs = calloc(files.count + 1, sizeof(*docs));
+	if (!docs) {
+		*error = xstrdup("pmudb-build: out of memory");
+		r = -1;
+	}
+	size_t loaded = 0;
+	for (; !r && loaded < files.count; loaded++)
+		if (load_file(&docs[loaded], files.items[loaded])) {
+			loaded++;
+			r = -1;
+		}
+	for (size_t s = 0; !r && s < NSECTIONS; s++)
+		for (size_t i = 0; !r && i < files.count; i++) {
+			yaml_node_t *root = ydoc_root(&docs[i]);
+			yaml_node_t *list = root ? ydoc_get(&docs[i], root, sections[s].key) : NULL;
+			if (list)
+				r = sections[s].apply(&docs[i], list, m);
+		}
+	for (size_t i = 0; i < loaded; i++) {
+		if (r && !*error && docs[i].error) {
+			*error = docs[i].error;
+			docs[i].error = NULL;
+		}
+		ydoc_free(&docs[i]);
+	}
+	for (size_t i = 0; i < files.count; i++)
+		free(files.items[i]);
+	free(files.items);
+	free(docs);
+	return r ? -1 : 0;
 }

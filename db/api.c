@@ -188,7 +188,9 @@ int pmudb_find_event(pmudb_t *db, const char *event, const struct pmudb_scope *s
 		pname = copy;
 		name = sep + 2;
 	}
-	name[strcspn(name, ":.")] = '\0';
+	/* a vendor's dotted name is an alias, looked up whole first */
+	name[strcspn(name, ":")] = '\0';
+	char *dot = strchr(name, '.');
 	int r = set_error(err, PMUDB_ERR_NOTFOUND, "%s: no event '%s'", pmudb_strerror(PMUDB_ERR_NOTFOUND), name);
 	int n = pname ? 1 : scope ? scope->count : db->npmus;
 	for (int i = 0; i < n && r; i++) {
@@ -202,7 +204,12 @@ int pmudb_find_event(pmudb_t *db, const char *event, const struct pmudb_scope *s
 			r = set_error(err, PMUDB_ERR_CATALOG, "catalog: cannot read the events of %s", db->pmus[p].name);
 			break;
 		}
-		int e = catalog_find_event(&db->pmus[p], name);
+		int e = catalog_find_event(&db->pmus[p], name, NULL);
+		if (e < 0 && dot) {
+			*dot = '\0';
+			e = catalog_find_event(&db->pmus[p], name, NULL);
+			*dot = '.';
+		}
 		if (e >= 0) {
 			*pmu = p;
 			*ev = e;

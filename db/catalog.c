@@ -12,7 +12,7 @@
 #include <strings.h>
 #include <sys/stat.h>
 
-#define SCHEMA_VERSION 1
+#define SCHEMA_VERSION 2
 
 /* The catalog `make` built, linked in by builtin.S. */
 extern const unsigned char pmudb_builtin_catalog[];
@@ -184,7 +184,7 @@ static int load_pmus(struct pmudb *db)
 		db->tables[i].id = first_table + i;
 
 	if (prepare(db, "SELECT (SELECT count(*) FROM pmu), p.name, description, kind, family, family_group,"
-			" num_counters, num_fixed_counters, supported_plm, perf_type, event_table_id, s.name"
+			" num_counters, num_fixed_counters, supported_plm, perf_type, event_table_id, s.name, source, like_pmu"
 			" FROM pmu p LEFT JOIN pmu_sysfs s ON s.pmu_id = p.id AND s.position = 0 ORDER BY p.id", &st))
 		return -1;
 	int i = 0, r = 0;
@@ -210,6 +210,8 @@ static int load_pmus(struct pmudb *db)
 		p->perf_type = sqlite3_column_int(st, 9);
 		int64_t t = sqlite3_column_int64(st, 10) - first_table;
 		p->sysfs_name = dup_column(st, 11);
+		p->source = dup_column(st, 12);
+		p->like = dup_column(st, 13);
 		atomic_init(&p->sysfs_type, INT32_MIN);
 		if (!p->name || !p->description || !p->kind || !p->family_name || !p->family_group
 		    || t < 0 || t >= db->ntables)
@@ -271,6 +273,7 @@ static int umask_row(struct event *ev, sqlite3_stmt *st)
 	u->filter_bits[1] = (uint64_t)sqlite3_column_int64(st, 12);
 	u->filter_layout = sqlite3_column_int(st, 13);
 	u->code_is_filter = sqlite3_column_int(st, 14);
+	u->source = dup_column(st, 15);
 	return u->name && u->description ? 0 : -1;
 }
 
@@ -378,7 +381,8 @@ static int load_events(struct pmudb *db, struct event_table *t, int64_t *first_e
 	sqlite3_finalize(st);
 	t->events = calloc((size_t)t->nevents + 1, sizeof(*t->events));
 	if (!t->events || prepare(db, "SELECT e.id, e.name, t.value, equiv, code, is_precise, modifier_set_id, perf_type,"
-				      " bare_error, group_count, retired, umasks_in_config1, filter_config1, filter_config2, filter_default FROM event e"
+				      " bare_error, group_count, retired, umasks_in_config1, filter_config1, filter_config2, filter_default,"
+				      " source, filters_given FROM event e"
 				      " JOIN text t ON t.id = e.description_id"
 				      " WHERE table_id = ? ORDER BY position", &st))
 		return -1;
@@ -408,6 +412,8 @@ static int load_events(struct pmudb *db, struct event_table *t, int64_t *first_e
 		ev->filter_base[0] = (uint64_t)sqlite3_column_int64(st, 12);
 		ev->filter_base[1] = (uint64_t)sqlite3_column_int64(st, 13);
 		ev->filter_default = (uint64_t)sqlite3_column_int64(st, 14);
+		ev->source = dup_column(st, 15);
+		ev->filters_given = sqlite3_column_int(st, 16);
 		if (!ev->name || !ev->description)
 			r = -1;
 	}
@@ -418,7 +424,7 @@ static int load_events(struct pmudb *db, struct event_table *t, int64_t *first_e
 static int load_aliases(struct pmudb *db, struct event_table *t, int64_t first_event)
 {
 	sqlite3_stmt *st;
-	if (prepare(db, "SELECT name, event_id FROM event_alias WHERE table_id = ?", &st))
+	if (prepare(db, "SELECT name, event_id, attrs FROM event_alias WHERE table_id = ? ORDER BY name", &st))
 		return -1;
 	sqlite3_bind_int64(st, 1, t->id);
 	int r = 0;
@@ -432,7 +438,10 @@ static int load_aliases(struct pmudb *db, struct event_table *t, int64_t first_e
 		}
 		t->aliases = a;
 		a[t->naliases].name = dup_column(st, 0);
+		a[t->naliases].attrs = dup_column(st, 2);
 		a[t->naliases++].event = (int)e;
+		if (!a[t->naliases - 1].name)
+			r = -1;
 	}
 	sqlite3_finalize(st);
 	return r;
@@ -447,8 +456,8 @@ static int load_table(struct pmudb *db, struct event_table *t)
 	if (load_events(db, t, &first) || load_aliases(db, t, first))
 		return -1;
 	return for_rows(db, t, first, "SELECT event_id, position, name, t.value, equiv, code, is_default, grp,"
-			" single_error, retired, sets_event_select, filter_config1, filter_config2, filter_layout, code_is_filter"
-			" FROM umask u"
+			" single_error, retired, sets_event_select, filter_config1, filter_config2, filter_layout, code_is_filter,"
+			" source FROM umask u"
 			" JOIN text t ON t.id = u.description_id WHERE " OF_TABLE
 			" ORDER BY event_id, position", umask_row)
 	       || for_rows(db, t, first, "SELECT event_id, umask_position FROM event_default WHERE " OF_TABLE,
@@ -473,6 +482,11 @@ static const char *live_event_name(const void *list, int i)
 	return ev->retired ? NULL : ev->name;
 }
 
+static const char *alias_name(const void *list, int i)
+{
+	return ((const struct alias *)list)[i].name;
+}
+
 static const char *pmu_name(const void *list, int i)
 {
 	return ((const struct pmu *)list)[i].name;
@@ -488,7 +502,8 @@ int catalog_load_table(struct pmudb *db, const struct pmu *p)
 	if (!atomic_load_explicit(&t->loaded, memory_order_relaxed)) {
 		r = load_table(db, t);
 		if (!r)
-			r = name_index_build(&t->by_name, t->events, t->nevents, live_event_name);
+			r = name_index_build(&t->by_name, t->events, t->nevents, live_event_name)
+			    || name_index_build(&t->alias_by_name, t->aliases, t->naliases, alias_name);
 		if (!r)
 			atomic_store_explicit(&t->loaded, true, memory_order_release);
 	}
@@ -496,16 +511,20 @@ int catalog_load_table(struct pmudb *db, const struct pmu *p)
 	return r;
 }
 
-int catalog_find_event(const struct pmu *p, const char *name)
+int catalog_find_event(const struct pmu *p, const char *name, const char **attrs)
 {
 	const struct event_table *t = p->table;
+	if (attrs)
+		*attrs = NULL;
 	int e = name_index_find(&t->by_name, t->events, live_event_name, name);
 	if (e >= 0)
 		return e;
-	for (int i = 0; i < t->naliases; i++)
-		if (!strcasecmp(t->aliases[i].name, name))
-			return t->aliases[i].event;
-	return -1;
+	int a = name_index_find(&t->alias_by_name, t->aliases, alias_name, name);
+	if (a < 0)
+		return -1;
+	if (attrs)
+		*attrs = t->aliases[a].attrs;
+	return t->aliases[a].event;
 }
 
 const struct pmu *catalog_find_pmu(const struct pmudb *db, const char *name)
@@ -585,6 +604,7 @@ static void free_event(struct event *ev)
 		free(ev->umasks[i].equiv);
 		free(ev->umasks[i].added);
 		free(ev->umasks[i].implied);
+		free(ev->umasks[i].source);
 	}
 	free(ev->umasks);
 	free(ev->bare_added);
@@ -595,6 +615,7 @@ static void free_event(struct event *ev)
 	free(ev->name);
 	free(ev->description);
 	free(ev->equiv);
+	free(ev->source);
 }
 
 void catalog_close(struct pmudb *db)
@@ -603,11 +624,14 @@ void catalog_close(struct pmudb *db)
 		struct event_table *t = &db->tables[i];
 		for (int j = 0; t->events && j < t->nevents; j++)
 			free_event(&t->events[j]);
-		for (int j = 0; j < t->naliases; j++)
+		for (int j = 0; j < t->naliases; j++) {
 			free(t->aliases[j].name);
+			free(t->aliases[j].attrs);
+		}
 		free(t->events);
 		free(t->aliases);
 		name_index_free(&t->by_name);
+		name_index_free(&t->alias_by_name);
 	}
 	for (int i = 0; i < db->npmus; i++) {
 		struct pmu *p = &db->pmus[i];
@@ -617,6 +641,8 @@ void catalog_close(struct pmudb *db)
 		free(p->family_name);
 		free(p->family_group);
 		free(p->sysfs_name);
+		free(p->source);
+		free(p->like);
 	}
 	for (int i = 0; i < db->nsets; i++) {
 		for (int j = 0; db->sets[i].items && j < db->sets[i].count; j++) {

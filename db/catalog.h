@@ -66,6 +66,7 @@ struct implied {
 
 struct umask {
 	char *name, *description, *equiv;
+	char *source;		/* the vendor file it comes from, or NULL (libpfm) */
 	uint64_t code;
 	bool is_default, retired;
 	bool sets_event_select;	/* measured: replaces the event select */
@@ -94,9 +95,11 @@ struct pair_default {
 
 struct event {
 	char *name, *description, *equiv;
+	char *source;		/* the vendor file it comes from, or NULL (libpfm) */
 	uint64_t code;
 	bool is_precise, retired;
 	bool umasks_in_config1;	/* measured: unit masks go to config1 */
+	bool filters_given;	/* the unit masks' filter bits are stated values: applied */
 	uint64_t filter_base[2];	/* measured: config1, config2 bits of any encoding */
 	uint64_t filter_default;	/* measured: config1 bits only while no umask sets that filter */
 	int perf_type;		/* INT32_MIN: the PMU's */
@@ -115,8 +118,11 @@ struct event {
 	const struct modifier_set *modifiers;	/* never NULL */
 };
 
+/* Another name of an event; with ATTRS, the unit masks it stands for too
+ * (a vendor's OCR.DEMAND_DATA_RD.ANY_RESPONSE). */
 struct alias {
 	char *name;
+	char *attrs;		/* ':'-separated, or NULL */
 	int event;
 };
 
@@ -128,16 +134,19 @@ struct event_table {
 	int naliases;
 	struct alias *aliases;
 	struct name_index by_name;	/* live events */
+	struct name_index alias_by_name;
 };
 
 struct family;
 
 struct pmu {
 	char *name, *description, *kind, *family_name, *family_group;
+	char *source;		/* NULL: libpfm's; "pmu-events:UARCH": made from a vendor list */
+	char *like;		/* the libpfm PMU a vendor PMU takes its rules from */
 	int num_counters, num_fixed_counters;
 	unsigned supported_plm;
-	int perf_type;
-	char *sysfs_name;	/* first of pmu_sysfs, or NULL */
+	int perf_type;		/* fixed type, or the fallback when sysfs has none; -1 none */
+	char *sysfs_name;	/* first of pmu_sysfs, or NULL: where the type is read first */
 	atomic_int sysfs_type;	/* read from sysfs once: -1 absent, INT32_MIN not yet */
 	struct event_table *table;
 	const struct family *family;
@@ -160,8 +169,9 @@ struct pmudb {
  * error (the catalog was damaged after open). */
 int catalog_load_table(struct pmudb *db, const struct pmu *p);
 
-/* The first live event of P named NAME (or aliased so), or -1. */
-int catalog_find_event(const struct pmu *p, const char *name);
+/* The first live event of P named NAME (or aliased so), or -1.  *ATTRS
+ * (when not NULL) is set to the unit masks an alias stands for, or NULL. */
+int catalog_find_event(const struct pmu *p, const char *name, const char **attrs);
 
 /* Which perf_events-layer modifier NAME is (perf_layer.c). */
 int perf_modifier_kind(const char *name);

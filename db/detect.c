@@ -48,10 +48,36 @@ static int cpu_from_cpuid(struct pmudb_cpu *cpu)
 }
 #endif
 
+/* An Arm CPU from its MIDR: implementer as vendor ("0x41"), architecture 8
+ * as family, part number as model, revision as stepping (the variant is
+ * left out, as perf's mapfile match leaves it). */
+static void cpu_from_midr(uint64_t midr, struct pmudb_cpu *cpu)
+{
+	snprintf(cpu->vendor, sizeof(cpu->vendor), "0x%02x", (unsigned)((midr >> 24) & 0xff));
+	cpu->family = 8;
+	cpu->model = (int)((midr >> 4) & 0xfff);
+	cpu->stepping = (int)(midr & 0xf);
+}
+
+/* Linux on arm64 exports the MIDR of each CPU. */
+static int cpu_from_sysfs_midr(struct pmudb_cpu *cpu)
+{
+	FILE *f = fopen("/sys/devices/system/cpu/cpu0/regs/identification/midr_el1", "r");
+	unsigned long long midr;
+	int ok = f && fscanf(f, "%llx", &midr) == 1;
+	if (f)
+		fclose(f);
+	if (ok)
+		cpu_from_midr(midr, cpu);
+	return ok ? 0 : -1;
+}
+
 int pmudb_cpu_host(struct pmudb_cpu *cpu, struct pmudb_error *err)
 {
+	if (!cpu)
+		return set_error(err, PMUDB_ERR_INVAL, "%s: no CPU to fill", pmudb_strerror(PMUDB_ERR_INVAL));
 	memset(cpu, 0, sizeof(*cpu));
-	if (!cpu_from_cpuid(cpu))
+	if (!cpu_from_cpuid(cpu) || !cpu_from_sysfs_midr(cpu))
 		return 0;
 	return pmudb_cpu_from_cpuinfo("/proc/cpuinfo", cpu, err);
 }
@@ -68,12 +94,15 @@ static const char *cpuinfo_value(const char *line, const char *key)
 	return *line == ':' ? line + 1 + strspn(line + 1, " \t") : NULL;
 }
 
+/* A number as the kernel prints it in cpuinfo: decimal, or 0x hex (never
+ * octal: "model : 010" is ten). */
 static int parse_number(const char *s, int *out)
 {
 	char *end = NULL;
 	errno = 0;
-	long v = strtol(s, &end, 0);
-	if (end == s || errno || v < 0 || v > 0xffff)
+	bool hex = s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
+	long v = strtol(s, &end, hex ? 16 : 10);
+	if (end == s || errno || v < 0 || v > 0xffff || !isxdigit((unsigned char)*s))
 		return -1;
 	while (*end && isspace((unsigned char)*end))
 		end++;
@@ -83,42 +112,83 @@ static int parse_number(const char *s, int *out)
 	return 0;
 }
 
+enum { VENDOR = 1, FAMILY = 2, MODEL = 4, STEPPING = 8, ARM_IMPL = 16, ARM_ARCH = 32, ARM_PART = 64, ARM_REV = 128 };
+
+/* One line of the first processor block; returns the field it held (0 for
+ * none), -1 for a number that is not one. */
+static int cpuinfo_line(const char *line, struct pmudb_cpu *cpu, int *arm_impl)
+{
+	static const struct { const char *key; int field; } numbers[] = {
+		{ "cpu family", FAMILY }, { "model", MODEL }, { "stepping", STEPPING },
+		{ "CPU implementer", ARM_IMPL }, { "CPU architecture", ARM_ARCH }, { "CPU part", ARM_PART },
+		{ "CPU revision", ARM_REV },
+	};
+	const char *v;
+	if ((v = cpuinfo_value(line, "vendor_id"))) {
+		snprintf(cpu->vendor, sizeof(cpu->vendor), "%s", v);
+		return VENDOR;
+	}
+	for (size_t i = 0; i < sizeof(numbers) / sizeof(numbers[0]); i++) {
+		if (!(v = cpuinfo_value(line, numbers[i].key)))
+			continue;
+		/* Linux prints "unknown" for a CPU without a stepping */
+		if (numbers[i].field == STEPPING && !strcmp(v, "unknown"))
+			return 0;
+		int n;
+		if (parse_number(v, &n))
+			return -1;
+		switch (numbers[i].field) {
+		case FAMILY: cpu->family = n; break;
+		case MODEL: cpu->model = n; break;
+		case STEPPING: cpu->stepping = n; break;
+		case ARM_IMPL: *arm_impl = n; break;
+		case ARM_ARCH: break;	/* AArch64 prints 8 */
+		case ARM_PART: cpu->model = n; break;
+		case ARM_REV: cpu->stepping = n; break;
+		}
+		return numbers[i].field;
+	}
+	return 0;
+}
+
 int pmudb_cpu_from_cpuinfo(const char *path, struct pmudb_cpu *cpu, struct pmudb_error *err)
 {
+	if (!path || !cpu)
+		return set_error(err, PMUDB_ERR_INVAL, "%s: no cpuinfo file or CPU", pmudb_strerror(PMUDB_ERR_INVAL));
 	memset(cpu, 0, sizeof(*cpu));
 	FILE *f = fopen(path, "r");
 	if (!f)
 		return set_error(err, PMUDB_ERR_INVAL, "%s: cannot read: %s", path, strerror(errno));
 	char line[1024];
-	int found = 0, lineno = 0, bad = 0;
-	const int VENDOR = 1, FAMILY = 2, MODEL = 4, STEPPING = 8;
+	int found = 0, lineno = 0, bad = 0, arm_impl = 0;
 	/* the first processor block only: it ends at the first blank line */
 	while (!bad && fgets(line, sizeof(line), f)) {
 		lineno++;
-		line[strcspn(line, "\n")] = '\0';
+		line[strcspn(line, "\r\n")] = '\0';
 		if (!line[0] && found)
 			break;
-		const char *v;
-		if ((v = cpuinfo_value(line, "vendor_id"))) {
-			snprintf(cpu->vendor, sizeof(cpu->vendor), "%s", v);
-			found |= VENDOR;
-		} else if ((v = cpuinfo_value(line, "cpu family"))) {
-			bad = parse_number(v, &cpu->family) ? lineno : 0;
-			found |= FAMILY;
-		} else if ((v = cpuinfo_value(line, "model"))) {
-			bad = parse_number(v, &cpu->model) ? lineno : 0;
-			found |= MODEL;
-		} else if ((v = cpuinfo_value(line, "stepping"))) {
-			bad = parse_number(v, &cpu->stepping) ? lineno : 0;
-			found |= STEPPING;
-		}
+		int field = cpuinfo_line(line, cpu, &arm_impl);
+		if (field < 0)
+			bad = lineno;
+		else
+			found |= field;
 	}
 	fclose(f);
 	if (bad)
 		return set_error(err, PMUDB_ERR_INVAL, "%s:%d: not a number where cpuinfo has one", path, bad);
+	if ((found & (ARM_IMPL | ARM_PART)) == (ARM_IMPL | ARM_PART) && !(found & VENDOR)) {
+		uint64_t midr = (uint64_t)arm_impl << 24 | (uint64_t)cpu->model << 4 | (uint64_t)(cpu->stepping & 0xf);
+		cpu_from_midr(midr, cpu);
+		if (!(found & ARM_REV))
+			cpu->stepping = -1;
+		return 0;
+	}
 	if ((found & (VENDOR | FAMILY | MODEL)) != (VENDOR | FAMILY | MODEL))
-		return set_error(err, PMUDB_ERR_INVAL, "%s: no vendor_id, cpu family and model lines: not a cpuinfo file",
-				 path);
+		return set_error(err, PMUDB_ERR_INVAL,
+				 "%s: no vendor_id, cpu family and model lines (nor an Arm CPU implementer and part): not a"
+				 " cpuinfo file", path);
+	if (!(found & STEPPING))
+		cpu->stepping = -1;	/* any */
 	return 0;
 }
 

@@ -5,7 +5,9 @@
  *
  * The grammar is libpfm's: one event (no ',' or blanks), an optional
  * "PMU::" prefix, the event name, then attributes separated by ':' or '.',
- * each a unit mask, or a modifier with an optional "=value".
+ * each a unit mask, or a modifier with an optional "=value".  One addition:
+ * a vendor's name with dots (OCR.DEMAND_DATA_RD.ANY_RESPONSE) is looked up
+ * whole first, as the alias the catalog has for it.
  */
 #include "encode.h"
 
@@ -198,16 +200,19 @@ static int load(struct request *rq, const struct pmu *p)
 }
 
 /* The event NAME names in P: by name, or for a PMU whose names are numbers
- * its one event, with the number kept (libpfm's match_event). */
-static int event_in(struct request *rq, const struct pmu *p, const char *name)
+ * its one event, with the number kept (libpfm's match_event).  *ATTRS: the
+ * unit masks an alias stands for. */
+static int event_in(struct request *rq, const struct pmu *p, const char *name, const char **attrs)
 {
+	*attrs = NULL;
 	if (p->family && p->family->match_name)
 		return p->table->nevents && !p->family->match_name(name, &rq->raw_code) ? 0 : -1;
-	return catalog_find_event(p, name);
+	return catalog_find_event(p, name, attrs);
 }
 
 /* Finds the event named NAME: in PMU PNAME, else in SCOPE (or every PMU). */
-static int find_event(struct request *rq, const char *pname, const char *name, const struct pmudb_scope *scope)
+static int find_event(struct request *rq, const char *pname, const char *name, const struct pmudb_scope *scope,
+		      const char **attrs)
 {
 	if (pname) {
 		const struct pmu *p = catalog_find_pmu(rq->db, pname);
@@ -216,7 +221,7 @@ static int find_event(struct request *rq, const char *pname, const char *name, c
 					 pmudb_strerror(PMUDB_ERR_NOTFOUND), pname);
 		if (load(rq, p))
 			return PMUDB_ERR_CATALOG;
-		int e = event_in(rq, p, name);
+		int e = event_in(rq, p, name, attrs);
 		if (e < 0)
 			return set_error(rq->err, PMUDB_ERR_NOTFOUND, "%s: no event '%s' in PMU %s",
 					 pmudb_strerror(PMUDB_ERR_NOTFOUND), name, p->name);
@@ -229,7 +234,7 @@ static int find_event(struct request *rq, const char *pname, const char *name, c
 		const struct pmu *p = &rq->db->pmus[scope ? scope->pmus[i] : i];
 		if (load(rq, p))
 			return PMUDB_ERR_CATALOG;
-		int e = event_in(rq, p, name);
+		int e = event_in(rq, p, name, attrs);
 		if (e >= 0) {
 			rq->pmu = p;
 			rq->ev = &p->table->events[e];
@@ -247,7 +252,7 @@ static int follow_equiv(struct request *rq)
 	if (!copy)
 		return fail(rq, PMUDB_ERR_NOMEM, "out of memory");
 	char *name = strsep(&attrs, ATTR_DELIMS);
-	int e = catalog_find_event(rq->pmu, name);
+	int e = catalog_find_event(rq->pmu, name, NULL);
 	int r = 0;
 	if (e < 0)
 		r = set_error(rq->err, PMUDB_ERR_NOTFOUND, "%s: %s stands for %s, which is not in the catalog",
@@ -280,22 +285,32 @@ static int sysfs_type(const struct pmu *p)
 	return type;
 }
 
+/* The type from sysfs where the PMU has a kernel name, else (or where this
+ * machine's sysfs lacks it) the catalog's: -1 for uncore PMUs, PERF_TYPE_RAW
+ * for a hybrid's core PMUs, as libpfm falls back. */
 static void resolve_perf_type(struct request *rq)
 {
 	struct pmudb_encoding *out = rq->out;
 	int type = rq->ev->perf_type != INT32_MIN ? rq->ev->perf_type : rq->pmu->perf_type;
 	out->type = type;
-	if (type >= 0 || !rq->pmu->sysfs_name)
+	if ((type >= 0 && rq->ev->perf_type != INT32_MIN) || !rq->pmu->sysfs_name)
 		return;
 	snprintf(out->sysfs_pmu, sizeof(out->sysfs_pmu), "%s", rq->pmu->sysfs_name);
-	out->type = sysfs_type(rq->pmu);
+	int found = sysfs_type(rq->pmu);
+	if (found >= 0)
+		out->type = found;
 }
 
-static int run_stages(struct request *rq, char *user_attrs)
+static int run_stages(struct request *rq, const char *alias_attrs, char *user_attrs)
 {
 	int r = 0;
 	if (rq->ev->equiv)
 		r = follow_equiv(rq);
+	if (!r && alias_attrs) {
+		char *copy = strdup(alias_attrs);
+		r = copy ? parse_attrs(rq, copy) : fail(rq, PMUDB_ERR_NOMEM, "out of memory");
+		free(copy);
+	}
 	if (!r && user_attrs)
 		r = parse_attrs(rq, user_attrs);
 	rq->token = NULL;
@@ -370,10 +385,25 @@ int pmudb_encode(pmudb_t *db, const char *event, const struct pmudb_scope *scope
 		pname = copy;
 		rest = sep + 2;
 	}
-	char *name = strsep(&rest, ATTR_DELIMS);
-	int r = find_event(rq, pname, name, scope);
+	const char *alias_attrs = NULL;
+	int r = -1;
+	size_t whole = strcspn(rest, ":");
+	if (memchr(rest, '.', whole)) {
+		/* a vendor's dotted name, whole: only aliases have dots */
+		char *attrs = rest[whole] ? rest + whole + 1 : NULL;
+		rest[whole] = '\0';
+		r = find_event(rq, pname, rest, scope, &alias_attrs);
+		if (r)
+			rest[whole] = attrs ? ':' : '\0';
+		else
+			rest = attrs;
+	}
+	if (r) {
+		char *name = strsep(&rest, ATTR_DELIMS);
+		r = find_event(rq, pname, name, scope, &alias_attrs);
+	}
 	if (!r)
-		r = run_stages(rq, rest);
+		r = run_stages(rq, alias_attrs, rest);
 	free(copy);
 	if (!r)
 		err->code = 0, err->message[0] = '\0';

@@ -84,7 +84,7 @@ void fstr_pmu_modifiers(struct request *rq);
 /* The perf_events layer (perf_layer.c): privilege levels, period, precise ... */
 int apply_perf_layer(struct request *rq);
 
-/* One encoder per libpfm encoding family (families.c lists them). */
+/* One encoder per libpfm encoding family (family_encoders.c lists them). */
 struct family {
 	const char *name;
 	/* Sets config/config1/config2 (or codes) and the PMU part of fstr. */

@@ -59,25 +59,42 @@ static bool scope_has(const struct pmudb_scope *s, const char *name)
 	return false;
 }
 
+/* The first of NAMES (NULL-ended) that the catalog has, or NULL: a PMU a
+ * newer libpfm or the vendor tree brings, else the older table it ran on. */
+static const char *first_present(const char *const *names)
+{
+	for (; *names; names++)
+		if (pmudb_find_pmu(db, *names) >= 0)
+			return *names;
+	return NULL;
+}
+
 static void test_fixtures_get_their_pmus(void **state)
 {
 	(void)state;
 	struct {
 		const char *file;
-		const char *first;	/* the core PMU, looked up first */
+		const char *first[3];	/* the core PMU, looked up first: the first of these the catalog has */
 		const char *also;	/* another PMU that must be there, or NULL */
 		int count;		/* PMUs in all, 0 to skip */
 	} cases[] = {
-		{ "ryzen9_7940hx.txt", "amd64_fam19h_zen4", NULL, 1 },
-		{ "zen3_epyc_7763.txt", "amd64_fam19h_zen3", "amd64_fam19h_zen3_l3", 3 },
-		{ "zen2_epyc_7742.txt", "amd64_fam17h_zen2", "amd64_rapl", 2 },
-		{ "skylake_i7_6700.txt", "skl", "rapl", 2 },
-		{ "skylake_x_gold_6148.txt", "skx", "skx_unc_cha27", 0 },
-		{ "cascadelake_platinum_8280.txt", "clx", "skx_unc_cha0", 0 },
-		{ "icelake_sp_platinum_8380.txt", "icx", "rapl", 2 },
-		{ "sapphire_rapids_platinum_8480.txt", "spr", "rapl", 2 },
-		{ "emerald_rapids_platinum_8592.txt", "spr", NULL, 1 },
+		{ "ryzen9_7940hx.txt", { "amd64_fam19h_zen4" }, NULL, 1 },
+		{ "zen3_epyc_7763.txt", { "amd64_fam19h_zen3" }, "amd64_fam19h_zen3_l3", 3 },
+		{ "zen2_epyc_7742.txt", { "amd64_fam17h_zen2" }, "amd64_rapl", 2 },
+		{ "skylake_i7_6700.txt", { "skl" }, "rapl", 2 },
+		{ "skylake_x_gold_6148.txt", { "skx" }, "skx_unc_cha27", 0 },
+		{ "cascadelake_platinum_8280.txt", { "clx" }, "skx_unc_cha0", 0 },
+		{ "icelake_sp_platinum_8380.txt", { "icx" }, "rapl", 2 },
+		{ "sapphire_rapids_platinum_8480.txt", { "spr" }, "rapl", 2 },
+		{ "emerald_rapids_platinum_8592.txt", { "emr", "spr" }, NULL, 1 },
+		{ "epyc_9005_zen5.txt", { "amd64_fam1ah_zen5" }, NULL, 0 },
+		{ "ryzen9_9950x_zen5.txt", { "amd64_fam1ah_zen5" }, NULL, 0 },
+		{ "granite_rapids_xeon_6980p.txt", { "gnr" }, NULL, 0 },
+		{ "meteorlake_core_ultra_7_155h.txt", { "mtl_rwc" }, "mtl_cmt", 2 },
+		{ "alderlake_i9_12900k.txt", { "adl_glc" }, "adl_grt", 0 },
+		{ "neoverse_n2.txt", { "arm_n2" }, NULL, 1 },
 	};
+	int skipped = 0;
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		struct pmudb_cpu cpu;
 		struct pmudb_scope scope;
@@ -86,16 +103,28 @@ static void test_fixtures_get_their_pmus(void **state)
 		char path[256];
 		snprintf(path, sizeof(path), FIXTURES "%s", cases[i].file);
 		assert_int_equal(pmudb_cpu_from_cpuinfo(path, &cpu, &err), 0);
-		if (pmudb_scope_cpu(db, &cpu, &scope, &match, &err))
+		const char *first = first_present(cases[i].first);
+		int r = pmudb_scope_cpu(db, &cpu, &scope, &match, &err);
+		if (!first) {
+			/* built without the vendor tree: an honest "no table" */
+			if (r != PMUDB_ERR_NOCPU)
+				fail_msg("%s: the catalog has no %s, yet the CPU got PMUs", cases[i].file, cases[i].first[0]);
+			skipped++;
+			continue;
+		}
+		if (r)
 			fail_msg("%s: %s", cases[i].file, err.message);
-		if (strcmp(pmu_name(scope.pmus[0]), cases[i].first))
-			fail_msg("%s: first PMU %s, expected %s", cases[i].file, pmu_name(scope.pmus[0]), cases[i].first);
+		if (strcmp(pmu_name(scope.pmus[0]), first))
+			fail_msg("%s: first PMU %s, expected %s", cases[i].file, pmu_name(scope.pmus[0]), first);
 		if (cases[i].also && !scope_has(&scope, cases[i].also))
 			fail_msg("%s: %s missing", cases[i].file, cases[i].also);
 		if (cases[i].count)
 			assert_int_equal(scope.count, cases[i].count);
-		assert_true(match.why[0] && strstr(match.source, "cpuid.yaml:"));
+		assert_true(match.why[0] && (strstr(match.source, "cpuid.yaml:") || strstr(match.source, "mapfile.csv:")));
 	}
+	if (skipped)
+		print_message("SKIP: %d fixtures name CPUs whose PMUs this catalog lacks (no vendor tree): each answered"
+			      " 'no event table'\n", skipped);
 }
 
 static void test_cpus_without_a_table_get_an_honest_answer(void **state)
@@ -105,7 +134,7 @@ static void test_cpus_without_a_table_get_an_honest_answer(void **state)
 		const char *file;
 		const char *words;
 	} cases[] = {
-		{ "alderlake_i9_12900k.txt", "no event table for GenuineIntel 6/0x97" },
+		{ "lakefield_i5_l16g7.txt", "no event table for GenuineIntel 6/0x8A" },
 		{ "unknown_vendor.txt", "no event table for CentaurHauls 6/0xF" },
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
@@ -120,12 +149,12 @@ static void test_cpus_without_a_table_get_an_honest_answer(void **state)
 		if (!strstr(err.message, cases[i].words))
 			fail_msg("%s: '%s' lacks '%s'", cases[i].file, err.message, cases[i].words);
 	}
-	/* Alder Lake's answer names the nearest family-6 entries */
-	struct pmudb_cpu adl;
+	/* Lakefield's answer names the nearest family-6 entries */
+	struct pmudb_cpu lkf;
 	struct pmudb_scope scope;
 	struct pmudb_error err;
-	assert_int_equal(pmudb_cpu_parse("GenuineIntel/6/0x97", &adl, &err), 0);
-	assert_int_equal(pmudb_scope_cpu(db, &adl, &scope, NULL, &err), PMUDB_ERR_NOCPU);
+	assert_int_equal(pmudb_cpu_parse("GenuineIntel/6/0x8a", &lkf, &err), 0);
+	assert_int_equal(pmudb_scope_cpu(db, &lkf, &scope, NULL, &err), PMUDB_ERR_NOCPU);
 	assert_non_null(strstr(err.message, "nearest"));
 }
 
@@ -145,6 +174,35 @@ static void test_bad_cpuinfo_is_refused(void **state)
 	assert_int_equal(cpu.family, 0x19);
 	assert_int_equal(cpu.model, 0x61);
 	assert_int_equal(cpu.stepping, 2);
+}
+
+/* cpuinfo as users hand it over: CRLF lines, "stepping : unknown" (Linux,
+ * for CPUs without one), no stepping line, numbers decimal even with a
+ * leading 0; and an Arm cpuinfo (implementer and part, no vendor_id). */
+static void test_cpuinfo_edges(void **state)
+{
+	(void)state;
+	struct pmudb_cpu cpu;
+	struct pmudb_scope scope;
+	struct pmudb_error err;
+	assert_int_equal(pmudb_cpu_from_cpuinfo(FIXTURES "crlf_unknown_stepping.txt", &cpu, &err), 0);
+	assert_string_equal(cpu.vendor, "GenuineIntel");
+	assert_int_equal(cpu.model, 143);
+	assert_int_equal(cpu.stepping, -1);
+	assert_int_equal(pmudb_scope_cpu(db, &cpu, &scope, NULL, &err), 0);
+	assert_string_equal(pmu_name(scope.pmus[0]), "spr");
+	assert_int_equal(pmudb_cpu_from_cpuinfo(FIXTURES "decimal_model_no_stepping.txt", &cpu, &err), 0);
+	assert_int_equal(cpu.model, 10);
+	assert_int_equal(cpu.stepping, -1);
+	assert_int_equal(pmudb_cpu_from_cpuinfo(FIXTURES "neoverse_n2.txt", &cpu, &err), 0);
+	assert_string_equal(cpu.vendor, "0x41");
+	assert_int_equal(cpu.family, 8);
+	assert_int_equal(cpu.model, 0xd49);
+	assert_int_equal(cpu.stepping, 0);
+	assert_int_equal(pmudb_cpu_parse("0x41/8/0xd49", &cpu, &err), 0);
+	assert_int_equal(cpu.model, 0xd49);
+	assert_int_equal(pmudb_cpu_parse("GenuineIntel/6/010", &cpu, &err), 0);
+	assert_int_equal(cpu.model, 10);
 }
 
 /* Stepping decides between Skylake-X and Cascade Lake. */
@@ -226,7 +284,8 @@ static void test_host_against_libpfm(void **state)
 
 /* The gap the issue names, on a simulated Emerald Rapids: libpfm on this
  * host cannot encode INST_RETIRED:ANY_P without a PMU prefix; pmudb with
- * the Emerald Rapids cpuinfo gives exactly libpfm's spr encoding. */
+ * the Emerald Rapids cpuinfo gives libpfm's spr encoding (Emerald Rapids
+ * runs Sapphire Rapids' table), on emr where the catalog has it. */
 static void test_emerald_rapids_gap_is_closed(void **state)
 {
 	(void)state;
@@ -246,7 +305,9 @@ static void test_emerald_rapids_gap_is_closed(void **state)
 	char expect[128];
 	snprintf(expect, sizeof(expect), "\"config\":\"0x%llx\"", (unsigned long long)attr.config);
 	assert_non_null(strstr(r.out, expect));
-	assert_non_null(strstr(r.out, fstr));
+	const char *emr = pmudb_find_pmu(db, "emr") >= 0 ? "emr" : "spr";
+	assert_non_null(strstr(r.out, emr));
+	assert_non_null(strstr(r.out, strstr(fstr, "::")));	/* the same fstr past the PMU name */
 	if (unprefixed == PFM_SUCCESS)
 		print_message("SKIP part: libpfm on this host encodes INST_RETIRED:ANY_P itself\n");
 	else
@@ -258,7 +319,9 @@ static void test_emerald_rapids_gap_is_closed(void **state)
 	char *detect[] = { pmudb, "--cpuinfo", FIXTURES "emerald_rapids_platinum_8592.txt", "detect", "--json", NULL };
 	test_run(detect, NULL, &r);
 	assert_int_equal(r.status, 0);
-	assert_non_null(strstr(r.out, "\"pmus\":[\"spr\"]"));
+	char pmus[64];
+	snprintf(pmus, sizeof(pmus), "\"pmus\":[\"%s\"]", emr);
+	assert_non_null(strstr(r.out, pmus));
 	assert_non_null(strstr(r.out, "\"model\":207"));
 	assert_non_null(strstr(r.out, "\"why\":\"Emerald Rapids"));
 	test_run_free(&r);
@@ -271,6 +334,7 @@ int main(void)
 		cmocka_unit_test(test_fixtures_get_their_pmus),
 		cmocka_unit_test(test_cpus_without_a_table_get_an_honest_answer),
 		cmocka_unit_test(test_bad_cpuinfo_is_refused),
+		cmocka_unit_test(test_cpuinfo_edges),
 		cmocka_unit_test(test_stepping_decides),
 		cmocka_unit_test(test_every_pmu_the_map_names_is_in_the_catalog),
 		cmocka_unit_test(test_host_against_libpfm),

@@ -197,7 +197,7 @@ static void test_bad_catalogs_are_refused(void **state)
 	assert_refused(path, "garbled");
 
 	/* another schema version: a good copy, then user_version changed */
-	snprintf(path, sizeof(path), "%s/v2.db", tmp);
+	snprintf(path, sizeof(path), "%s/v3.db", tmp);
 	assert_int_equal(test_copy_file(good, path), 0);
 	struct pmudb_error err;
 	pmudb_t *ok = pmudb_open(path, &err);
@@ -205,9 +205,9 @@ static void test_bad_catalogs_are_refused(void **state)
 	pmudb_close(ok);
 	sqlite3 *raw;
 	assert_int_equal(sqlite3_open(path, &raw), SQLITE_OK);
-	assert_int_equal(sqlite3_exec(raw, "PRAGMA user_version = 2", NULL, NULL, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(raw, "PRAGMA user_version = 3", NULL, NULL, NULL), SQLITE_OK);
 	sqlite3_close(raw);
-	assert_refused(path, "schema version 2");
+	assert_refused(path, "schema version 3");
 
 	/* a readable catalog whose event has more modifiers than pmudb
 	 * handles: that PMU's events are refused, nothing is overrun */

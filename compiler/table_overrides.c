@@ -1,5 +1,5 @@
 /*
- * overrides.c - applies the 'overrides' section: corrections to libpfm's
+ * table_overrides.c - applies the 'overrides' section: corrections to libpfm's
  * tables, each with the source that justifies it.
  *
  *   overrides:
@@ -21,7 +21,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "tables.h"
+#include "sections.h"
 
 static const char *const override_keys[] = {
 	"action", "pmu", "event", "umask", "description", "code", "default", "alias", "why", NULL
@@ -155,7 +155,7 @@ static int apply_to_event(struct ydoc *d, struct override *o, struct pmu *p)
 	if (!strcmp(o->action, "alias")) {
 		if (pmu_find_event(p, o->alias))
 			return ydoc_fail(d, ydoc_get(d, o->node, "alias"), "event '%s' already exists in %s", o->alias, p->name);
-		*(char **)vec_push(&ev->aliases) = xstrdup(o->alias);
+		((struct event_alias *)vec_push(&ev->aliases))->name = xstrdup(o->alias);
 	} else if (add) {
 		ev = vec_push(&p->events);
 		ev->name = xstrdup(o->event);
@@ -194,7 +194,7 @@ static int apply_one(struct ydoc *d, yaml_node_t *node, struct model *m)
 	struct override o;
 	struct pmu_list pmus = {0};
 	int r = read_override(d, node, &o)
-		|| tables_match_pmus(d, ydoc_get(d, node, "pmu"), m, o.pmu, &pmus);
+		|| section_match_pmus(d, ydoc_get(d, node, "pmu"), m, o.pmu, &pmus);
 	for (size_t i = 0; !r && i < pmus.count; i++)
 		r = apply_to_event(d, &o, pmus.items[i]);
 	if (!r) {

@@ -1,5 +1,5 @@
 /*
- * families.c - one encoder per libpfm encoding family: where the event code
+ * family_encoders.c - one encoder per libpfm encoding family: where the event code
  * and the unit-mask codes go in the registers.
  *
  * Everything else is data from the catalog and generic code: the unit-mask
@@ -9,7 +9,9 @@
  * code, using the placements the build measured (event-select overrides,
  * config1 unit masks, filter bits).  The encoders restate libpfm's rules
  * (lib/pfmlib_*.c of libpfm 4.13); no libpfm code is copied.  NetBurst has
- * no encoder yet: its PMUs answer PMUDB_ERR_NOTSUPP.
+ * no encoder yet: its PMUs answer PMUDB_ERR_NOTSUPP.  The PMUs made from the
+ * vendors' lists use the same encoders (see compiler/vendor_build.c), and Arm
+ * PMUv3 the simplest: the event number is config.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -91,6 +93,13 @@ static int encode_intel_x86(struct request *rq)
 
 	out->config = ev->code;
 	int r = intel_umask_bits(rq, &out->config, &umask, false);
+	/* what a unit mask puts in the extra registers beyond its code, where
+	 * the catalog states it (the MSR value of a vendor's offcore or
+	 * frontend event); the modifiers (ldlat=, fe_thres=) land over it */
+	for (int i = 0; !r && ev->filters_given && i < rq->nfinal; i++) {
+		out->config1 |= ev->umasks[rq->final[i]].filter_bits[0];
+		out->config2 |= ev->umasks[rq->final[i]].filter_bits[1];
+	}
 	if (!r)
 		r = apply_pmu_modifiers(rq, true);
 	if (r)
@@ -123,7 +132,9 @@ static int encode_amd64(struct request *rq)
 {
 	const struct event *ev = rq->ev;
 	struct pmudb_encoding *out = rq->out;
-	uint64_t umask = 0;
+	/* an event without unit masks may fix one itself, in code bits 16-23
+	 * (a vendor's all_data_cache_accesses); libpfm's codes stop at bit 11 */
+	uint64_t umask = (ev->code >> 16) & 0xff;
 	for (int i = 0; i < rq->nfinal; i++)
 		umask |= ev->umasks[rq->final[i]].code;
 	/* event select bits 0-7 and 32-35, unit mask bits 8-15 */
@@ -137,8 +148,8 @@ static int encode_amd64(struct request *rq)
 
 /* ---- families whose codes simply combine --------------------------------- */
 
-/* perf_events generic events, RAPL: the event code and the unit-mask
- * codes OR'ed into config. */
+/* perf_events generic events, RAPL, Arm PMUv3: the event code and the
+ * unit-mask codes OR'ed into config. */
 static int encode_or(struct request *rq)
 {
 	const struct event *ev = rq->ev;
@@ -214,6 +225,7 @@ static const struct family families[] = {
 	{ "intel_snbep_unc", encode_intel_snbep_unc, NULL },
 	{ "intel_nhm_unc", encode_intel_snbep_unc, NULL },
 	{ "perf_raw", encode_perf_raw, match_raw_name },
+	{ "arm_pmuv3", encode_or, NULL },
 };
 
 const struct family *family_by_name(const char *name)

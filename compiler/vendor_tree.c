@@ -1,0 +1,560 @@
+/*
+ * vendor_tree.c - reads a vendor tree (see vendor_tree.h) into the model:
+ * each mapfile row, and each core event of the µarchs the rows name.
+ *
+ * Two layouts are read:
+ *   - perf's, DIR/ARCH/mapfile.csv (x86, arm64) with a folder of JSON files
+ *     per µarch; arm64 files name architecture-standard events
+ *     ("ArchStdEvent") defined in DIR/arm64/ (its top-level JSON files);
+ *   - Intel's perfmon repository, DIR/mapfile.csv with one JSON file per
+ *     µarch and core type, {"Header": ..., "Events": [...]}.
+ * The JSON is parsed by jansson, which reports a syntax error's line and
+ * column; an event's fields are checked here, and a wrong one is reported
+ * at the line of the event's name.  Uncore events and metrics are left out:
+ * the catalog takes core events from the vendors (uncore comes from libpfm).
+ */
+#include "vendor_tree.h"
+
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <jansson.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+
+/* One JSON file being read, for error positions. */
+struct source {
+	const char *path;	/* as given, for messages */
+	const char *rel;	/* relative to the tree, stored in the catalog */
+	char *text;
+	size_t len;
+};
+
+static int fail(char **error, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int fail(char **error, const char *fmt, ...)
+{
+	if (*error)
+		return -1;
+	va_list ap;
+	va_start(ap, fmt);
+	if (vasprintf(error, fmt, ap) < 0)
+		*error = NULL;
+	va_end(ap);
+	return -1;
+}
+
+/* Line and column of the first "NEEDLE" (quoted) in the file, else 1:1. */
+static void locate(const struct source *s, const char *needle, int *line, int *column)
+{
+	*line = *column = 1;
+	char *quoted = xprintf("\"%s\"", needle ? needle : "");
+	const char *at = needle ? strstr(s->text, quoted) : NULL;
+	free(quoted);
+	if (!at)
+		return;
+	for (const char *p = s->text; p < at; p++) {
+		if (*p == '\n') {
+			(*line)++;
+			*column = 1;
+		} else {
+			(*column)++;
+		}
+	}
+}
+
+static int fail_at(char **error, const struct source *s, const char *needle, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+static int fail_at(char **error, const struct source *s, const char *needle, const char *fmt, ...)
+{
+	int line, column;
+	locate(s, needle, &line, &column);
+	va_list ap;
+	va_start(ap, fmt);
+	char *msg = NULL;
+	if (vasprintf(&msg, fmt, ap) < 0)
+		msg = NULL;
+	va_end(ap);
+	fail(error, "%s:%d:%d: %s", s->path, line, column, msg ? msg : "error");
+	free(msg);
+	return -1;
+}
+
+static int read_text(struct source *s, char **error)
+{
+	FILE *f = fopen(s->path, "rb");
+	if (!f)
+		return fail(error, "%s:0:0: cannot open: %s", s->path, strerror(errno));
+	size_t cap = 1 << 16;
+	s->text = malloc(cap);
+	s->len = 0;
+	size_t n;
+	while (s->text && (n = fread(s->text + s->len, 1, cap - s->len - 1, f)) > 0) {
+		s->len += n;
+		if (s->len + 1 == cap)
+			s->text = realloc(s->text, cap *= 2);
+	}
+	int bad = ferror(f);
+	fclose(f);
+	if (!s->text || bad)
+		return fail(error, "%s:0:0: cannot read the file", s->path);
+	s->text[s->len] = '\0';
+	return 0;
+}
+
+/* Parses the file's text; a syntax error stops the build at its position. */
+static json_t *parse(const struct source *s, char **error)
+{
+	json_error_t jerr;
+	json_t *root = json_loadb(s->text, s->len, JSON_REJECT_DUPLICATES, &jerr);
+	if (!root)
+		fail(error, "%s:%d:%d: JSON syntax error: %s", s->path, jerr.line > 0 ? jerr.line : 1,
+		     jerr.column > 0 ? jerr.column : 1, jerr.text);
+	return root;
+}
+
+/* ---- one event ----------------------------------------------------------- */
+
+static const char *string_field(json_t *e, const char *key)
+{
+	json_t *v = json_object_get(e, key);
+	return json_is_string(v) ? json_string_value(v) : NULL;
+}
+
+/*
+ * A number as the vendor lists write them: a string, decimal or 0x hex,
+ * where a list ("0x2A,0x2B") gives its first; or a JSON integer.  Absent
+ * is 0.
+ */
+static int number_field(const struct source *s, json_t *e, const char *name, const char *key, uint64_t *out,
+			char **error)
+{
+	*out = 0;
+	json_t *v = json_object_get(e, key);
+	if (!v)
+		return 0;
+	if (json_is_integer(v) && json_integer_value(v) >= 0) {
+		*out = (uint64_t)json_integer_value(v);
+		return 0;
+	}
+	const char *text = json_is_string(v) ? json_string_value(v) : NULL;
+	if (text && (!strcasecmp(text, "null") || !strcasecmp(text, "na") || !strcasecmp(text, "tbd")))
+		return 0;	/* Intel's placeholders for "none" */
+	char *end = NULL;
+	errno = 0;
+	if (text && *text && !isspace((unsigned char)*text) && *text != '-')
+		*out = strtoull(text, &end, 0);
+	if (!end || end == text || errno || (*end && *end != ','))
+		return fail_at(error, s, name, "event '%s': %s %s%s%s is not a number (decimal or 0x hex)", name, key,
+			       text ? "'" : "", text ? text : "of the wrong JSON type", text ? "'" : "");
+	return 0;
+}
+
+/* Names are typed by users between ':' separators: nothing else may be in them. */
+static bool typable(const char *name)
+{
+	if (!*name || strlen(name) > 200)
+		return false;
+	for (const char *p = name; *p; p++)
+		if (!isalnum((unsigned char)*p) && *p != '_' && *p != '.' && *p != '-')
+			return false;
+	return *name != '.' && name[strlen(name) - 1] != '.' && !strstr(name, "..");
+}
+
+static bool is_core_unit(const char *unit)
+{
+	return !unit || !strcmp(unit, "cpu_core") || !strcmp(unit, "cpu_atom") || !strcmp(unit, "cpu_lowpower");
+}
+
+static void note_unit(struct vendor_uarch *u, const char *unit)
+{
+	for (size_t i = 0; unit && i < u->units.count; i++)
+		if (!strcmp(u->units.items[i], unit))
+			return;
+	if (unit)
+		*(char **)vec_push(&u->units) = xstrdup(unit);
+}
+
+/* The fields that make an encoding, read into V. */
+static int read_fields(const struct source *s, json_t *e, const char *name, struct vendor_event *v, char **error)
+{
+	uint64_t extsel = 0, deprecated = 0, pebs = 0, precise = 0, umask_ext = 0;
+	int r = number_field(s, e, name, "EventCode", &v->code, error)
+		|| number_field(s, e, name, "ExtSel", &extsel, error)
+		|| number_field(s, e, name, "UMaskExt", &umask_ext, error)
+		|| number_field(s, e, name, "Precise", &precise, error)
+		|| number_field(s, e, name, "UMask", &v->umask, error)
+		|| number_field(s, e, name, "CounterMask", &v->cmask, error)
+		|| number_field(s, e, name, "Invert", &v->inv, error)
+		|| number_field(s, e, name, "EdgeDetect", &v->edge, error)
+		|| number_field(s, e, name, "AnyThread", &v->any, error)
+		|| number_field(s, e, name, "MSRIndex", &v->msr_index, error)
+		|| number_field(s, e, name, "MSRValue", &v->msr_value, error)
+		|| number_field(s, e, name, "PEBS", &pebs, error)
+		|| number_field(s, e, name, "Deprecated", &deprecated, error);
+	if (r)
+		return -1;
+	v->code |= extsel << 8;
+	if (precise > pebs)
+		pebs = precise;	/* perfmon's newer name for it */
+	v->pebs = (int)(pebs > 2 ? 2 : pebs);
+	if (umask_ext)
+		return fail_at(error, s, name, "event '%s': UMaskExt 0x%llx (a second unit mask, config bits 40-47)"
+			       " is not supported yet", name, (unsigned long long)umask_ext);
+	v->deprecated = deprecated != 0;
+	if (v->cmask > 0xff || v->inv > 1 || v->edge > 1 || v->any > 1 || v->umask > 0xff || v->code > 0xffff)
+		return fail_at(error, s, name, "event '%s': a field is out of range (EventCode 0x%llx, UMask 0x%llx,"
+			       " CounterMask %llu, Invert/EdgeDetect/AnyThread %llu/%llu/%llu)", name,
+			       (unsigned long long)v->code, (unsigned long long)v->umask, (unsigned long long)v->cmask,
+			       (unsigned long long)v->inv, (unsigned long long)v->edge, (unsigned long long)v->any);
+	return 0;
+}
+
+static const char *description_of(json_t *e)
+{
+	const char *d = string_field(e, "BriefDescription");
+	return d ? d : string_field(e, "PublicDescription");
+}
+
+/*
+ * Adds the event E of a list to U.  UNIT is the core type a perfmon file
+ * gives all its events (NULL: the event's own "Unit").  STD holds arm64's
+ * standard events by lower-case name.
+ */
+static int read_event(const struct source *s, struct vendor_uarch *u, json_t *e, const char *unit, json_t *std,
+		      char **error)
+{
+	if (!json_is_object(e))
+		return fail_at(error, s, NULL, "an entry of the list is not a JSON object");
+	const char *name = string_field(e, "EventName");
+	const char *arch_std = string_field(e, "ArchStdEvent");
+	json_t *base = NULL;
+	if (!name && arch_std) {
+		char *lower = xstrdup(arch_std);
+		for (char *p = lower; *p; p++)
+			*p = (char)tolower((unsigned char)*p);
+		base = std ? json_object_get(std, lower) : NULL;
+		free(lower);
+		if (!base)
+			return fail_at(error, s, arch_std, "ArchStdEvent '%s' is not an architecture-standard event of the tree",
+				       arch_std);
+		name = string_field(base, "EventName");
+	}
+	if (!name)
+		return 0;	/* a metric */
+	if (!unit)
+		unit = string_field(e, "Unit");
+	if (!is_core_unit(unit) || json_object_get(e, "ConfigCode") || json_object_get(e, "EventidCode"))
+		return 0;	/* uncore */
+	if (!typable(name))
+		return fail_at(error, s, name, "event name '%s' cannot be typed (letters, digits, '_', '-' and '.' only)",
+			       name);
+	/* no EventCode is event 0: Intel's fixed-counter pseudo-encodings
+	 * (INST_RETIRED.ANY is event 0, unit mask 1), as perf reads it */
+	json_t *code_from = base ? base : e;
+	struct vendor_event v = {0};
+	if (read_fields(s, code_from, name, &v, error))
+		return -1;
+	if (base && read_fields(s, e, name, &(struct vendor_event){0}, error))
+		return -1;	/* an override of a standard event's fields is checked, not used */
+	const char *desc = description_of(e);
+	if (!desc && base)
+		desc = description_of(base);
+	v.name = xstrdup(name);
+	v.description = xstrdup(desc ? desc : "");
+	v.file = xstrdup(s->rel);
+	locate(s, arch_std && !string_field(e, "EventName") ? arch_std : name, &v.line, &v.column);
+	v.unit = xstrdup(unit);
+	note_unit(u, unit);
+	*(struct vendor_event *)vec_push(&u->events) = v;
+	return 0;
+}
+
+/* Reads every event of the JSON file PATH (REL within the tree) into U.
+ * A perfmon file is an object whose "Events" is the list. */
+static int read_events_file(const char *path, const char *rel, struct vendor_uarch *u, const char *unit, json_t *std,
+			    char **error)
+{
+	struct source s = { path, rel, NULL, 0 };
+	int r = read_text(&s, error);
+	json_t *root = r ? NULL : parse(&s, error);
+	/* an object without "Events" lists no events (perf's metricgroups.json) */
+	json_t *list = json_is_object(root) ? json_object_get(root, "Events") : root;
+	if (root && list && !json_is_array(list))
+		r = fail_at(error, &s, NULL, "expected a JSON list of events (or an object with a list \"Events\")");
+	else if (!root)
+		r = -1;
+	size_t i;
+	json_t *e;
+	if (!r)
+		json_array_foreach(list, i, e)
+			if ((r = read_event(&s, u, e, unit, std, error)))
+				break;
+	json_decref(root);
+	free(s.text);
+	return r;
+}
+
+/* ---- files and folders --------------------------------------------------- */
+
+static int json_file(const struct dirent *e)
+{
+	size_t n = strlen(e->d_name);
+	return e->d_name[0] != '.' && n > 5 && !strcmp(e->d_name + n - 5, ".json");
+}
+
+/* Reads the *.json files of folder REL of the tree, in name order. */
+static int read_events_dir(const char *root, const char *rel, struct vendor_uarch *u, json_t *std, char **error)
+{
+	char *dir = xprintf("%s/%s", root, rel);
+	struct dirent **names = NULL;
+	int n = scandir(dir, &names, json_file, alphasort);
+	int r = n < 0 ? fail(error, "%s:0:0: cannot read the µarch folder: %s", dir, strerror(errno)) : 0;
+	for (int i = 0; i < n; i++) {
+		if (!r) {
+			char *path = xprintf("%s/%s", dir, names[i]->d_name);
+			char *file_rel = xprintf("%s/%s", rel, names[i]->d_name);
+			r = read_events_file(path, file_rel, u, NULL, std, error);
+			free(path);
+			free(file_rel);
+		}
+		free(names[i]);
+	}
+	free(names);
+	free(dir);
+	return r;
+}
+
+/* arm64's architecture-standard events and metrics: every DIR/ARCH/ *.json,
+ * by lower-case name, as perf's jevents.py reads them. */
+static int read_std_events(const char *archdir, json_t *std, char **error)
+{
+	struct dirent **names = NULL;
+	int n = scandir(archdir, &names, json_file, alphasort);
+	int r = 0;
+	for (int i = 0; i < n; i++) {
+		char *path = xprintf("%s/%s", archdir, names[i]->d_name);
+		struct source s = { path, path, NULL, 0 };
+		json_t *root = !r && !read_text(&s, error) ? parse(&s, error) : NULL;
+		if (!r && !root)
+			r = -1;
+		size_t k;
+		json_t *e;
+		json_array_foreach(root, k, e) {
+			/* metrics too: a core's metrics file names them (sbsa.json) */
+			const char *name = string_field(e, "EventName");
+			if (!name)
+				name = string_field(e, "MetricName");
+			if (!name)
+				continue;
+			char *lower = xstrdup(name);
+			for (char *p = lower; *p; p++)
+				*p = (char)tolower((unsigned char)*p);
+			json_object_set(std, lower, e);
+			free(lower);
+		}
+		json_decref(root);
+		free(s.text);
+		free(path);
+		free(names[i]);
+	}
+	free(names);
+	return r;
+}
+
+static struct vendor_uarch *uarch_named(struct model *m, const char *arch, const char *name)
+{
+	for (size_t i = 0; i < m->uarchs.count; i++)
+		if (!strcmp(m->uarchs.items[i].name, name) && !strcmp(m->uarchs.items[i].arch, arch))
+			return &m->uarchs.items[i];
+	struct vendor_uarch *u = vec_push(&m->uarchs);
+	u->name = xstrdup(name);
+	u->arch = xstrdup(arch);
+	return u;
+}
+
+/* ---- mapfiles ------------------------------------------------------------ */
+
+/* One CSV row, split in place at ','; blank lines, comments and the header
+ * give 0 fields. */
+static int split_row(char *line, char **fields, int max)
+{
+	line[strcspn(line, "\r\n")] = '\0';
+	if (!line[0] || line[0] == '#' || !strncasecmp(line, "Family-model", 12))
+		return 0;
+	int n = 0;
+	char *s = line;
+	while (s && n < max)
+		fields[n++] = strsep(&s, ",");
+	return n;
+}
+
+static bool file_exists(const char *path)
+{
+	struct stat sb;
+	return !stat(path, &sb) && S_ISREG(sb.st_mode);
+}
+
+/* perf's layout: ROOT/ARCH/mapfile.csv, rows "ID,VERSION,FOLDER,TYPE". */
+static int read_kernel_arch(struct model *m, const char *root, const char *arch, char **error)
+{
+	char *archdir = xprintf("%s/%s", root, arch);
+	char *mapfile = xprintf("%s/mapfile.csv", archdir);
+	FILE *f = fopen(mapfile, "r");
+	json_t *std = json_object();
+	int r = f ? read_std_events(archdir, std, error) : 0;
+	char line[1024];
+	int lineno = 0;
+	while (!r && f && fgets(line, sizeof(line), f)) {
+		lineno++;
+		char *fields[8];
+		int n = split_row(line, fields, 8);
+		if (!n)
+			continue;
+		if (n < 4)
+			r = fail(error, "%s:%d:1: expected ID,VERSION,FOLDER,TYPE", mapfile, lineno);
+		if (r || strcmp(fields[3], "core"))
+			continue;	/* uncore and system rows: not core events */
+		if (!typable(fields[2]) && !strchr(fields[2], '/'))
+			r = fail(error, "%s:%d:1: folder '%s' is not a µarch name", mapfile, lineno, fields[2]);
+		if (r)
+			break;
+		struct vendor_uarch *u = uarch_named(m, arch, fields[2]);
+		struct vendor_cpu *c = vec_push(&u->cpus);
+		c->id = xstrdup(fields[0]);
+		c->file = xprintf("%s/mapfile.csv", arch);
+		c->line = lineno;
+		if (u->cpus.count == 1) {
+			char *rel = xprintf("%s/%s", arch, fields[2]);
+			r = read_events_dir(root, rel, u, std, error);
+			free(rel);
+		}
+	}
+	if (f)
+		fclose(f);
+	json_decref(std);
+	free(mapfile);
+	free(archdir);
+	return r;
+}
+
+/*
+ * Intel's perfmon layout: ROOT/mapfile.csv, rows "Family-model,Version,
+ * Filename,EventType,Core Type,Native Model ID,Core Role Name".  The µarch
+ * is the file's name without "_core.json", lower-cased (graniterapids,
+ * westmereep-dp: the name perf's tree gives its folder).  A hybrid's core
+ * files ("hybridcore" rows) are one µarch, named before the first '_'
+ * (alderlake), their events of unit cpu_core, cpu_atom or cpu_lowpower by
+ * the row's core role, as Intel's create_perf_json.py makes perf's tree.
+ */
+static int read_perfmon(struct model *m, const char *root, char **error)
+{
+	char *mapfile = xprintf("%s/mapfile.csv", root);
+	FILE *f = fopen(mapfile, "r");
+	int r = f ? 0 : fail(error, "%s:0:0: cannot open: %s", mapfile, strerror(errno));
+	VEC(char *) files = {0};
+	char line[1024];
+	int lineno = 0;
+	while (!r && fgets(line, sizeof(line), f)) {
+		lineno++;
+		char *fields[8];
+		int n = split_row(line, fields, 8);
+		if (!n)
+			continue;
+		if (n < 4) {
+			r = fail(error, "%s:%d:1: expected Family-model,Version,Filename,EventType,...", mapfile, lineno);
+			break;
+		}
+		if (strcmp(fields[3], "core") && strcmp(fields[3], "hybridcore"))
+			continue;
+		const char *file = fields[2] + strspn(fields[2], "/");
+		const char *base = strrchr(file, '/') ? strrchr(file, '/') + 1 : file;
+		bool hybrid = !strcmp(fields[3], "hybridcore");
+		char *name = xstrdup(base);
+		for (char *p = name; *p; p++)
+			*p = (char)tolower((unsigned char)*p);
+		if (hybrid)
+			name[strcspn(name, "_.")] = '\0';
+		else if (strstr(name, "_core.json"))
+			*strstr(name, "_core.json") = '\0';
+		else
+			name[strcspn(name, ".")] = '\0';
+		const char *role = n >= 7 ? fields[6] : "";
+		const char *unit = !hybrid ? NULL
+				 : !strcasecmp(role, "Core") || !strcasecmp(role, "P-core") ? "cpu_core"
+				 : !strcasecmp(role, "Atom") || !strcasecmp(role, "E-core") ? "cpu_atom"
+				 : !strcasecmp(role, "LowPower_Atom") ? "cpu_lowpower" : NULL;
+		if (hybrid && !unit)
+			r = fail(error, "%s:%d:1: hybrid row with core role '%s' (expected Core, Atom or LowPower_Atom)",
+				 mapfile, lineno, role);
+		struct vendor_uarch *u = r ? NULL : uarch_named(m, "x86", name);
+		bool seen = false;
+		for (size_t i = 0; u && i < u->cpus.count; i++)
+			seen |= !strcmp(u->cpus.items[i].id, fields[0]);
+		if (u && !seen) {
+			struct vendor_cpu *c = vec_push(&u->cpus);
+			c->id = xstrdup(fields[0]);
+			c->file = xstrdup("mapfile.csv");
+			c->line = lineno;
+		}
+		/* several rows (models) share a file; a file is read once per µarch */
+		char *key = xprintf("%s|%s", name, file);
+		bool read = false;
+		for (size_t i = 0; i < files.count && !read; i++)
+			read = !strcmp(files.items[i], key);
+		if (u && !read) {
+			*(char **)vec_push(&files) = key;
+			key = NULL;
+			char *path = xprintf("%s/%s", root, file);
+			r = read_events_file(path, file, u, unit, NULL, error);
+			free(path);
+			if (!r)
+				note_unit(u, unit);
+		}
+		free(key);
+		free(name);
+	}
+	if (f)
+		fclose(f);
+	for (size_t i = 0; i < files.count; i++)
+		free(files.items[i]);
+	free(files.items);
+	free(mapfile);
+	return r;
+}
+
+int vendor_tree_read(struct model *m, const char *dir, char **error)
+{
+	static const char *const arches[] = { "x86", "arm64" };
+	char *arch_dir = xprintf("%s/arch", dir);
+	char *probe = xprintf("%s/x86/mapfile.csv", arch_dir);
+	const char *root = file_exists(probe) ? arch_dir : dir;
+	free(probe);
+	m->vendor_tree = xstrdup(dir);
+	int r = 0;
+	char *top = xprintf("%s/mapfile.csv", root);
+	if (file_exists(top)) {
+		m->vendor_layout = xstrdup("perfmon");
+		r = read_perfmon(m, root, error);
+	} else {
+		m->vendor_layout = xstrdup("kernel");
+		bool any = false;
+		for (size_t i = 0; !r && i < sizeof(arches) / sizeof(arches[0]); i++) {
+			char *map = xprintf("%s/%s/mapfile.csv", root, arches[i]);
+			if (file_exists(map)) {
+				any = true;
+				r = read_kernel_arch(m, root, arches[i], error);
+			}
+			free(map);
+		}
+		if (!r && !any)
+			r = fail(error, "%s:0:0: not a vendor tree: no mapfile.csv here, nor in x86/ or arm64/ (nor under arch/)",
+				 dir);
+	}
+	free(top);
+	free(arch_dir);
+	return r;
+}
