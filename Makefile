@@ -36,7 +36,7 @@ DB_OBJ := $(DB_SRC:%.c=$(BUILD)/%.o) $(BUILD)/db/builtin.o
 CLI_SRC := $(wildcard cli/*.c)
 CLI_OBJ := $(CLI_SRC:%.c=$(BUILD)/%.o)
 TESTS := $(BUILD)/tests/test_catalog $(BUILD)/tests/test_tables $(BUILD)/tests/test_build \
-	$(BUILD)/tests/test_encode $(BUILD)/tests/test_cli $(BUILD)/tests/test_detect
+	$(BUILD)/tests/test_encode $(BUILD)/tests/test_cli $(BUILD)/tests/test_detect $(BUILD)/tests/test_vendor
 
 .PHONY: all run test check bench deps clean
 all: deps $(BUILD)/pmudb-build $(BUILD)/pmudb.db $(BUILD)/libpmudb.a $(BUILD)/libpmudb.so $(BUILD)/pmudb
@@ -132,7 +132,7 @@ run: all
 $(BUILD)/tests/%: tests/%.c $(BUILD)/tests/testlib.o $(BUILD)/tests/libpfm_ask.o $(BUILD)/libpmudb.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(PFM_CFLAGS) -Idb $< $(BUILD)/tests/testlib.o $(BUILD)/tests/libpfm_ask.o -o $@ $(LDFLAGS) $(BUILD)/libpmudb.a \
-		$(PFM_LIBS) $(SQLITE_LIBS) $(CMOCKA_LIBS) -lpthread
+		$(PFM_LIBS) $(SQLITE_LIBS) $(JSON_LIBS) $(CMOCKA_LIBS) -lpthread
 
 # The differential harness links libpfm (test-only) and the compiler's
 # sysfs spy, so that libpfm encodes uncore PMUs here too.

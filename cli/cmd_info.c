@@ -24,6 +24,8 @@ static void print_event(struct cli *c, int pmu, int event)
 	pmudb_event_info(c->db, pmu, event, &ev);
 	printf("%s::%s\n  code 0x%llx%s\n  %s\n", p.name, ev.name, (unsigned long long)ev.code,
 	       ev.is_precise ? ", precise sampling" : "", ev.description);
+	if (ev.source)
+		printf("  from the vendor list %s (PMU %s, on the rules of %s)\n", ev.source, p.source, p.like ? p.like : "-");
 	if (ev.equiv)
 		printf("  another name for %s\n", ev.equiv);
 	if (ev.umask_count)

@@ -15,7 +15,7 @@ int cmd_pmus(struct cli *c, int argc, char **argv)
 	}
 	int status = cli_open(c);
 	if (status == EXIT_GOOD) {
-		printf("%-28s %-7s %-16s %6s  %s\n", "PMU", "KIND", "FAMILY", "EVENTS", "DESCRIPTION");
+		printf("%-28s %-7s %-16s %6s  %-8s %s\n", "PMU", "KIND", "FAMILY", "EVENTS", "SOURCE", "DESCRIPTION");
 		for (int i = 0; i < pmudb_pmu_count(c->db); i++) {
 			struct pmudb_pmu_info p;
 			if (pmudb_pmu_info(c->db, i, &p)) {
@@ -23,7 +23,8 @@ int cmd_pmus(struct cli *c, int argc, char **argv)
 				status = EXIT_USAGE;
 				break;
 			}
-			printf("%-28s %-7s %-16s %6d  %s\n", p.name, p.kind, p.family, p.event_count, p.description);
+			printf("%-28s %-7s %-16s %6d  %-8s %s\n", p.name, p.kind, p.family, p.event_count,
+			       p.source ? "vendor" : "libpfm", p.description);
 		}
 	}
 	cli_close(c);

@@ -202,7 +202,7 @@ struct pmu {
 	VEC(struct event) events;
 
 	/* from the vendor tree (see table_vendor_pmus.c, vendor_build.c) */
-	char *source;		/* NULL: libpfm's; else "pmu-events:UARCH" */
+	char *source;		/* NULL: libpfm's; else "pmu-events:ARCH/UARCH[@UNIT]" */
 	char *like;		/* the libpfm PMU whose rules a new PMU takes */
 	int uarch;		/* index into model.uarchs, -1 for none */
 	char *unit;		/* the uarch's core type it takes, or NULL for all */

@@ -40,7 +40,7 @@ CREATE TABLE pmu (
 	supported_plm INTEGER NOT NULL,
 	perf_type INTEGER NOT NULL,
 	event_table_id INTEGER NOT NULL REFERENCES event_table(id),
-	source TEXT,			-- NULL: libpfm's; 'pmu-events:UARCH': made from a vendor list
+	source TEXT,			-- NULL: libpfm's; 'pmu-events:ARCH/UARCH[@UNIT]': made from a vendor list
 	like_pmu TEXT			-- the libpfm PMU whose rules a vendor PMU takes
 );
 

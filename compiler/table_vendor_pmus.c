@@ -138,7 +138,9 @@ static int add_pmu(struct ydoc *d, yaml_node_t *node, struct model *m, const str
 	p.family = xstrdup(e->family ? e->family : like->family);
 	p.harness_group = xstrdup(e->group ? e->group : like->harness_group);
 	p.perf_type = -1;
-	p.source = xprintf("pmu-events:%s", m->uarchs.items[uarch].name);
+	/* where in the tree its events are: ARCH/UARCH, and @UNIT for a hybrid's */
+	p.source = xprintf("pmu-events:%s/%s%s%s", m->uarchs.items[uarch].arch, m->uarchs.items[uarch].name,
+			   e->unit ? "@" : "", e->unit ? e->unit : "");
 	p.like = xstrdup(like->name);
 	p.uarch = (int)uarch;
 	p.unit = xstrdup(e->unit);

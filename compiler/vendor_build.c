@@ -282,31 +282,39 @@ static uint64_t common_code(const struct vendor_uarch *u, const struct group *g)
 	return best;
 }
 
+/* Intel: config bits 8-31 of an entry (unit mask, edge, any, inv, cmask),
+ * shifted down as libpfm's unit-mask codes hold them. */
+static uint64_t intel_upper_bits(const struct vendor_event *v)
+{
+	return v->umask | v->edge << 10 | v->any << 13 | v->inv << 15 | v->cmask << 16;
+}
+
 /*
- * Intel: the unit mask's code, as libpfm's tables give it, and the values
- * it hard-wires.  A flag no modifier of the event can carry is folded into
- * the code, which then replaces the whole select (as libpfm's override).
+ * Intel: the unit mask's code, as libpfm's tables give it (its config bits
+ * above the select, flags included, so that it encodes whole when it is a
+ * default too), and the values it hard-wires on the modifiers that show
+ * them (a c=2 beside a CounterMask of 1 is refused).
  */
 static void intel_umask(struct event *ev, struct umask *um, const struct vendor_event *v)
 {
-	uint64_t select = v->code & 0xff, folded = 0;
-	um->code = v->umask;
-	if (v->cmask && !hardwire(ev, um, "c", v->cmask))
-		folded |= v->cmask << 24;
-	if (v->inv && !hardwire(ev, um, "i", v->inv))
-		folded |= v->inv << 23;
-	if (v->edge && !hardwire(ev, um, "e", v->edge))
-		folded |= v->edge << 18;
-	if (v->any && !hardwire(ev, um, "t", v->any))
-		folded |= v->any << 21;
+	uint64_t select = v->code & 0xff;
+	um->code = intel_upper_bits(v);
+	if (v->cmask)
+		hardwire(ev, um, "c", v->cmask);
+	if (v->inv)
+		hardwire(ev, um, "i", v->inv);
+	if (v->edge)
+		hardwire(ev, um, "e", v->edge);
+	if (v->any)
+		hardwire(ev, um, "t", v->any);
 	if ((v->msr_index == MSR_LOAD_LATENCY && !hardwire(ev, um, "ldlat", v->msr_value))
 	    || (v->msr_index && v->msr_index != MSR_LOAD_LATENCY)) {
 		um->filter_bits[0] = v->msr_value;
 		ev->filters_given = true;
 	}
-	if (select != (ev->code & 0xff) || folded) {
+	if (select != (ev->code & 0xff)) {
 		um->sets_event_select = true;
-		um->code = select | v->umask << 8 | folded;
+		um->code = select | um->code << 8;
 	}
 }
 
@@ -387,15 +395,10 @@ static void build_event(struct model *m, struct pmu *p, const struct pmu *like, 
 		/* the bare event is the encoding: Intel keeps a unit mask in
 		 * the code above the select (as libpfm's codes do), AMD above
 		 * the extended select (bits 16-23, see db/family_encoders.c) */
-		ev->code = first->code;
-		if (first->umask)
-			ev->code |= first->umask << (!strcmp(p->family, "amd64") ? 16 : 8);
-		struct umask none = {0};
-		if (!strcmp(p->family, "intel_x86")) {
-			intel_umask(ev, &none, first);
-			ev->code = none.sets_event_select ? none.code : ev->code;
-		}
-		free(none.implied.items);
+		if (!strcmp(p->family, "intel_x86"))
+			ev->code = (first->code & 0xff) | intel_upper_bits(first) << 8;
+		else
+			ev->code = first->code | (first->umask ? first->umask << 16 : 0);
 		return;
 	}
 	if (g->bare >= 0)
@@ -464,51 +467,70 @@ static void add_umask_alias(struct event *ev, const char *name, const struct uma
 	a->group = -1;
 }
 
+/* The vendor string of P's event E that encodes as the like string L, or NULL. */
+static const struct vendor_string *same_encoding(const struct vendor_strings *vs, int e, const struct like_string *l)
+{
+	for (size_t k = 0; k < vs->count; k++)
+		if (vs->items[k].event == e && vs->items[k].config == l->config && vs->items[k].config1 == l->config1)
+			return &vs->items[k];
+	return NULL;
+}
+
+/* The event of P with most encodings of like event E, or -1. */
+static int best_match(const struct like_strings *ls, const struct vendor_strings *vs, size_t e, int *votes, size_t n)
+{
+	memset(votes, 0, n * sizeof(*votes));
+	int best = -1;
+	for (size_t i = 0; i < ls->count; i++)
+		for (size_t k = 0; ls->items[i].event == (int)e && k < vs->count; k++)
+			if (vs->items[k].config == ls->items[i].config && vs->items[k].config1 == ls->items[i].config1
+			    && ++votes[vs->items[k].event] > (best < 0 ? 0 : votes[best]))
+				best = vs->items[k].event;
+	return best;
+}
+
 /*
  * For each event of LIKE, the event of P with most of the same encodings
- * answers to its name, and its unit masks to their names; a bare libpfm
- * event that encodes as one of P's unit masks makes that unit mask P's
- * default.
+ * answers to its name, and its unit masks to their names.  A libpfm event
+ * without unit masks names one encoding: its alias stands for the unit mask
+ * that has it (UNHALTED_CORE_CYCLES is CPU_CLK_UNHALTED:THREAD_P).  A bare
+ * libpfm event that encodes as one of the unit masks of the event of the
+ * same name makes that unit mask the default (INST_RETIRED is ANY_P).
  */
 static void add_like_names(struct pmu *p, const struct pmu *like, const struct like_strings *ls,
 			   const struct vendor_uarch *u, struct groups *gs)
 {
 	struct vendor_strings vs = {0};
 	vendor_strings(p, u, &vs, gs);
-	size_t nevents = p->events.count;
-	int *votes = calloc(nevents + 1, sizeof(*votes));
+	int *votes = calloc(p->events.count + 1, sizeof(*votes));
 	for (size_t e = 0; votes && e < like->events.count; e++) {
-		memset(votes, 0, (nevents + 1) * sizeof(*votes));
-		int best = -1;
-		for (size_t i = 0; i < ls->count; i++)
-			for (size_t k = 0; ls->items[i].event == (int)e && k < vs.count; k++)
-				if (vs.items[k].config == ls->items[i].config && vs.items[k].config1 == ls->items[i].config1
-				    && ++votes[vs.items[k].event] > (best < 0 ? 0 : votes[best]))
-					best = vs.items[k].event;
+		int best = best_match(ls, &vs, e, votes, p->events.count + 1);
 		if (best < 0)
 			continue;
 		const struct event *le = &like->events.items[e];
 		struct event *ve = &p->events.items[best];
-		if (find_event_index(p, le->name) < 0)
-			((struct event_alias *)vec_push(&ve->aliases))->name = xstrdup(le->name);
-		else if (find_event_index(p, le->name) != best)
-			continue;
+		bool same_name = !strcasecmp(le->name, ve->name);
+		int named = find_event_index(p, le->name);
+		if (named >= 0 && named != best)
+			continue;	/* the name is another event's */
+		struct event_alias *alias = NULL;
+		if (named < 0) {
+			alias = vec_push(&ve->aliases);
+			alias->name = xstrdup(le->name);
+		}
 		for (size_t i = 0; i < ls->count; i++) {
-			if (ls->items[i].event != (int)e)
+			const struct like_string *l = &ls->items[i];
+			const struct vendor_string *s = l->event == (int)e ? same_encoding(&vs, best, l) : NULL;
+			if (!s || s->umask < 0)
 				continue;
-			for (size_t k = 0; k < vs.count; k++) {
-				const struct vendor_string *s = &vs.items[k];
-				if (s->event != best || s->config != ls->items[i].config || s->config1 != ls->items[i].config1)
-					continue;
-				if (ls->items[i].umask >= 0 && s->umask >= 0)
-					add_umask_alias(ve, le->umasks.items[ls->items[i].umask].name, &ve->umasks.items[s->umask],
-							like->name);
-				if (ls->items[i].umask < 0 && s->umask >= 0 && ve->bare_error) {
-					ve->umasks.items[s->umask].is_default = true;
-					*(int *)vec_push(&ve->bare_added) = s->umask;
-					ve->bare_error = 0;
-				}
-				break;
+			if (l->umask >= 0) {
+				add_umask_alias(ve, le->umasks.items[l->umask].name, &ve->umasks.items[s->umask], like->name);
+			} else if (!le->umasks.count && alias) {
+				alias->attrs = xstrdup(ve->umasks.items[s->umask].name);
+			} else if (same_name && ve->bare_error) {
+				ve->umasks.items[s->umask].is_default = true;
+				*(int *)vec_push(&ve->bare_added) = s->umask;
+				ve->bare_error = 0;
 			}
 		}
 	}
@@ -612,9 +634,10 @@ static int x86_cpuid(struct model *m, const struct vendor_uarch *u, const struct
 		int mask = 0;
 		char id[96];
 		snprintf(id, sizeof(id), "%s-%d-%X", vendor, family, model);
-		if (model <= 0xff && !regexec(&re, id, 0, NULL, 0))
+		bool any_stepping = model <= 0xff && !regexec(&re, id, 0, NULL, 0);
+		if (any_stepping)
 			mask = 0xffff;
-		for (int s = 0; model <= 0xff && !mask && s < 16; s++) {
+		for (int s = 0; model <= 0xff && !any_stepping && s < 16; s++) {
 			snprintf(id, sizeof(id), "%s-%d-%X-%X", vendor, family, model, s);
 			mask |= regexec(&re, id, 0, NULL, 0) ? 0 : 1 << s;
 		}

@@ -141,15 +141,16 @@ static int number_field(const struct source *s, json_t *e, const char *name, con
 		return 0;
 	}
 	const char *text = json_is_string(v) ? json_string_value(v) : NULL;
-	if (text && (!strcasecmp(text, "null") || !strcasecmp(text, "na") || !strcasecmp(text, "tbd")))
+	if (!text)
+		return fail_at(error, s, name, "event '%s': %s must be a string or an integer", name, key);
+	if ((!strcasecmp(text, "null") || !strcasecmp(text, "na") || !strcasecmp(text, "tbd")))
 		return 0;	/* Intel's placeholders for "none" */
 	char *end = NULL;
 	errno = 0;
-	if (text && *text && !isspace((unsigned char)*text) && *text != '-')
+	if (*text && !isspace((unsigned char)*text) && *text != '-')
 		*out = strtoull(text, &end, 0);
 	if (!end || end == text || errno || (*end && *end != ','))
-		return fail_at(error, s, name, "event '%s': %s %s%s%s is not a number (decimal or 0x hex)", name, key,
-			       text ? "'" : "", text ? text : "of the wrong JSON type", text ? "'" : "");
+		return fail_at(error, s, name, "event '%s': %s '%s' is not a number (decimal or 0x hex)", name, key, text);
 	return 0;
 }
 
@@ -260,7 +261,13 @@ static int read_event(const struct source *s, struct vendor_uarch *u, json_t *e,
 		return -1;
 	if (base && read_fields(s, e, name, &(struct vendor_event){0}, error))
 		return -1;	/* an override of a standard event's fields is checked, not used */
-	const char *desc = description_of(e);
+	/* the short description first, the entry's own over the standard
+	 * event's, as perf shows them */
+	const char *desc = string_field(e, "BriefDescription");
+	if (!desc && base)
+		desc = string_field(base, "BriefDescription");
+	if (!desc)
+		desc = description_of(e);
 	if (!desc && base)
 		desc = description_of(base);
 	v.name = xstrdup(name);

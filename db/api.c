@@ -123,6 +123,8 @@ int pmudb_pmu_info(pmudb_t *db, int pmu, struct pmudb_pmu_info *info)
 	info->perf_type = p->perf_type;
 	info->sysfs_pmu = p->sysfs_name;
 	info->event_count = p->table->nevents;
+	info->source = p->source;
+	info->like = p->like;
 	return 0;
 }
 
@@ -138,6 +140,7 @@ int pmudb_event_info(pmudb_t *db, int pmu, int event, struct pmudb_event_info *i
 	info->code = ev->code;
 	info->is_precise = ev->is_precise;
 	info->umask_count = ev->numasks;
+	info->source = ev->source;
 	info->modifier_count = ev->modifiers->count;
 	return ev->retired ? PMUDB_ERR_NOTFOUND : 0;
 }
@@ -154,6 +157,7 @@ int pmudb_umask_info(pmudb_t *db, int pmu, int event, int umask, struct pmudb_um
 	info->equiv = u->equiv;
 	info->code = u->code;
 	info->is_default = u->is_default;
+	info->source = u->source;
 	return u->retired ? PMUDB_ERR_NOTFOUND : 0;
 }
 

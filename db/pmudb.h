@@ -130,6 +130,8 @@ struct pmudb_pmu_info {
 	int perf_type;			/* -1: read from sysfs */
 	const char *sysfs_pmu;		/* kernel PMU name, or NULL */
 	int event_count;
+	const char *source;		/* NULL: libpfm's; "pmu-events:ARCH/UARCH[@UNIT]": a vendor list's */
+	const char *like;		/* for a vendor PMU, the libpfm PMU it takes its rules from */
 };
 
 struct pmudb_event_info {
@@ -138,10 +140,12 @@ struct pmudb_event_info {
 	uint64_t code;
 	bool is_precise;
 	int umask_count, modifier_count;
+	const char *source;		/* NULL: libpfm's; else the vendor file it comes from */
 };
 
 struct pmudb_umask_info {
 	const char *name, *description, *equiv;
+	const char *source;		/* NULL: libpfm's; else the vendor file it comes from */
 	uint64_t code;
 	bool is_default;
 };

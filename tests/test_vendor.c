@@ -1,0 +1,558 @@
+/*
+ * test_vendor.c - the vendors' event lists as a second source.
+ *
+ * Fixture trees written for this test (tests/fixtures/pmu-events/): the
+ * kernel's layout (a hybrid, an Intel server core, a Zen, an Arm core with
+ * architecture-standard events) and Intel's perfmon layout, built into
+ * catalogs of their own; malformed trees stopping the build at the
+ * FILE:LINE:COLUMN their 'expect' file states, the previous catalog kept.
+ * Then the real tree `make` used ($PMUDB_PMU_EVENTS): every core event of
+ * every vendor PMU encodes, to the config this test computes from the
+ * event's JSON fields (Intel: event, umask, edge, any, inv, cmask and the
+ * MSR value; AMD: the split event select; Arm: the event number), and the
+ * libpfm names a vendor PMU answers to encode as libpfm encodes them on its
+ * 'like' PMU.
+ */
+#include <dirent.h>
+#include <jansson.h>
+#include <perfmon/pfmlib_perf_event.h>
+#include <setjmp.h>
+#include <sqlite3.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "libpfm_ask.h"
+#include "pmudb.h"
+#include "testlib.h"
+
+#define FIXTURES "tests/fixtures/pmu-events"
+
+static char *tmp, *compiler, *kernel_db, *perfmon_db;
+
+static int run_build(const char *tree, const char *out, struct run_result *r)
+{
+	char *argv[] = { compiler, "--quiet", "--tables", "tables/families.yaml", "--tables", FIXTURES "/vendor_pmus.yaml",
+			 "--pmu-events", (char *)tree, "--out", (char *)out, NULL };
+	test_run(argv, NULL, r);
+	return r->status;
+}
+
+static char *temp_path(const char *name)
+{
+	char *p = NULL;
+	assert_true(asprintf(&p, "%s/%s", tmp, name) > 0);
+	return p;
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	tmp = test_tempdir();
+	compiler = test_build_path("pmudb-build");
+	kernel_db = temp_path("kernel.db");
+	perfmon_db = temp_path("perfmon.db");
+	const char *trees[] = { FIXTURES "/kernel", FIXTURES "/perfmon" };
+	char *outs[] = { kernel_db, perfmon_db };
+	for (int i = 0; i < 2; i++) {
+		struct run_result r;
+		int status = run_build(trees[i], outs[i], &r);
+		if (status)
+			fprintf(stderr, "fixture build of %s failed: %s\n", trees[i], r.err);
+		test_run_free(&r);
+		if (status)
+			return -1;
+	}
+	setenv("LIBPFM_ENCODE_INACTIVE", "1", 1);
+	return pfm_initialize() != PFM_SUCCESS;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	test_rmtree(tmp);
+	free(tmp);
+	free(compiler);
+	free(kernel_db);
+	free(perfmon_db);
+	pfm_terminate();
+	return 0;
+}
+
+/* ---- what a vendor entry says, computed here from its fields -------------- */
+
+/* A field as the vendors write numbers: "0x2A,0x2B" is its first. */
+static uint64_t field(json_t *e, const char *key)
+{
+	json_t *v = json_object_get(e, key);
+	if (json_is_integer(v))
+		return (uint64_t)json_integer_value(v);
+	const char *s = json_string_value(v);
+	return s ? strtoull(s, NULL, 0) : 0;
+}
+
+static void expected_config(const char *family, json_t *e, uint64_t *config, uint64_t *config1)
+{
+	uint64_t code = field(e, "EventCode"), umask = field(e, "UMask"), msr = field(e, "MSRIndex");
+	uint64_t flags = field(e, "EdgeDetect") << 18 | field(e, "AnyThread") << 21 | field(e, "Invert") << 23
+			 | field(e, "CounterMask") << 24;
+	*config1 = 0;
+	if (!strcmp(family, "intel_x86")) {
+		*config = (code & 0xff) | umask << 8 | flags;
+		if (msr == 0x1a6 || msr == 0x1a7 || msr == 0x3f6 || msr == 0x3f7)
+			*config1 = field(e, "MSRValue");
+	} else if (!strcmp(family, "amd64")) {
+		*config = (code & 0xff) | ((code >> 8) & 0xf) << 32 | umask << 8 | flags;
+	} else {
+		*config = code;		/* Arm PMUv3: the event number */
+	}
+}
+
+static json_t *load_json(const char *path)
+{
+	json_error_t jerr;
+	json_t *j = json_load_file(path, 0, &jerr);
+	if (!j)
+		fail_msg("%s:%d:%d: %s", path, jerr.line, jerr.column, jerr.text);
+	json_t *events = json_is_object(j) ? json_object_get(j, "Events") : NULL;	/* perfmon's layout */
+	if (!events)
+		return j;
+	json_incref(events);
+	json_decref(j);
+	return events;
+}
+
+static int json_name(const struct dirent *d)
+{
+	size_t n = strlen(d->d_name);
+	return n > 5 && !strcmp(d->d_name + n - 5, ".json");
+}
+
+/* Every JSON list of folder DIR, as one array. */
+static json_t *load_dir(const char *dir)
+{
+	json_t *all = json_array();
+	struct dirent **names;
+	int n = scandir(dir, &names, json_name, alphasort);
+	for (int i = 0; i < n; i++) {
+		char path[1024];
+		snprintf(path, sizeof(path), "%s/%s", dir, names[i]->d_name);
+		json_t *j = load_json(path);
+		if (json_is_array(j))
+			json_array_extend(all, j);
+		json_decref(j);
+		free(names[i]);
+	}
+	free(names);
+	return all;
+}
+
+/* arm64's standard events, by name, as perf resolves "ArchStdEvent". */
+static json_t *std_event(json_t *std, const char *name)
+{
+	size_t i;
+	json_t *e;
+	json_array_foreach(std, i, e) {
+		const char *n = json_string_value(json_object_get(e, "EventName"));
+		if (n && !strcasecmp(n, name))
+			return e;
+	}
+	return NULL;
+}
+
+/* Another entry of the list is NAME.something: the bare one is left out. */
+static bool has_dotted(json_t *list, const char *name)
+{
+	size_t i, n = strlen(name);
+	json_t *e;
+	json_array_foreach(list, i, e) {
+		const char *other = json_string_value(json_object_get(e, "EventName"));
+		if (other && !strncasecmp(other, name, n) && other[n] == '.')
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Encodes every core entry of the vendor folder DIR (of unit UNIT, or none)
+ * as PMU::NAME on catalog DB and compares with its fields.  Returns how many.
+ */
+static int check_vendor_events(pmudb_t *db, const char *pmu, const char *family, const char *dir, const char *unit,
+			       json_t *std)
+{
+	json_t *list = load_dir(dir);
+	int checked = 0;
+	size_t i;
+	json_t *e;
+	json_array_foreach(list, i, e) {
+		const char *name = json_string_value(json_object_get(e, "EventName"));
+		json_t *fields = e;
+		const char *arch_std = json_string_value(json_object_get(e, "ArchStdEvent"));
+		if (!name && arch_std && std && (fields = std_event(std, arch_std)))
+			name = arch_std;
+		const char *eunit = json_string_value(json_object_get(e, "Unit"));
+		bool core_unit = !eunit || !strncmp(eunit, "cpu_", 4);
+		if (!name || !core_unit || json_object_get(e, "ConfigCode") || json_object_get(e, "EventidCode")
+		    || (unit ? !eunit || strcmp(unit, eunit) : eunit != NULL) || (!strchr(name, '.') && has_dotted(list, name)))
+			continue;
+		char s[512];
+		snprintf(s, sizeof(s), "%s::%s", pmu, name);
+		struct pmudb_encoding enc;
+		struct pmudb_error err;
+		if (pmudb_encode(db, s, NULL, &enc, &err))
+			fail_msg("%s: %s", s, err.message);
+		uint64_t config, config1;
+		expected_config(family, fields, &config, &config1);
+		if (enc.config != config || enc.config1 != config1)
+			fail_msg("%s: config 0x%llx config1 0x%llx; its JSON fields say 0x%llx, 0x%llx (%s)", s,
+				 (unsigned long long)enc.config, (unsigned long long)enc.config1, (unsigned long long)config,
+				 (unsigned long long)config1, dir);
+		checked++;
+	}
+	json_decref(list);
+	return checked;
+}
+
+/* ---- the fixture trees ------------------------------------------------- */
+
+static void expect_encoding(pmudb_t *db, const char *s, uint64_t config, uint64_t config1, const char *sysfs)
+{
+	struct pmudb_encoding e;
+	struct pmudb_error err;
+	if (pmudb_encode(db, s, NULL, &e, &err))
+		fail_msg("%s: %s", s, err.message);
+	if (e.config != config || e.config1 != config1)
+		fail_msg("%s: config 0x%llx config1 0x%llx, expected 0x%llx 0x%llx", s, (unsigned long long)e.config,
+			 (unsigned long long)e.config1, (unsigned long long)config, (unsigned long long)config1);
+	if (sysfs)
+		assert_string_equal(e.sysfs_pmu, sysfs);
+}
+
+static int expect_error(pmudb_t *db, const char *s)
+{
+	struct pmudb_encoding e;
+	struct pmudb_error err;
+	int r = pmudb_encode(db, s, NULL, &e, &err);
+	if (!r)
+		fail_msg("%s encodes (0x%llx); it must not", s, (unsigned long long)e.config);
+	return r;
+}
+
+/* libpfm's encoding of S, which must succeed. */
+static uint64_t libpfm_config(const char *s)
+{
+	struct perf_event_attr attr;
+	char *fstr = NULL;
+	int r = libpfm_ask(s, &attr, &fstr, NULL);
+	free(fstr);
+	if (r)
+		fail_msg("libpfm: %s: %s", s, pfm_strerror(r));
+	return attr.config;
+}
+
+static void test_kernel_layout_fixture(void **state)
+{
+	(void)state;
+	struct pmudb_error err;
+	pmudb_t *db = pmudb_open(kernel_db, &err);
+	assert_non_null(db);
+	int n = check_vendor_events(db, "frp", "intel_x86", FIXTURES "/kernel/x86/fakerapids", NULL, NULL)
+		+ check_vendor_events(db, "fkl_big", "intel_x86", FIXTURES "/kernel/x86/fakelake", "cpu_core", NULL)
+		+ check_vendor_events(db, "fkl_small", "intel_x86", FIXTURES "/kernel/x86/fakelake", "cpu_atom", NULL)
+		+ check_vendor_events(db, "fakezen5", "amd64", FIXTURES "/kernel/x86/fakezen", NULL, NULL);
+	json_t *std = load_json(FIXTURES "/kernel/arm64/common-and-microarch.json");
+	n += check_vendor_events(db, "arm_fake", "arm_pmuv3", FIXTURES "/kernel/arm64/vendor/fakecore", NULL, std);
+	n += check_vendor_events(db, "arm_fake2", "arm_pmuv3", FIXTURES "/kernel/arm64/vendor/fakecore", NULL, std);
+	json_decref(std);
+	assert_int_equal(n, 40);	/* the core events of the fixture files, arm64's twice (two PMUs) */
+
+	/* what the fields mean beyond the config */
+	assert_int_equal(expect_error(db, "frp::ARITH.DIV_ACTIVE:c=2"), PMUDB_ERR_ATTR_SET);	/* CounterMask hard-wired */
+	assert_int_equal(expect_error(db, "frp::MEM_TRANS_RETIRED.LOAD_LATENCY_GT_4:ldlat=8"), PMUDB_ERR_ATTR_SET);
+	assert_int_equal(expect_error(db, "frp::OCR.DEMAND_DATA_RD.ANY_RESPONSE:OCR.DEMAND_DATA_RD.L3_HIT"), PMUDB_ERR_ATTR);
+	assert_int_equal(expect_error(db, "frp::OCR:DEMAND_DATA_RD_ANY_RESPONSE:DEMAND_DATA_RD_L3_HIT"), PMUDB_ERR_FEATCOMB);
+	assert_int_equal(expect_error(db, "frp::UNC_CHA_CLOCKTICKS"), PMUDB_ERR_NOTFOUND);	/* uncore: left out */
+	assert_int_equal(expect_error(db, "frp::UNC_IIO_BANDWIDTH_IN"), PMUDB_ERR_NOTFOUND);
+	assert_int_equal(expect_error(db, "frp::ipc"), PMUDB_ERR_NOTFOUND);	/* metrics too */
+	assert_int_equal(expect_error(db, "fakezen5::l3_lookup_state.all_coherent_accesses_to_l3"), PMUDB_ERR_NOTFOUND);
+	assert_int_equal(expect_error(db, "arm_fake::frontend_bound"), PMUDB_ERR_NOTFOUND);
+	struct pmudb_encoding e;
+	assert_int_equal(pmudb_encode(db, "frp::ARITH.DIV_IDLE", NULL, &e, &err), 0);
+	assert_non_null(strstr(e.fstr, "frp::ARITH:DIV_IDLE:e=0:i=1:c=1:"));
+	/* AMD unit masks combine, as on libpfm's Zen tables */
+	expect_encoding(db, "fakezen5::ls_dispatch:ld_dispatch:store_dispatch", 0x329, 0, NULL);
+	/* a hybrid's two core PMUs take their types from their kernel PMUs */
+	expect_encoding(db, "fkl_big::INST_RETIRED.ANY_P", 0xc0, 0, "cpu_core");
+	expect_encoding(db, "fkl_small::INST_RETIRED.ANY_P", 0xc0, 0, "cpu_atom");
+	/* the names libpfm users type on the like PMU, for the same encodings */
+	expect_encoding(db, "frp::INSTRUCTIONS_RETIRED", libpfm_config("spr::INSTRUCTIONS_RETIRED"), 0, NULL);
+	expect_encoding(db, "frp::UNHALTED_CORE_CYCLES", libpfm_config("spr::UNHALTED_CORE_CYCLES"), 0, NULL);
+	/* spr's bare INST_RETIRED is its ANY, 0x1c0, which the vendor list does
+	 * not have: no default is made up */
+	assert_int_equal(expect_error(db, "frp::INST_RETIRED"), PMUDB_ERR_UMASK);
+	expect_encoding(db, "fakezen5::RETIRED_INSTRUCTIONS", libpfm_config("amd64_fam19h_zen4::RETIRED_INSTRUCTIONS"), 0,
+			NULL);
+	expect_encoding(db, "fakezen5::RETIRED_SSE_AVX_FLOPS:ADD_SUB_FLOPS",
+			libpfm_config("amd64_fam19h_zen4::RETIRED_SSE_AVX_FLOPS:ADD_SUB_FLOPS"), 0, NULL);
+	/* an Arm core's own words replace the standard description */
+	int p, ev;
+	struct pmudb_event_info info;
+	assert_int_equal(pmudb_find_event(db, "arm_fake::INST_RETIRED", NULL, &p, &ev, &err), 0);
+	assert_int_equal(pmudb_event_info(db, p, ev, &info), 0);
+	assert_string_equal(info.description, "Instruction architecturally executed");
+
+	/* detection from the mapfiles: hybrid P-core first, stepping rows, MIDRs */
+	struct {
+		const char *cpu, *first, *second;
+	} cpus[] = {
+		{ "GenuineIntel/6/0xf0", "fkl_big", "fkl_small" }, { "GenuineIntel/6/0xf1/7", "fkl_big", "fkl_small" },
+		{ "GenuineIntel/6/0xf2", "frp", NULL }, { "GenuineIntel/6/0xf5/3", "frp", NULL },
+		{ "AuthenticAMD/26/0x44", "fakezen5", NULL }, { "0x41/8/0xf00", "arm_fake", NULL },
+		{ "0x41/8/0xf01", "arm_fake2", NULL },
+	};
+	for (size_t i = 0; i < sizeof(cpus) / sizeof(cpus[0]); i++) {
+		struct pmudb_cpu cpu;
+		struct pmudb_scope scope;
+		struct pmudb_pmu_info pi;
+		assert_int_equal(pmudb_cpu_parse(cpus[i].cpu, &cpu, &err), 0);
+		if (pmudb_scope_cpu(db, &cpu, &scope, NULL, &err))
+			fail_msg("%s: %s", cpus[i].cpu, err.message);
+		assert_int_equal(scope.count, cpus[i].second ? 2 : 1);
+		pmudb_pmu_info(db, scope.pmus[0], &pi);
+		assert_string_equal(pi.name, cpus[i].first);
+		if (cpus[i].second) {
+			pmudb_pmu_info(db, scope.pmus[1], &pi);
+			assert_string_equal(pi.name, cpus[i].second);
+		}
+	}
+	struct pmudb_cpu cpu;
+	struct pmudb_scope scope;
+	assert_int_equal(pmudb_cpu_parse("GenuineIntel/6/0xf5/4", &cpu, &err), 0);
+	assert_int_equal(pmudb_scope_cpu(db, &cpu, &scope, NULL, &err), PMUDB_ERR_NOCPU);
+	print_message("kernel layout: %d vendor events encode as their fields say\n", n);
+	pmudb_close(db);
+}
+
+/* Intel's perfmon layout of the same events encodes the same. */
+static void test_perfmon_layout_fixture(void **state)
+{
+	(void)state;
+	struct pmudb_error err;
+	pmudb_t *k = pmudb_open(kernel_db, &err), *p = pmudb_open(perfmon_db, &err);
+	assert_non_null(k);
+	assert_non_null(p);
+	const char *pmus[] = { "frp", "fkl_big", "fkl_small" };
+	int n = 0;
+	for (size_t i = 0; i < sizeof(pmus) / sizeof(pmus[0]); i++) {
+		int kp = pmudb_find_pmu(k, pmus[i]);
+		struct pmudb_pmu_info pi;
+		assert_int_equal(pmudb_pmu_info(k, kp, &pi), 0);
+		for (int e = 0; e < pi.event_count; e++) {
+			struct pmudb_event_info ei;
+			assert_int_equal(pmudb_event_info(k, kp, e, &ei), 0);
+			for (int u = -1; u < ei.umask_count; u++) {
+				struct pmudb_umask_info ui = { .name = NULL };
+				if (u >= 0 && pmudb_umask_info(k, kp, e, u, &ui))
+					continue;
+				char s[512];
+				snprintf(s, sizeof(s), "%s::%s%s%s", pmus[i], ei.name, u >= 0 ? ":" : "", u >= 0 ? ui.name : "");
+				struct pmudb_encoding a, b;
+				int ra = pmudb_encode(k, s, NULL, &a, &err), rb = pmudb_encode(p, s, NULL, &b, &err);
+				assert_int_equal(ra, rb);
+				if (!ra && (a.config != b.config || a.config1 != b.config1 || strcmp(a.fstr, b.fstr)))
+					fail_msg("%s: %s in the kernel layout, %s in the perfmon layout", s, a.fstr, b.fstr);
+				n++;
+			}
+		}
+	}
+	/* the E-core file alone on another model is a PMU of its own */
+	struct pmudb_cpu cpu;
+	struct pmudb_scope scope;
+	struct pmudb_pmu_info pi;
+	assert_int_equal(pmudb_cpu_parse("GenuineIntel/6/0xf4", &cpu, &err), 0);
+	assert_int_equal(pmudb_scope_cpu(p, &cpu, &scope, NULL, &err), 0);
+	pmudb_pmu_info(p, scope.pmus[0], &pi);
+	assert_string_equal(pi.name, "fkln");
+	assert_int_equal(pmudb_cpu_parse("GenuineIntel/6/0xf0", &cpu, &err), 0);
+	assert_int_equal(pmudb_scope_cpu(p, &cpu, &scope, NULL, &err), 0);
+	assert_int_equal(scope.count, 2);
+	pmudb_pmu_info(p, scope.pmus[0], &pi);
+	assert_string_equal(pi.name, "fkl_big");
+	print_message("perfmon layout: %d strings encode as in the kernel layout\n", n);
+	pmudb_close(k);
+	pmudb_close(p);
+}
+
+static int dir_name(const struct dirent *d)
+{
+	return d->d_name[0] != '.';
+}
+
+/* A malformed tree stops the build at its position; the catalog stays. */
+static void test_malformed_trees_are_refused(void **state)
+{
+	(void)state;
+	char *target = temp_path("keep.db"), *before = temp_path("keep-before.db");
+	assert_int_equal(test_copy_file(kernel_db, target), 0);
+	assert_int_equal(test_copy_file(kernel_db, before), 0);
+	struct dirent **names;
+	int n = scandir(FIXTURES "/bad", &names, dir_name, alphasort);
+	assert_true(n >= 8);
+	for (int i = 0; i < n; i++) {
+		char tree[512], path[600], prefix[800], words[256];
+		snprintf(tree, sizeof(tree), FIXTURES "/bad/%s", names[i]->d_name);
+		snprintf(path, sizeof(path), "%s/expect", tree);
+		char *expect = test_read_file(path, NULL);
+		assert_non_null(expect);
+		char file[256] = "";
+		int line, column;
+		/* "FILE:LINE:COL: words", FILE relative to the tree (may be empty) */
+		if (sscanf(expect, "%255[^:]:%d:%d: %255[^\n]", file, &line, &column, words) != 4
+		    && sscanf(expect, ":%d:%d: %255[^\n]", &line, &column, words) != 3)
+			fail_msg("%s: expected 'FILE:LINE:COLUMN: words'", path);
+		snprintf(prefix, sizeof(prefix), "%s%s%s:%d:%d: ", tree, file[0] ? "/" : "", file, line, column);
+		struct run_result r;
+		assert_int_equal(run_build(tree, target, &r), 1);
+		if (test_line_count(r.err) != 1 || strncmp(r.err, prefix, strlen(prefix)) || !strstr(r.err, words))
+			fail_msg("%s: stderr:\n%s\nexpected one line starting '%s' with '%s'", tree, r.err, prefix, words);
+		print_message("%s", r.err);
+		assert_true(test_files_equal(target, before));
+		test_run_free(&r);
+		free(expect);
+		free(names[i]);
+	}
+	free(names);
+	free(target);
+	free(before);
+}
+
+/* ---- the tree `make` used ------------------------------------------------ */
+
+static void test_every_vendor_event_of_the_tree_encodes(void **state)
+{
+	(void)state;
+	const char *tree = getenv("PMUDB_PMU_EVENTS");
+	char *catalog = test_build_path("pmudb.db");
+	sqlite3 *raw;
+	assert_int_equal(sqlite3_open_v2(catalog, &raw, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+	sqlite3_stmt *st;
+	assert_int_equal(sqlite3_prepare_v2(raw, "SELECT name, family, substr(source, 12) FROM pmu WHERE source LIKE"
+					    " 'pmu-events:%' ORDER BY id", -1, &st, NULL), SQLITE_OK);
+	struct pmudb_error err;
+	pmudb_t *db = pmudb_open(catalog, &err);
+	assert_non_null(db);
+	char std_path[1024];
+	snprintf(std_path, sizeof(std_path), "%s/arm64", tree ? tree : ".");
+	json_t *std = tree ? load_dir(std_path) : NULL;
+	int pmus = 0, events = 0;
+	while (tree && sqlite3_step(st) == SQLITE_ROW) {
+		const char *name = (const char *)sqlite3_column_text(st, 0);
+		const char *family = (const char *)sqlite3_column_text(st, 1);
+		char where[512], dir[1024];
+		snprintf(where, sizeof(where), "%s", sqlite3_column_text(st, 2));
+		char *unit = strchr(where, '@');
+		if (unit)
+			*unit++ = '\0';
+		snprintf(dir, sizeof(dir), "%s/%s", tree, where);
+		int n = check_vendor_events(db, name, family, dir, unit, std);
+		if (!n)
+			fail_msg("%s: no event of %s encodes", name, dir);
+		pmus++;
+		events += n;
+	}
+	sqlite3_finalize(st);
+	sqlite3_close(raw);
+	json_decref(std);
+	if (!tree || !pmus) {
+		print_message("SKIP: the catalog was built without a vendor tree ($PMUDB_PMU_EVENTS unset)\n");
+	} else {
+		/* the done-when: Zen 5 by CPUID, with the name libpfm users type */
+		struct pmudb_cpu cpu;
+		struct pmudb_scope scope;
+		struct pmudb_encoding e;
+		assert_int_equal(pmudb_cpu_parse("AuthenticAMD/0x1a/0x2", &cpu, &err), 0);
+		assert_int_equal(pmudb_scope_cpu(db, &cpu, &scope, NULL, &err), 0);
+		assert_int_equal(pmudb_encode(db, "RETIRED_INSTRUCTIONS", &scope, &e, &err), 0);
+		assert_string_equal(e.pmu, "amd64_fam1ah_zen5");
+		assert_int_equal(e.config, libpfm_config("amd64_fam19h_zen4::RETIRED_INSTRUCTIONS"));
+		assert_int_equal(e.config, 0xc0);
+		print_message("%d vendor PMUs, %d events: each encodes as its JSON fields say\n", pmus, events);
+	}
+	pmudb_close(db);
+	free(catalog);
+}
+
+/*
+ * A vendor PMU answers to a libpfm name only where its 'like' PMU encodes
+ * that name the same: every event and unit mask alias added so, and every
+ * event whose default was taken so, against libpfm itself.
+ */
+static void test_libpfm_names_encode_as_libpfm(void **state)
+{
+	(void)state;
+	char *catalog = test_build_path("pmudb.db");
+	sqlite3 *raw;
+	assert_int_equal(sqlite3_open_v2(catalog, &raw, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+	sqlite3_stmt *st;
+	assert_int_equal(sqlite3_prepare_v2(raw,
+					    "SELECT p.name, p.like_pmu, a.name, ':' || u.name FROM pmu p"
+					    " JOIN event_alias a ON a.table_id = p.event_table_id AND a.attrs IS NULL"
+					    " JOIN umask u ON u.event_id = a.event_id AND u.equiv IS NOT NULL"
+					    " WHERE p.source IS NOT NULL AND p.like_pmu IS NOT NULL"
+					    " UNION ALL SELECT p.name, p.like_pmu, a.name, '' FROM pmu p"
+					    " JOIN event_alias a ON a.table_id = p.event_table_id AND a.attrs IS NOT NULL"
+					    " AND a.name NOT LIKE '%.%'"
+					    " WHERE p.source IS NOT NULL AND p.like_pmu IS NOT NULL"
+					    " UNION ALL SELECT p.name, p.like_pmu, e.name, '' FROM pmu p"
+					    " JOIN event e ON e.table_id = p.event_table_id AND e.id IN (SELECT event_id FROM event_default)"
+					    " WHERE p.source IS NOT NULL AND p.like_pmu IS NOT NULL",
+					    -1, &st, NULL), SQLITE_OK);
+	struct pmudb_error err;
+	pmudb_t *db = pmudb_open(catalog, &err);
+	assert_non_null(db);
+	int n = 0;
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		char mine[512], theirs[512];
+		const char *pmu = (const char *)sqlite3_column_text(st, 0), *like = (const char *)sqlite3_column_text(st, 1);
+		const char *event = (const char *)sqlite3_column_text(st, 2), *umask = (const char *)sqlite3_column_text(st, 3);
+		snprintf(mine, sizeof(mine), "%s::%s%s", pmu, event, umask);
+		snprintf(theirs, sizeof(theirs), "%s::%s%s", like, event, umask);
+		struct perf_event_attr attr;
+		char *fstr = NULL;
+		int r = libpfm_ask(theirs, &attr, &fstr, NULL);
+		free(fstr);
+		if (r)
+			continue;	/* a vendor name in that event, not libpfm's */
+		struct pmudb_encoding e;
+		if (pmudb_encode(db, mine, NULL, &e, &err))
+			fail_msg("%s: %s", mine, err.message);
+		if (e.config != attr.config || e.config1 != attr.config1)
+			fail_msg("%s: 0x%llx/0x%llx; libpfm's %s: 0x%llx/0x%llx", mine, (unsigned long long)e.config,
+				 (unsigned long long)e.config1, theirs, (unsigned long long)attr.config,
+				 (unsigned long long)attr.config1);
+		n++;
+	}
+	sqlite3_finalize(st);
+	sqlite3_close(raw);
+	pmudb_close(db);
+	free(catalog);
+	print_message("%d libpfm names on vendor PMUs encode as libpfm encodes them on the like PMU\n", n);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_kernel_layout_fixture),
+		cmocka_unit_test(test_perfmon_layout_fixture),
+		cmocka_unit_test(test_malformed_trees_are_refused),
+		cmocka_unit_test(test_every_vendor_event_of_the_tree_encodes),
+		cmocka_unit_test(test_libpfm_names_encode_as_libpfm),
+	};
+	return cmocka_run_group_tests_name("vendor", tests, setup, teardown);
+}
