@@ -127,7 +127,8 @@ $(BUILD)/pmudb.db: $(BUILD)/pmudb-build $(wildcard tables/*.yaml) $(PMU_EVENTS_D
 
 run: all
 	@$(BUILD)/pmudb encode amd64_fam19h_zen4::RETIRED_INSTRUCTIONS amd64_fam19h_zen4::RETIRED_INSTRUCTIONS:u \
-		perf::PERF_COUNT_HW_CPU_CYCLES skl::INST_RETIRED:ANY_P:c=1 skx_unc_cha0::UNC_C_CLOCKTICKS
+		perf::PERF_COUNT_HW_CPU_CYCLES skl::INST_RETIRED:ANY_P:c=1 skx_unc_cha0::UNC_C_CLOCKTICKS \
+		amd64_fam1ah_zen5::RETIRED_INSTRUCTIONS gnr::OCR.DEMAND_DATA_RD.ANY_RESPONSE arm_n2::CPU_CYCLES:u
 
 $(BUILD)/tests/%: tests/%.c $(BUILD)/tests/testlib.o $(BUILD)/tests/libpfm_ask.o $(BUILD)/libpmudb.a
 	@mkdir -p $(dir $@)
