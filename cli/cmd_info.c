@@ -16,6 +16,28 @@ static void print_modifier(const struct pmudb_modifier_info *m)
 	printf("  %s%s\n", m->description, m->from_perf ? " (perf_events)" : "");
 }
 
+static int count_findings(void *ctx, const struct pmudb_finding *f)
+{
+	(void)f;
+	++*(int *)ctx;
+	return 0;
+}
+
+static int print_finding(void *ctx, const struct pmudb_finding *f)
+{
+	(void)ctx;
+	if (!strcmp(f->match, "differ"))
+		printf("  %s: libpfm 0x%llx/0x%llx, the vendor's %s 0x%llx/0x%llx (%s): %s%s%s\n", f->libpfm_name,
+		       (unsigned long long)f->libpfm_config, (unsigned long long)f->libpfm_config1, f->vendor_name,
+		       (unsigned long long)f->vendor_config, (unsigned long long)f->vendor_config1, f->vendor_file,
+		       f->explained ? f->explained : "unexplained", f->why ? ": " : "", f->why ? f->why : "");
+	else
+		printf("  %s: only in the vendor's list (%s), 0x%llx/0x%llx%s\n", f->vendor_name, f->vendor_file,
+		       (unsigned long long)f->vendor_config, (unsigned long long)f->vendor_config1,
+		       f->added ? ", added" : ", not added");
+	return 0;
+}
+
 static void print_event(struct cli *c, int pmu, int event)
 {
 	struct pmudb_pmu_info p;
@@ -43,6 +65,11 @@ static void print_event(struct cli *c, int pmu, int event)
 		struct pmudb_modifier_info mi;
 		if (!pmudb_modifier_info(c->db, pmu, event, m, &mi))
 			print_modifier(&mi);
+	}
+	int n = 0;
+	if (pmudb_event_findings(c->db, pmu, event, count_findings, &n) > 0) {
+		printf("against the vendor's list:\n");
+		pmudb_event_findings(c->db, pmu, event, print_finding, NULL);
 	}
 }
 

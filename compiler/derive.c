@@ -358,10 +358,11 @@ static bool int_set_equal(const int *a, size_t na, const int *b, size_t nb)
 }
 
 /* Umasks whose behaviour libpfm can tell: not equivs (which stand for their
- * expansion) and not added by an override (which libpfm does not know). */
+ * expansion).  (Overrides come after derive: every unit mask here is
+ * libpfm's.) */
 static bool learnable(const struct umask *u)
 {
-	return !u->equiv && u->libpfm_index >= 0;
+	return !u->equiv;
 }
 
 /* Are umasks I and J interchangeable: same answer alone and with all others? */
@@ -394,10 +395,6 @@ static void derive_groups(struct event *ev, const int *pair, size_t n)
 	}
 	ev->group_count = (int)reps.count;
 	free(reps.items);
-	/* A umask added by an override combines freely: nothing was learnt. */
-	for (size_t i = 0; i < n; i++)
-		if (!ev->umasks.items[i].equiv && ev->umasks.items[i].libpfm_index < 0)
-			ev->umasks.items[i].group = ev->group_count++;
 
 	/* One answer per pair of groups; keep the refusals. */
 	for (size_t i = 0; i < n; i++)
@@ -601,11 +598,6 @@ static void probe_singles(const struct pmu *p, struct event *ev, struct probe *s
 {
 	for (size_t i = 0; i < ev->umasks.count; i++) {
 		struct umask *u = &ev->umasks.items[i];
-		if (u->libpfm_index < 0) {
-			/* added by an override: libpfm does not know it */
-			singles[i].error = PFM_ERR_NOTFOUND;
-			continue;
-		}
 		char *s = event_string(p, ev, (int)i);
 		probe_encode(s, PLM_DEFAULT, &singles[i]);
 		free(s);
@@ -719,11 +711,7 @@ static void probe_pairs(const struct pmu *p, struct event *ev, int *pair)
 	/* Pairs with an equiv are probed for their defaults only: an equiv
 	 * stands for its expansion everywhere else. */
 	for (size_t i = 0; i < n; i++) {
-		if (ev->umasks.items[i].libpfm_index < 0)
-			continue;
 		for (size_t j = i + 1; j < n; j++) {
-			if (ev->umasks.items[j].libpfm_index < 0)
-				continue;
 			bool plain = learnable(&ev->umasks.items[i]) && learnable(&ev->umasks.items[j]);
 			struct probe q;
 			char *s = xprintf("%s::%s:%s:%s", p->name, ev->name,
@@ -876,14 +864,6 @@ static char *derive_event(struct pmu *p, struct event *ev, struct modifier_sourc
 	size_t n = ev->umasks.count;
 	struct probe bare;
 	struct int_vec none = {0};
-	if (ev->libpfm_index < 0) {
-		/* added by an override: libpfm does not know it, but its
-		 * modifiers are the PMU's (see overrides.c) */
-		ev->perf_type = -2;
-		if (src->event && same_modifier_list(src->event, ev))
-			copy_modifier_rules(ev, src->event);
-		return NULL;
-	}
 	char *s = event_string(p, ev, -1);
 	probe_encode(s, PLM_DEFAULT, &bare);
 	free(s);

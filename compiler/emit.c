@@ -10,6 +10,8 @@
  */
 #include "emit.h"
 
+#include "reconcile.h"
+
 #include <perfmon/pfmlib.h>
 #include <sqlite3.h>
 #include <stdarg.h>
@@ -26,6 +28,7 @@ enum stmt_id {
 	S_ADD_EVENT_DEFAULT, S_ADD_UMASK_DEFAULT, S_ADD_GROUP_RULE, S_ADD_IMPLIED,
 	S_ADD_CPUID, S_ADD_CPUID_PMU, S_ADD_OVERRIDE, S_ADD_META, S_ADD_ERROR,
 	S_FIND_TEXT, S_ADD_TEXT, S_ADD_TEXT_KEY, S_ADD_PAIR_DEFAULT, S_ADD_HIDDEN, S_ADD_PRESENCE, S_ADD_UNLOCK,
+	S_ADD_FINDING, S_ADD_SUMMARY,
 	S_COUNT
 };
 
@@ -57,6 +60,8 @@ static const char *const stmt_sql[S_COUNT] = {
 	[S_ADD_HIDDEN] = "INSERT INTO event_hidden_modifier VALUES (?,?,?)",
 	[S_ADD_UNLOCK] = "INSERT INTO umask_unlock VALUES (?,?,?)",
 	[S_ADD_PAIR_DEFAULT] = "INSERT INTO pair_default VALUES (?,?,?,?)",
+	[S_ADD_FINDING] = "INSERT INTO finding VALUES (NULL,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+	[S_ADD_SUMMARY] = "INSERT INTO reconcile_summary VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
 	[S_FIND_TEXT] = "SELECT id FROM temp.text_key WHERE value = ?",
 	[S_ADD_TEXT] = "INSERT INTO text(value) VALUES (?)",
 	[S_ADD_TEXT_KEY] = "INSERT INTO temp.text_key(value, id) VALUES (?, ?)",
@@ -416,6 +421,37 @@ static int insert_overrides(struct emitter *em, const struct model *m)
 	return 0;
 }
 
+static const char *const match_names[MATCH_COUNT] = {
+	[MATCH_AGREE] = "agree", [MATCH_DIFFER] = "differ", [MATCH_OTHER_NAME] = "other_name",
+	[MATCH_VENDOR_ONLY] = "vendor_only", [MATCH_LIBPFM_ONLY] = "libpfm_only",
+};
+
+static int insert_findings(struct emitter *em, const struct model *m)
+{
+	for (size_t i = 0; i < m->findings.count; i++) {
+		const struct finding *f = &m->findings.items[i];
+		/* agreements and other names are counted only: an other name
+		 * is an alias of the catalog already */
+		if (f->match != MATCH_DIFFER && f->match != MATCH_VENDOR_ONLY)
+			continue;
+		if (run(em, S_ADD_FINDING, NULL, "ssssssnniissi", f->pmu, f->uarch, match_names[f->match], f->libpfm_name,
+			f->vendor_name, f->vendor_file, !f->libpfm_name, (int64_t)f->libpfm_config[0], !f->libpfm_name,
+			(int64_t)f->libpfm_config[1], (int64_t)f->vendor_config[0], (int64_t)f->vendor_config[1],
+			f->explained, f->why, (int64_t)f->added) < 0)
+			return -1;
+	}
+	struct reconcile_count counts[256];
+	size_t n = reconcile_counts(m, counts, 256);
+	for (size_t i = 0; i < n; i++) {
+		const struct reconcile_count *c = &counts[i];
+		if (run(em, S_ADD_SUMMARY, NULL, "ssiiiiiiiiiii", c->pmu, c->uarch, c->agree, c->differ, c->corrected,
+			c->equivalent, c->by_design, c->vendor_error, c->unexplained, c->other_name, c->vendor_only, c->added,
+			c->libpfm_only) < 0)
+			return -1;
+	}
+	return 0;
+}
+
 static const char *const error_names[] = {
 	"PFM_SUCCESS", "PFM_ERR_NOTSUPP", "PFM_ERR_INVAL", "PFM_ERR_NOINIT", "PFM_ERR_NOTFOUND",
 	"PFM_ERR_FEATCOMB", "PFM_ERR_UMASK", "PFM_ERR_NOMEM", "PFM_ERR_ATTR", "PFM_ERR_ATTR_VAL",
@@ -487,7 +523,8 @@ int emit_catalog(const struct model *m, const char *path, struct emit_stats *sta
 	r = r || prepare(&em) || sqlite3_exec(em.db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK;
 	for (size_t i = 0; !r && i < m->pmus.count; i++)
 		r = insert_pmu(&em, &m->pmus.items[i]);
-	r = r || insert_cpuid(&em, m) || insert_overrides(&em, m) || insert_errors(&em) || insert_meta(&em, m);
+	r = r || insert_cpuid(&em, m) || insert_overrides(&em, m) || insert_findings(&em, m) || insert_errors(&em)
+	    || insert_meta(&em, m);
 	for (int i = 0; i < S_COUNT; i++)
 		sqlite3_finalize(em.stmt[i]);
 	if (!r && (sqlite3_exec(em.db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK

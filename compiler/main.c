@@ -3,9 +3,11 @@
  * and the YAML tables into one SQLite catalog.
  *
  * The flow: ingest (libpfm) and vendor_tree (the vendor lists) fill one
- * model; the tables name families, vendor PMUs, the CPUID map and
- * overrides; derive learns libpfm's hidden rules from its encoder;
- * vendor_build makes the vendor PMUs on those rules; emit writes SQLite.
+ * model; the tables name families, vendor PMUs and the CPUID map; derive
+ * learns libpfm's hidden rules from its encoder; vendor_build makes the
+ * vendor PMUs on those rules; the overrides correct the tables; reconcile
+ * compares libpfm with the vendors and adds what only they list; emit
+ * writes SQLite.
  *
  * The catalog is written to a temporary file beside the target, checked,
  * and renamed over the target only when complete: a failed or interrupted
@@ -30,6 +32,7 @@
 #include "ingest.h"
 #include "model.h"
 #include "sections.h"
+#include "reconcile.h"
 #include "tables.h"
 #include "vendor_build.h"
 #include "vendor_tree.h"
@@ -162,6 +165,40 @@ static void print_sources(const struct model *m)
 		       m->vendor_tree, m->vendor_layout, m->uarchs.count, uarchs, vendor_pmus, libpfm_events, vendor_events);
 }
 
+/* The reconciliation in all, and each PMU with a difference unexplained
+ * (the catalog's reconcile_summary has every PMU). */
+static void print_reconciliation(const struct model *m)
+{
+	struct reconcile_count counts[256], all;
+	memset(&all, 0, sizeof(all));
+	size_t n = reconcile_counts(m, counts, 256);
+	for (size_t i = 0; i < n; i++) {
+		const struct reconcile_count *c = &counts[i];
+		all.agree += c->agree;
+		all.differ += c->differ;
+		all.corrected += c->corrected;
+		all.equivalent += c->equivalent;
+		all.by_design += c->by_design;
+		all.vendor_error += c->vendor_error;
+		all.unexplained += c->unexplained;
+		all.other_name += c->other_name;
+		all.vendor_only += c->vendor_only;
+		all.added += c->added;
+		all.libpfm_only += c->libpfm_only;
+		if (c->unexplained)
+			printf("pmudb-build: reconcile %s with %s: %lld differences unexplained (see the notes)\n", c->pmu,
+			       c->uarch, (long long)c->unexplained);
+	}
+	if (n)
+		printf("pmudb-build: reconciled %zu libpfm PMUs with their vendor lists: %lld names agree, %lld differ"
+		       " (%lld corrected, %lld equivalent, %lld by design, %lld the vendor's error, %lld unexplained),\n"
+		       "             %lld vendor names have libpfm's encodings under other names (aliases now), %lld are"
+		       " vendor-only (%lld added), %lld libpfm strings are libpfm's only\n", n, (long long)all.agree,
+		       (long long)all.differ, (long long)all.corrected, (long long)all.equivalent, (long long)all.by_design,
+		       (long long)all.vendor_error, (long long)all.unexplained, (long long)all.other_name,
+		       (long long)all.vendor_only, (long long)all.added, (long long)all.libpfm_only);
+}
+
 static int build(char **tables, int table_count, const char *vendor_tree, const char *out, bool quiet, char **error)
 {
 	struct timespec t0;
@@ -170,14 +207,20 @@ static int build(char **tables, int table_count, const char *vendor_tree, const 
 	struct emit_stats st;
 	char err[512] = "";
 
-	int r = ingest_libpfm(&m, err, sizeof(err));
-	if (r)
+	struct tables *t = tables_load(tables, table_count, error);
+	int r = !t;
+	if (!r && (r = ingest_libpfm(&m, err, sizeof(err))))
 		*error = xstrdup(err);
 	r = r || (vendor_tree && vendor_tree_read(&m, vendor_tree, error));
-	r = r || tables_apply(&m, tables, table_count, error) || families_check(&m, error);
+	r = r || tables_apply(t, &m, TABLES_BEFORE_DERIVE, error) || families_check(&m, error);
 	if (!r)
 		derive_all(&m, !quiet && isatty(STDERR_FILENO));
-	r = r || vendor_build(&m, error);
+	r = r || vendor_build(&m, error) || tables_apply(t, &m, TABLES_AFTER_DERIVE, error);
+	if (!r) {
+		reconcile(&m);
+		reconcile_explain(&m);
+	}
+	tables_free(t);
 
 	if (!r) {
 		snprintf(temp_path, sizeof(temp_path), "%s.tmp.%ld", out, (long)getpid());
@@ -203,6 +246,7 @@ static int build(char **tables, int table_count, const char *vendor_tree, const 
 		       m.cpuid.count);
 		printf("pmudb-build: unit-mask pairs not following the default rule: %ld\n", st.pair_rule_misses);
 		print_sources(&m);
+		print_reconciliation(&m);
 		for (size_t i = 0; i < m.notes.count; i++)
 			printf("pmudb-build: note: %s\n", m.notes.items[i]);
 		printf("pmudb-build: wrote %s (%lld bytes) in %.1f s\n", out, (long long)sb.st_size, seconds_since(&t0));

@@ -147,6 +147,27 @@ void model_free(struct model *m)
 		free_strings(m->vendor_maps.items[i].cpus.items, m->vendor_maps.items[i].cpus.count);
 	}
 	free(m->vendor_maps.items);
+	for (size_t i = 0; i < m->findings.count; i++) {
+		struct finding *f = &m->findings.items[i];
+		free(f->pmu);
+		free(f->uarch);
+		free(f->libpfm_name);
+		free(f->vendor_name);
+		free(f->vendor_file);
+		free(f->explained);
+		free(f->why);
+	}
+	free(m->findings.items);
+	for (size_t i = 0; i < m->differences.count; i++) {
+		struct known_difference *q = &m->differences.items[i];
+		free(q->pmu);
+		free(q->event);
+		free(q->umask);
+		free(q->kind);
+		free(q->why);
+		free(q->file);
+	}
+	free(m->differences.items);
 	free_strings(m->notes.items, m->notes.count);
 	free(m->vendor_tree);
 	free(m->vendor_layout);
@@ -199,6 +220,49 @@ void model_match_pmus(struct model *m, const char *pattern, struct pmu_list *out
 	for (size_t i = 0; i < m->pmus.count; i++)
 		if (!fnmatch(pattern, m->pmus.items[i].name, FNM_CASEFOLD))
 			*(struct pmu **)vec_push(out) = &m->pmus.items[i];
+}
+
+static bool kept(char *const *keep, size_t nkeep, const char *name)
+{
+	for (size_t i = 0; i < nkeep; i++)
+		if (!strcasecmp(keep[i], name))
+			return true;
+	return !nkeep;
+}
+
+int event_modifier(const struct event *ev, const char *name)
+{
+	for (size_t i = 0; i < ev->modifiers.count; i++)
+		if (!strcmp(ev->modifiers.items[i].name, name))
+			return (int)i;
+	return -1;
+}
+
+void event_copy_modifiers(struct event *to, const struct event *from, char *const *keep, size_t nkeep)
+{
+	size_t first = to->modifiers.count;
+	for (size_t i = 0; from && i < from->modifiers.count; i++) {
+		const struct modifier *f = &from->modifiers.items[i];
+		if (!kept(keep, nkeep, f->name))
+			continue;
+		struct modifier *t = vec_push(&to->modifiers);
+		*t = *f;
+		t->name = xstrdup(f->name);
+		t->description = xstrdup(f->description);
+		memset(&t->landings, 0, sizeof(t->landings));
+		memset(&t->presence, 0, sizeof(t->presence));
+		for (size_t j = 0; j < f->landings.count; j++)
+			*(struct landing *)vec_push(&t->landings) = f->landings.items[j];
+		for (size_t j = 0; j < f->presence.count; j++)
+			*(struct landing *)vec_push(&t->presence) = f->presence.items[j];
+	}
+	/* the position of a needed modifier, in TO's list */
+	for (size_t i = first; from && i < to->modifiers.count; i++) {
+		struct modifier *t = &to->modifiers.items[i];
+		int f = event_modifier(from, t->name);
+		t->requires = f < 0 || from->modifiers.items[f].requires < 0
+			      ? -1 : event_modifier(to, from->modifiers.items[from->modifiers.items[f].requires].name);
+	}
 }
 
 struct event *pmu_find_event(struct pmu *p, const char *name)

@@ -222,6 +222,40 @@ struct cpuid_entry {
 	bool from_vendor;	/* a mapfile row: after every table entry, no overlap check */
 };
 
+/* What reconciling a libpfm PMU with its vendor list found for one name or
+ * encoding (reconcile.c). */
+enum match {
+	MATCH_AGREE,		/* same name, same encoding */
+	MATCH_DIFFER,		/* same name, another encoding */
+	MATCH_OTHER_NAME,	/* the vendor's entry encodes as a libpfm string of another name */
+	MATCH_VENDOR_ONLY,	/* no libpfm string has its name or encoding */
+	MATCH_LIBPFM_ONLY,	/* a libpfm string no vendor entry has the name or encoding of */
+	MATCH_COUNT
+};
+
+struct finding {
+	char *pmu, *uarch;
+	char *libpfm_name;	/* "EVENT" or "EVENT:UMASK[:UMASK]", NULL when vendor-only */
+	char *vendor_name;	/* NULL when libpfm-only */
+	char *vendor_file;
+	uint64_t libpfm_config[2], vendor_config[2];	/* config, config1 */
+	enum match match;
+	char *explained;	/* a difference: "corrected" (an override), or the kind of a
+				 * known difference ("equivalent", "by_design", "vendor_error") */
+	char *why;		/* that override's or difference's why, and where it is */
+	bool added;		/* vendor-only: now in the PMU */
+};
+
+/* A difference from a vendor list that is no mistake of libpfm's
+ * ('differences'): "equivalent", "by_design", or the vendor's "vendor_error". */
+struct known_difference {
+	char *pmu, *event, *umask;	/* pmu may be a glob; umask NULL for the event */
+	char *kind;
+	char *why, *file;
+	int line;
+	bool used;
+};
+
 /* One applied override, kept in the catalog as provenance. */
 struct override_record {
 	char *file;
@@ -240,6 +274,8 @@ struct model {
 	char *vendor_layout;	/* "kernel" or "perfmon" */
 	VEC(struct vendor_uarch) uarchs;
 	VEC(struct vendor_map) vendor_maps;
+	VEC(struct finding) findings;
+	VEC(struct known_difference) differences;
 	VEC(char *) notes;	/* said once the build is done: what was left out, and why */
 };
 
@@ -257,6 +293,14 @@ struct pmu *model_find_pmu(struct model *m, const char *name);
 struct pmu_list { struct pmu **items; size_t count, cap; };
 void model_match_pmus(struct model *m, const char *pattern, struct pmu_list *out);
 struct event *pmu_find_event(struct pmu *p, const char *name);
+
+/* The position of EV's modifier NAME, or -1. */
+int event_modifier(const struct event *ev, const char *name);
+
+/* Appends FROM's modifiers (with their measured rules) to TO; only those
+ * named in KEEP when NKEEP > 0.  A modifier that needs another keeps the
+ * need only where both are copied. */
+void event_copy_modifiers(struct event *to, const struct event *from, char *const *keep, size_t nkeep);
 struct umask *event_find_umask(struct event *e, const char *name);
 
 #endif

@@ -76,6 +76,31 @@ int probe_raw_codes(const char *str, int plm, uint64_t codes[4], int *count)
 	return err;
 }
 
+void probe_pmu_strings(const struct pmu *p, struct pmu_strings *out)
+{
+	for (size_t e = 0; e < p->events.count; e++) {
+		const struct event *ev = &p->events.items[e];
+		if (ev->libpfm_index < 0 || ev->retired)
+			continue;
+		for (int u = -1; u < (int)ev->umasks.count; u++) {
+			if (u >= 0 && (ev->umasks.items[u].libpfm_index < 0 || ev->umasks.items[u].retired))
+				continue;
+			char *s = u < 0 ? xprintf("%s::%s", p->name, ev->name)
+					: xprintf("%s::%s:%s", p->name, ev->name, ev->umasks.items[u].name);
+			struct probe q;
+			probe_encode(s, PFM_PLM0 | PFM_PLM3, &q);
+			free(s);
+			if (q.error || q.raw_only)
+				continue;
+			struct pmu_string *ps = vec_push(out);
+			ps->event = (int)e;
+			ps->umask = u;
+			ps->config = q.attr.config;
+			ps->config1 = q.attr.config1;
+		}
+	}
+}
+
 const struct probe_token *probe_modifier(const struct probe *p, const char *name)
 {
 	for (int i = 0; i < p->token_count; i++)

@@ -13,6 +13,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "model.h"
+
 #define PROBE_MAX_TOKENS 64
 
 struct probe_token {
@@ -43,5 +45,14 @@ int probe_raw_codes(const char *str, int plm, uint64_t codes[4], int *count);
 
 /* The token named NAME among a successful probe's modifiers, or NULL. */
 const struct probe_token *probe_modifier(const struct probe *p, const char *name);
+
+/* libpfm's encoding of an event of a PMU alone (UMASK -1) or with one unit
+ * mask: every such string libpfm encodes for the perf_events layer. */
+struct pmu_string {
+	int event, umask;	/* positions in the PMU */
+	uint64_t config, config1;
+};
+struct pmu_strings { struct pmu_string *items; size_t count, cap; };
+void probe_pmu_strings(const struct pmu *p, struct pmu_strings *out);
 
 #endif

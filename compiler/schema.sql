@@ -231,6 +231,43 @@ CREATE TABLE cpuid_map_pmu (
 	PRIMARY KEY (map_id, position)
 ) WITHOUT ROWID;
 
+-- What reconciling libpfm's PMUs with the vendors' lists found: every
+-- difference and vendor-only entry (agreements, other names, which are
+-- aliases, and libpfm-only strings are counted in reconcile_summary).
+CREATE TABLE finding (
+	id INTEGER PRIMARY KEY,
+	pmu TEXT NOT NULL COLLATE NOCASE,
+	uarch TEXT NOT NULL,
+	match TEXT NOT NULL CHECK (match IN ('differ', 'vendor_only')),
+	libpfm_name TEXT,		-- EVENT[:UMASK...]; NULL when vendor-only
+	vendor_name TEXT NOT NULL,
+	vendor_file TEXT NOT NULL,
+	libpfm_config INTEGER,
+	libpfm_config1 INTEGER,
+	vendor_config INTEGER NOT NULL,
+	vendor_config1 INTEGER NOT NULL,
+	explained TEXT CHECK (explained IN ('corrected', 'equivalent', 'by_design', 'vendor_error')),
+	why TEXT,
+	added INTEGER NOT NULL
+);
+
+CREATE TABLE reconcile_summary (
+	pmu TEXT NOT NULL COLLATE NOCASE,
+	uarch TEXT NOT NULL,
+	agree INTEGER NOT NULL,
+	differ INTEGER NOT NULL,
+	corrected INTEGER NOT NULL,
+	equivalent INTEGER NOT NULL,
+	by_design INTEGER NOT NULL,
+	vendor_error INTEGER NOT NULL,
+	unexplained INTEGER NOT NULL,
+	other_name INTEGER NOT NULL,
+	vendor_only INTEGER NOT NULL,
+	added INTEGER NOT NULL,
+	libpfm_only INTEGER NOT NULL,
+	PRIMARY KEY (pmu, uarch)
+) WITHOUT ROWID;
+
 CREATE TABLE override_log (
 	id INTEGER PRIMARY KEY,
 	source TEXT NOT NULL,

@@ -13,6 +13,7 @@ int families_apply(struct ydoc *d, yaml_node_t *list, struct model *m);
 int vendor_pmus_apply(struct ydoc *d, yaml_node_t *list, struct model *m);
 int cpuid_map_load(struct ydoc *d, yaml_node_t *list, struct model *m);
 int overrides_apply(struct ydoc *d, yaml_node_t *list, struct model *m);
+int differences_apply(struct ydoc *d, yaml_node_t *list, struct model *m);
 
 /* Checked once all tables are in: every PMU has a family.  All PMUs
  * without one are named in the one-line error. */

@@ -8,14 +8,26 @@
  *       event: UNC_C_TOR_INSERTS
  *       umask: IRQ                # optional: act on a unit mask
  *       description: ...          # add/change: new text
- *       code: 0x31                # add/change: new code
+ *       code: 0x31                # add/change: new code, as libpfm's tables write
+ *                                 # it (an Intel unit mask: its config bits 8-31
+ *                                 # shifted down, so 0x10008 is umask 8 with c=1)
+ *       select: 0xa4              # add/change of a unit mask: the event select it
+ *                                 # uses instead of the event's
+ *       hardwire: {c: 1}          # add/change of a unit mask: modifier values it
+ *                                 # forces; another value given is refused
+ *       config1: 0x7              # add/change of a unit mask (intel_x86, amd64):
+ *                                 # the config1 value it states (a frontend or
+ *                                 # offcore MSR value)
  *       default: true             # add/change of a unit mask
  *       alias: NEW_NAME           # alias: another name for the target
  *       why: Intel SDM vol. 3B table 19-2 (2024)
  *
- * An override naming something that does not exist (or, for add, something
- * that already exists) stops the build: a silent no-op would hide a typo or
- * a libpfm update that made the override stale.
+ * Overrides are applied after the derive pass (see tables.h): the rules
+ * measured from libpfm's encoder are libpfm's, and an override changes the
+ * table on top of them, so a changed code encodes as written.  An override
+ * naming something that does not exist (or, for add, something that
+ * already exists) stops the build: a silent no-op would hide a typo or a
+ * libpfm update that made the override stale.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -24,14 +36,16 @@
 #include "sections.h"
 
 static const char *const override_keys[] = {
-	"action", "pmu", "event", "umask", "description", "code", "default", "alias", "why", NULL
+	"action", "pmu", "event", "umask", "description", "code", "select", "hardwire", "config1", "default", "alias",
+	"why", NULL
 };
 
 struct override {
 	yaml_node_t *node;
 	char *action, *pmu, *event, *umask, *description, *alias, *why;
-	bool has_code, has_default, is_default;
-	uint64_t code;
+	bool has_code, has_default, is_default, has_select, has_config1;
+	uint64_t code, select, config1;
+	yaml_node_t *hardwire;	/* a mapping modifier -> value, or NULL */
 };
 
 static void override_free(struct override *o)
@@ -53,6 +67,9 @@ static int check_keys_for_action(struct ydoc *d, struct override *o)
 		{ "code", o->has_code, true, true, false, false },
 		{ "default", o->has_default, true, true, false, false },
 		{ "alias", o->alias != NULL, false, false, false, true },
+		{ "select", o->has_select, true, true, false, false },
+		{ "hardwire", o->hardwire != NULL, true, true, false, false },
+		{ "config1", o->has_config1, true, true, false, false },
 	};
 	bool add = !strcmp(o->action, "add"), change = !strcmp(o->action, "change");
 	bool retire = !strcmp(o->action, "retire"), alias = !strcmp(o->action, "alias");
@@ -68,12 +85,18 @@ static int check_keys_for_action(struct ydoc *d, struct override *o)
 	}
 	if (rules[3].present == false && alias)
 		return ydoc_fail(d, o->node, "missing key 'alias' for action 'alias'");
-	if (change && !o->description && !o->has_code && !o->has_default)
-		return ydoc_fail(d, o->node, "action 'change' needs description, code or default");
+	if (change && !o->description && !o->has_code && !o->has_default && !o->has_select && !o->hardwire
+	    && !o->has_config1)
+		return ydoc_fail(d, o->node, "action 'change' needs description, code, select, hardwire, config1 or default");
 	if (add && !o->has_code)
 		return ydoc_fail(d, o->node, "missing key 'code' for action 'add'");
-	if (o->has_default && !o->umask)
-		return ydoc_fail(d, ydoc_get(d, o->node, "default"), "key 'default' applies to unit masks only");
+	const char *umask_only[] = { "default", "select", "hardwire", "config1" };
+	for (size_t i = 0; i < 4; i++)
+		if (!o->umask && ydoc_get(d, o->node, umask_only[i]))
+			return ydoc_fail(d, ydoc_get(d, o->node, umask_only[i]), "key '%s' applies to unit masks only",
+					 umask_only[i]);
+	if (o->hardwire && o->hardwire->type != YAML_MAPPING_NODE)
+		return ydoc_fail(d, o->hardwire, "wrong type: 'hardwire' must be a mapping of modifiers to values");
 	return 0;
 }
 
@@ -101,7 +124,66 @@ static int read_override(struct ydoc *d, yaml_node_t *node, struct override *o)
 		if (ydoc_bool(d, n, "default", &o->is_default))
 			return -1;
 	}
+	if ((n = ydoc_get(d, node, "select"))) {
+		o->has_select = true;
+		if (ydoc_u64(d, n, "select", &o->select))
+			return -1;
+		if (o->select > 0xff)
+			return ydoc_fail(d, n, "'select' is out of range: an event select is 0..0xff");
+	}
+	o->hardwire = ydoc_get(d, node, "hardwire");
+	if ((n = ydoc_get(d, node, "config1"))) {
+		o->has_config1 = true;
+		if (ydoc_u64(d, n, "config1", &o->config1))
+			return -1;
+	}
 	return check_keys_for_action(d, o);
+}
+
+/* The values a unit mask forces: each replaces what it forced before. */
+static int apply_hardwire(struct ydoc *d, struct override *o, struct event *ev, struct umask *u)
+{
+	for (yaml_node_pair_t *pair = o->hardwire->data.mapping.pairs.start; pair < o->hardwire->data.mapping.pairs.top;
+	     pair++) {
+		yaml_node_t *k = ydoc_node(d, pair->key), *v = ydoc_node(d, pair->value);
+		uint64_t value;
+		const char *name = k->type == YAML_SCALAR_NODE ? (const char *)k->data.scalar.value : "";
+		int m = event_modifier(ev, name);
+		if (m < 0)
+			return ydoc_fail(d, k, "%s has no modifier '%s' to hard-wire", ev->name, name);
+		if (ydoc_u64(d, v, name, &value))
+			return -1;
+		struct implied_value *iv = NULL;
+		for (size_t i = 0; i < u->implied.count && !iv; i++)
+			if (u->implied.items[i].modifier == m)
+				iv = &u->implied.items[i];
+		if (!iv)
+			iv = vec_push(&u->implied);
+		iv->modifier = m;
+		iv->value = value;
+		iv->hardwired = true;
+	}
+	return 0;
+}
+
+/*
+ * A unit mask's stated config1 makes the event's filter bits stated ones
+ * (event.filters_given): the others' measured bits, which libpfm's core
+ * encoders never apply, are cleared so that they state nothing.
+ */
+static int state_config1(struct ydoc *d, struct override *o, const struct pmu *p, struct event *ev, struct umask *u)
+{
+	if (strcmp(p->family, "intel_x86") && strcmp(p->family, "amd64"))
+		return ydoc_fail(d, ydoc_get(d, o->node, "config1"), "'config1' is for intel_x86 and amd64 PMUs; %s is %s",
+				 p->name, p->family);
+	if (ev->umasks_in_config1)
+		return ydoc_fail(d, ydoc_get(d, o->node, "config1"),
+				 "%s puts unit-mask codes in config1: change the unit mask's 'code' instead", ev->name);
+	for (size_t i = 0; !ev->filters_given && i < ev->umasks.count; i++)
+		memset(ev->umasks.items[i].filter_bits, 0, sizeof(ev->umasks.items[i].filter_bits));
+	ev->filters_given = true;
+	u->filter_bits[0] = o->config1;
+	return 0;
 }
 
 static int apply_to_umask(struct ydoc *d, struct override *o, struct pmu *p, struct event *ev)
@@ -122,11 +204,14 @@ static int apply_to_umask(struct ydoc *d, struct override *o, struct pmu *p, str
 		u->description = xprintf("Alias of %s", target);
 		u->equiv = xstrdup(target);
 		u->libpfm_index = -1;
+		u->group = -1;	/* it stands for its target */
 	} else if (add) {
+		/* nothing was learnt about it: it combines freely */
 		u = vec_push(&ev->umasks);
 		u->name = xstrdup(o->umask);
 		u->description = xstrdup(o->description ? o->description : "");
 		u->libpfm_index = -1;
+		u->group = ev->group_count++;
 	} else if (!strcmp(o->action, "retire")) {
 		u->retired = true;
 	}
@@ -134,8 +219,23 @@ static int apply_to_umask(struct ydoc *d, struct override *o, struct pmu *p, str
 		free(u->description);
 		u->description = xstrdup(o->description);
 	}
+	if (u->equiv && (o->has_code || o->has_select)) {
+		/* an alias given a code of its own is a unit mask of its own,
+		 * combining freely as an added one */
+		free(u->equiv);
+		u->equiv = NULL;
+		u->group = ev->group_count++;
+	}
 	if (o->has_code)
-		u->code = o->code;
+		u->code = u->sets_event_select ? (u->code & 0xff) | o->code << 8 : o->code;
+	if (o->has_select) {
+		u->code = o->select | (u->sets_event_select ? u->code >> 8 : u->code) << 8;
+		u->sets_event_select = true;
+	}
+	if (o->hardwire && apply_hardwire(d, o, ev, u))
+		return -1;
+	if (o->has_config1 && state_config1(d, o, p, ev, u))
+		return -1;
 	if (o->has_default)
 		u->is_default = o->is_default;
 	free(u->why);
@@ -162,19 +262,10 @@ static int apply_to_event(struct ydoc *d, struct override *o, struct pmu *p)
 		ev->description = xstrdup(o->description ? o->description : "");
 		ev->libpfm_index = -1;
 		ev->perf_type = -2;
-		/* The modifiers belong to the PMU: take those of its first event.
-		 * derive.c fills in their ranges as for the first event. */
-		const struct event *first = &p->events.items[0];
-		for (size_t i = 0; p->events.count > 1 && i < first->modifiers.count; i++) {
-			struct modifier *m = vec_push(&ev->modifiers);
-			m->name = xstrdup(first->modifiers.items[i].name);
-			m->description = xstrdup(first->modifiers.items[i].description);
-			m->is_integer = first->modifiers.items[i].is_integer;
-			m->is_perf = first->modifiers.items[i].is_perf;
-			m->libpfm_index = first->modifiers.items[i].libpfm_index;
-			m->default_value = first->modifiers.items[i].default_value;
-			m->requires = -1;
-		}
+		/* The modifiers belong to the PMU: those of its first event,
+		 * with the rules measured on it. */
+		if (p->events.count > 1)
+			event_copy_modifiers(ev, &p->events.items[0], NULL, 0);
 	} else if (!strcmp(o->action, "retire")) {
 		ev->retired = true;
 	}

@@ -15,11 +15,13 @@
 static const struct {
 	const char *key;
 	int (*apply)(struct ydoc *d, yaml_node_t *list, struct model *m);
+	enum tables_phase phase;
 } sections[] = {
-	{ "families", families_apply },
-	{ "vendor_pmus", vendor_pmus_apply },
-	{ "cpuid", cpuid_map_load },
-	{ "overrides", overrides_apply },
+	{ "families", families_apply, TABLES_BEFORE_DERIVE },
+	{ "vendor_pmus", vendor_pmus_apply, TABLES_BEFORE_DERIVE },
+	{ "cpuid", cpuid_map_load, TABLES_BEFORE_DERIVE },
+	{ "overrides", overrides_apply, TABLES_AFTER_DERIVE },
+	{ "differences", differences_apply, TABLES_AFTER_DERIVE },
 };
 #define NSECTIONS (sizeof(sections) / sizeof(sections[0]))
 
@@ -76,40 +78,62 @@ static int load_file(struct ydoc *d, const char *file)
 	return 0;
 }
 
-int tables_apply(struct model *m, char *const *paths, int count, char **error)
+struct tables {
+	size_t count;
+	struct ydoc *docs;
+};
+
+void tables_free(struct tables *t)
+{
+	for (size_t i = 0; t && i < t->count; i++)
+		ydoc_free(&t->docs[i]);
+	if (t)
+		free(t->docs);
+	free(t);
+}
+
+struct tables *tables_load(char *const *paths, int count, char **error)
 {
 	struct file_list files = {0};
 	int r = 0;
 	for (int i = 0; !r && i < count; i++)
 		r = list_files(paths[i], &files, error);
-	struct ydoc *docs = calloc(files.count + 1, sizeof(*docs));
-	if (!docs) {
+	struct tables *t = calloc(1, sizeof(*t));
+	if (t)
+		t->docs = calloc(files.count + 1, sizeof(*t->docs));
+	if (!t || !t->docs) {
 		*error = xstrdup("pmudb-build: out of memory");
 		r = -1;
 	}
-	size_t loaded = 0;
-	for (; !r && loaded < files.count; loaded++)
-		if (load_file(&docs[loaded], files.items[loaded])) {
-			loaded++;
+	for (size_t i = 0; !r && i < files.count; i++) {
+		t->count++;
+		if (load_file(&t->docs[i], files.items[i])) {
+			*error = t->docs[i].error;
+			t->docs[i].error = NULL;
 			r = -1;
 		}
-	for (size_t s = 0; !r && s < NSECTIONS; s++)
-		for (size_t i = 0; !r && i < files.count; i++) {
-			yaml_node_t *root = ydoc_root(&docs[i]);
-			yaml_node_t *list = root ? ydoc_get(&docs[i], root, sections[s].key) : NULL;
-			if (list)
-				r = sections[s].apply(&docs[i], list, m);
-		}
-	for (size_t i = 0; i < loaded; i++) {
-		if (r && !*error && docs[i].error) {
-			*error = docs[i].error;
-			docs[i].error = NULL;
-		}
-		ydoc_free(&docs[i]);
 	}
 	for (size_t i = 0; i < files.count; i++)
 		free(files.items[i]);
 	free(files.items);
-	free(docs);
-	return r ? -1 : 0;
+	if (r) {
+		tables_free(t);
+		return NULL;
+	}
+	return t;
+}
+
+int tables_apply(struct tables *t, struct model *m, enum tables_phase phase, char **error)
+{
+	int r = 0;
+	for (size_t s = 0; !r && s < NSECTIONS; s++)
+		for (size_t i = 0; !r && sections[s].phase == phase && i < t->count; i++) {
+			yaml_node_t *root = ydoc_root(&t->docs[i]);
+			yaml_node_t *list = root ? ydoc_get(&t->docs[i], root, sections[s].key) : NULL;
+			if (list && (r = sections[s].apply(&t->docs[i], list, m))) {
+				*error = t->docs[i].error;
+				t->docs[i].error = NULL;
+			}
+		}
+	return r;
 }

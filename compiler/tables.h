@@ -1,23 +1,37 @@
 /*
  * tables.h - the YAML tables in tables/: encoding families, the vendor
- * µarchs, the CPUID map and overrides, applied to the model after libpfm
- * (and the vendor tree) have been read.
+ * µarchs, the CPUID map, overrides and known differences, applied to the
+ * model around the derive pass.
  *
- * Every file is a mapping with any of four top-level keys, each a list:
+ * Every file is a mapping with any of these top-level keys, each a list:
  *   families:     which encoding family each PMU belongs to   (table_families.c)
  *   vendor_pmus:  which PMU each vendor µarch becomes         (table_vendor_pmus.c)
  *   cpuid:        CPUID (vendor, family, model, stepping) -> PMUs (table_cpuid.c)
  *   overrides:    add, change, retire or alias events and unit masks (table_overrides.c)
- * Sections are applied in that order, each across all files in name order,
- * so that a section can rely on the ones before it wherever it is written.
+ *   differences:  differences from a vendor list that are not libpfm's mistakes (table_differences.c)
+ * The first three are applied before derive (they say what the PMUs are);
+ * overrides and differences after it and after the vendor PMUs are made
+ * (and before the reconciliation, which they explain), so that what
+ * libpfm's encoder was asked about is libpfm's own table and an override
+ * corrects the result.  Sections are applied in that order,
+ * each across all files in name order.
  */
 #ifndef PMUDB_COMPILER_TABLES_H
 #define PMUDB_COMPILER_TABLES_H
 
 #include "model.h"
 
-/* Applies every PATH: a directory of *.yaml files, or one file.  Returns 0,
- * or -1 with *error malloc'd ("FILE:LINE:COLUMN: what is wrong"). */
-int tables_apply(struct model *m, char *const *paths, int count, char **error);
+enum tables_phase { TABLES_BEFORE_DERIVE, TABLES_AFTER_DERIVE };
+
+struct tables;
+
+/* Loads every PATH: a directory of *.yaml files, or one file.  Returns the
+ * loaded tables, or NULL with *error malloc'd ("FILE:LINE:COLUMN: ..."). */
+struct tables *tables_load(char *const *paths, int count, char **error);
+
+/* Applies the sections of PHASE.  0, or -1 with *error malloc'd. */
+int tables_apply(struct tables *t, struct model *m, enum tables_phase phase, char **error);
+
+void tables_free(struct tables *t);
 
 #endif

@@ -7,12 +7,6 @@
 
 #include "model.h"
 
-/* The perf_event_attr config and config1 the vendor states for V on a PMU of
- * encoding family FAMILY (perf's sysfs format: event, umask, edge, any, inv,
- * cmask; offcore_rsp, ldlat, frontend in config1).  Returns -1 for a family
- * it does not know. */
-int vendor_config(const char *family, const struct vendor_event *v, uint64_t *config, uint64_t *config1);
-
 /* Fills every PMU the vendor_pmus section made (after derive: it takes the
  * measured rules of its 'like' PMU), and adds the mapfile rows of every
  * mapped µarch to the CPUID map, after the tables' own entries.  libpfm must

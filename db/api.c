@@ -141,6 +141,7 @@ int pmudb_event_info(pmudb_t *db, int pmu, int event, struct pmudb_event_info *i
 	info->is_precise = ev->is_precise;
 	info->umask_count = ev->numasks;
 	info->source = ev->source;
+	info->why = ev->why;
 	info->modifier_count = ev->modifiers->count;
 	return ev->retired ? PMUDB_ERR_NOTFOUND : 0;
 }
@@ -158,6 +159,7 @@ int pmudb_umask_info(pmudb_t *db, int pmu, int event, int umask, struct pmudb_um
 	info->code = u->code;
 	info->is_default = u->is_default;
 	info->source = u->source;
+	info->why = u->why;
 	return u->retired ? PMUDB_ERR_NOTFOUND : 0;
 }
 
@@ -222,6 +224,47 @@ int pmudb_find_event(pmudb_t *db, const char *event, const struct pmudb_scope *s
 	}
 	free(copy);
 	return r;
+}
+
+static const char *text_or_null(sqlite3_stmt *st, int col)
+{
+	return (const char *)sqlite3_column_text(st, col);
+}
+
+int pmudb_event_findings(pmudb_t *db, int pmu, int event, pmudb_finding_fn found, void *ctx)
+{
+	const struct event *ev = event_at(db, pmu, event);
+	if (!ev || !found)
+		return PMUDB_ERR_INVAL;
+	sqlite3_stmt *st = NULL;
+	int n = 0;
+	pthread_mutex_lock(&db->lock);	/* SQLite is used by one thread at a time */
+	if (sqlite3_prepare_v2(db->db,
+			       "SELECT uarch, match, libpfm_name, vendor_name, vendor_file, libpfm_config, libpfm_config1,"
+			       " vendor_config, vendor_config1, explained, why, added FROM finding WHERE pmu = ?1 AND"
+			       " (libpfm_name = ?2 OR libpfm_name LIKE ?2 || ':%' OR vendor_name = ?2 OR vendor_name LIKE ?2 || '.%')"
+			       " ORDER BY id", -1, &st, NULL) != SQLITE_OK) {
+		pthread_mutex_unlock(&db->lock);
+		return PMUDB_ERR_CATALOG;
+	}
+	sqlite3_bind_text(st, 1, db->pmus[pmu].name, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, ev->name, -1, SQLITE_STATIC);
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		struct pmudb_finding f = {
+			text_or_null(st, 0), text_or_null(st, 1), text_or_null(st, 2), text_or_null(st, 3), text_or_null(st, 4),
+			(uint64_t)sqlite3_column_int64(st, 5), (uint64_t)sqlite3_column_int64(st, 6),
+			(uint64_t)sqlite3_column_int64(st, 7), (uint64_t)sqlite3_column_int64(st, 8), text_or_null(st, 9),
+			text_or_null(st, 10), sqlite3_column_int(st, 11) != 0,
+		};
+		if (!f.uarch || !f.match || !f.vendor_name || !f.vendor_file)
+			continue;	/* a row no build writes */
+		n++;
+		if (found(ctx, &f))
+			break;
+	}
+	sqlite3_finalize(st);
+	pthread_mutex_unlock(&db->lock);
+	return n;
 }
 
 int pmudb_search(pmudb_t *db, const char *text, pmudb_search_fn found, void *ctx)

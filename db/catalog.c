@@ -274,6 +274,7 @@ static int umask_row(struct event *ev, sqlite3_stmt *st)
 	u->filter_layout = sqlite3_column_int(st, 13);
 	u->code_is_filter = sqlite3_column_int(st, 14);
 	u->source = dup_column(st, 15);
+	u->why = dup_column(st, 16);
 	return u->name && u->description ? 0 : -1;
 }
 
@@ -382,7 +383,7 @@ static int load_events(struct pmudb *db, struct event_table *t, int64_t *first_e
 	t->events = calloc((size_t)t->nevents + 1, sizeof(*t->events));
 	if (!t->events || prepare(db, "SELECT e.id, e.name, t.value, equiv, code, is_precise, modifier_set_id, perf_type,"
 				      " bare_error, group_count, retired, umasks_in_config1, filter_config1, filter_config2, filter_default,"
-				      " source, filters_given FROM event e"
+				      " source, filters_given, why FROM event e"
 				      " JOIN text t ON t.id = e.description_id"
 				      " WHERE table_id = ? ORDER BY position", &st))
 		return -1;
@@ -414,6 +415,7 @@ static int load_events(struct pmudb *db, struct event_table *t, int64_t *first_e
 		ev->filter_default = (uint64_t)sqlite3_column_int64(st, 14);
 		ev->source = dup_column(st, 15);
 		ev->filters_given = sqlite3_column_int(st, 16);
+		ev->why = dup_column(st, 17);
 		if (!ev->name || !ev->description)
 			r = -1;
 	}
@@ -457,7 +459,7 @@ static int load_table(struct pmudb *db, struct event_table *t)
 		return -1;
 	return for_rows(db, t, first, "SELECT event_id, position, name, t.value, equiv, code, is_default, grp,"
 			" single_error, retired, sets_event_select, filter_config1, filter_config2, filter_layout, code_is_filter,"
-			" source FROM umask u"
+			" source, why FROM umask u"
 			" JOIN text t ON t.id = u.description_id WHERE " OF_TABLE
 			" ORDER BY event_id, position", umask_row)
 	       || for_rows(db, t, first, "SELECT event_id, umask_position FROM event_default WHERE " OF_TABLE,
@@ -605,6 +607,7 @@ static void free_event(struct event *ev)
 		free(ev->umasks[i].added);
 		free(ev->umasks[i].implied);
 		free(ev->umasks[i].source);
+		free(ev->umasks[i].why);
 	}
 	free(ev->umasks);
 	free(ev->bare_added);
@@ -616,6 +619,7 @@ static void free_event(struct event *ev)
 	free(ev->description);
 	free(ev->equiv);
 	free(ev->source);
+	free(ev->why);
 }
 
 void catalog_close(struct pmudb *db)

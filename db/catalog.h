@@ -67,6 +67,7 @@ struct implied {
 struct umask {
 	char *name, *description, *equiv;
 	char *source;		/* the vendor file it comes from, or NULL (libpfm) */
+	char *why;		/* the override that changed it, or NULL */
 	uint64_t code;
 	bool is_default, retired;
 	bool sets_event_select;	/* measured: replaces the event select */
@@ -96,6 +97,7 @@ struct pair_default {
 struct event {
 	char *name, *description, *equiv;
 	char *source;		/* the vendor file it comes from, or NULL (libpfm) */
+	char *why;		/* the override that changed it, or NULL */
 	uint64_t code;
 	bool is_precise, retired;
 	bool umasks_in_config1;	/* measured: unit masks go to config1 */

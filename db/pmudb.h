@@ -141,11 +141,13 @@ struct pmudb_event_info {
 	bool is_precise;
 	int umask_count, modifier_count;
 	const char *source;		/* NULL: libpfm's; else the vendor file it comes from */
+	const char *why;		/* NULL, or the source of the override that changed it */
 };
 
 struct pmudb_umask_info {
 	const char *name, *description, *equiv;
 	const char *source;		/* NULL: libpfm's; else the vendor file it comes from */
+	const char *why;		/* NULL, or the source of the override that changed it */
 	uint64_t code;
 	bool is_default;
 };
@@ -168,6 +170,25 @@ int pmudb_modifier_info(pmudb_t *db, int pmu, int event, int modifier, struct pm
 /* Finds EVENT ("pmu::event" or "event" in SCOPE); *pmu and *event set. */
 int pmudb_find_event(pmudb_t *db, const char *event, const struct pmudb_scope *scope, int *pmu, int *ev,
 		     struct pmudb_error *err);
+
+/* What reconciling a libpfm PMU with a vendor's list found for one of its
+ * events: a difference (corrected by an override, or a known difference)
+ * or a vendor-only entry. */
+struct pmudb_finding {
+	const char *uarch;		/* the vendor list: perf's µarch folder */
+	const char *match;		/* "differ" or "vendor_only" */
+	const char *libpfm_name;	/* EVENT:UMASK, or NULL */
+	const char *vendor_name, *vendor_file;
+	uint64_t libpfm_config, libpfm_config1, vendor_config, vendor_config1;
+	const char *explained;		/* "corrected", "equivalent", "vendor_error" or NULL */
+	const char *why;		/* the override's or known difference's why */
+	bool added;			/* a vendor-only entry now in the catalog */
+};
+typedef int (*pmudb_finding_fn)(void *ctx, const struct pmudb_finding *f);
+
+/* Calls FOUND for each finding about event EVENT of PMU PMU; FOUND returning
+ * non-zero stops.  Returns the number of findings, or a negative error. */
+int pmudb_event_findings(pmudb_t *db, int pmu, int event, pmudb_finding_fn found, void *ctx);
 
 /* Calls FOUND for every live event and unit mask whose name or description
  * contains TEXT (case-insensitive); UMASK is -1 for an event.  FOUND

@@ -7,6 +7,7 @@
  * the position and the words its error must have.
  */
 #include <dirent.h>
+#include <perfmon/pfmlib_perf_event.h>
 #include <setjmp.h>
 #include <sqlite3.h>
 #include <stdarg.h>
@@ -18,6 +19,8 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "libpfm_ask.h"
+#include "pmudb.h"
 #include "testlib.h"
 
 #define BAD_DIR "tests/fixtures/tables/bad"
@@ -144,6 +147,64 @@ static void test_every_override_action_lands_in_the_catalog(void **state)
 	free(compiler);
 }
 
+/* libpfm's config of S with the bits of MASK replaced by VALUE. */
+static uint64_t libpfm_with(const char *s, uint64_t mask, uint64_t value)
+{
+	struct perf_event_attr attr;
+	char *fstr = NULL;
+	assert_int_equal(libpfm_ask(s, &attr, &fstr, NULL), 0);
+	free(fstr);
+	return (attr.config & ~mask) | value;
+}
+
+static void expect(pmudb_t *db, const char *s, uint64_t config, uint64_t config1)
+{
+	struct pmudb_encoding e;
+	struct pmudb_error err;
+	if (pmudb_encode(db, s, NULL, &e, &err))
+		fail_msg("%s: %s", s, err.message);
+	if (e.config != config || e.config1 != config1)
+		fail_msg("%s: 0x%llx/0x%llx, expected 0x%llx/0x%llx", s, (unsigned long long)e.config,
+			 (unsigned long long)e.config1, (unsigned long long)config, (unsigned long long)config1);
+}
+
+/* Overrides correct encodings: an event's code, a unit mask's event
+ * select, a hard-wired modifier (refused at another value, as libpfm
+ * refuses its own), a stated config1, an alias made a unit mask. */
+static void test_overrides_change_encodings(void **state)
+{
+	(void)state;
+	char *compiler = test_build_path("pmudb-build");
+	char *out = NULL;
+	assert_true(asprintf(&out, "%s/corrected.db", tmp) > 0);
+	char *argv[] = { compiler, "--quiet", "--tables", "tables/families.yaml", "--tables",
+			 "tests/fixtures/tables/good/corrections.yaml", "--out", out, NULL };
+	struct run_result r;
+	test_run(argv, NULL, &r);
+	if (r.status != 0)
+		fail_msg("build with the corrections failed: %s", r.err);
+	test_run_free(&r);
+	setenv("LIBPFM_ENCODE_INACTIVE", "1", 1);
+	assert_int_equal(pfm_initialize(), PFM_SUCCESS);
+	struct pmudb_error err;
+	pmudb_t *db = pmudb_open(out, &err);
+	assert_non_null(db);
+	expect(db, "icl::MEM_LOAD_MISC_RETIRED:UC", libpfm_with("icl::MEM_LOAD_MISC_RETIRED:UC", 0xff, 0xd4), 0);
+	expect(db, "spr::TOPDOWN:BACKEND_BOUND_SLOTS", libpfm_with("spr::TOPDOWN:BACKEND_BOUND_SLOTS", 0xff, 0xa4), 0);
+	expect(db, "spr::ARITH:IDIV_ACTIVE", libpfm_with("spr::ARITH:IDIV_ACTIVE", 0xff000000, 1 << 24), 0);
+	expect(db, "spr::ARITH:IDIV_ACTIVE:c=1", libpfm_with("spr::ARITH:IDIV_ACTIVE", 0xff000000, 1 << 24), 0);
+	struct pmudb_encoding e;
+	assert_int_equal(pmudb_encode(db, "spr::ARITH:IDIV_ACTIVE:c=2", NULL, &e, &err), PMUDB_ERR_ATTR_SET);
+	assert_int_equal(pmudb_encode(db, "spr::ARITH:IDIV_ACTIVE", NULL, &e, &err), 0);
+	assert_non_null(strstr(e.fstr, ":c=1:"));
+	expect(db, "spr::UOPS_RETIRED:MS", libpfm_with("spr::UOPS_RETIRED:MS", 0xff00, 0x400), 0x8);
+	expect(db, "hsw::UOPS_RETIRED:TOTAL_CYCLES", libpfm_with("hsw::UOPS_RETIRED:ALL", 0xff000000, 16 << 24) | 1 << 23, 0);
+	pmudb_close(db);
+	pfm_terminate();
+	free(out);
+	free(compiler);
+}
+
 static void test_usage_errors_exit_2(void **state)
 {
 	(void)state;
@@ -166,6 +227,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_every_bad_table_is_refused_with_its_position),
 		cmocka_unit_test(test_every_override_action_lands_in_the_catalog),
+		cmocka_unit_test(test_overrides_change_encodings),
 		cmocka_unit_test(test_usage_errors_exit_2),
 	};
 	return cmocka_run_group_tests_name("tables", tests, setup, teardown);

@@ -31,6 +31,7 @@
 #include "libpfm_ask.h"
 #include "pmudb.h"
 #include "testlib.h"
+#include "vendor_json.h"
 
 #define FIXTURES "tests/fixtures/pmu-events"
 
@@ -85,87 +86,6 @@ static int teardown(void **state)
 	return 0;
 }
 
-/* ---- what a vendor entry says, computed here from its fields -------------- */
-
-/* A field as the vendors write numbers: "0x2A,0x2B" is its first. */
-static uint64_t field(json_t *e, const char *key)
-{
-	json_t *v = json_object_get(e, key);
-	if (json_is_integer(v))
-		return (uint64_t)json_integer_value(v);
-	const char *s = json_string_value(v);
-	return s ? strtoull(s, NULL, 0) : 0;
-}
-
-static void expected_config(const char *family, json_t *e, uint64_t *config, uint64_t *config1)
-{
-	uint64_t code = field(e, "EventCode"), umask = field(e, "UMask"), msr = field(e, "MSRIndex");
-	uint64_t flags = field(e, "EdgeDetect") << 18 | field(e, "AnyThread") << 21 | field(e, "Invert") << 23
-			 | field(e, "CounterMask") << 24;
-	*config1 = 0;
-	if (!strcmp(family, "intel_x86")) {
-		*config = (code & 0xff) | umask << 8 | flags;
-		if (msr == 0x1a6 || msr == 0x1a7 || msr == 0x3f6 || msr == 0x3f7)
-			*config1 = field(e, "MSRValue");
-	} else if (!strcmp(family, "amd64")) {
-		*config = (code & 0xff) | ((code >> 8) & 0xf) << 32 | umask << 8 | flags;
-	} else {
-		*config = code;		/* Arm PMUv3: the event number */
-	}
-}
-
-static json_t *load_json(const char *path)
-{
-	json_error_t jerr;
-	json_t *j = json_load_file(path, 0, &jerr);
-	if (!j)
-		fail_msg("%s:%d:%d: %s", path, jerr.line, jerr.column, jerr.text);
-	json_t *events = json_is_object(j) ? json_object_get(j, "Events") : NULL;	/* perfmon's layout */
-	if (!events)
-		return j;
-	json_incref(events);
-	json_decref(j);
-	return events;
-}
-
-static int json_name(const struct dirent *d)
-{
-	size_t n = strlen(d->d_name);
-	return n > 5 && !strcmp(d->d_name + n - 5, ".json");
-}
-
-/* Every JSON list of folder DIR, as one array. */
-static json_t *load_dir(const char *dir)
-{
-	json_t *all = json_array();
-	struct dirent **names;
-	int n = scandir(dir, &names, json_name, alphasort);
-	for (int i = 0; i < n; i++) {
-		char path[1024];
-		snprintf(path, sizeof(path), "%s/%s", dir, names[i]->d_name);
-		json_t *j = load_json(path);
-		if (json_is_array(j))
-			json_array_extend(all, j);
-		json_decref(j);
-		free(names[i]);
-	}
-	free(names);
-	return all;
-}
-
-/* arm64's standard events, by name, as perf resolves "ArchStdEvent". */
-static json_t *std_event(json_t *std, const char *name)
-{
-	size_t i;
-	json_t *e;
-	json_array_foreach(std, i, e) {
-		const char *n = json_string_value(json_object_get(e, "EventName"));
-		if (n && !strcasecmp(n, name))
-			return e;
-	}
-	return NULL;
-}
-
 /* Another entry of the list is NAME.something: the bare one is left out. */
 static bool has_dotted(json_t *list, const char *name)
 {
@@ -186,7 +106,7 @@ static bool has_dotted(json_t *list, const char *name)
 static int check_vendor_events(pmudb_t *db, const char *pmu, const char *family, const char *dir, const char *unit,
 			       json_t *std)
 {
-	json_t *list = load_dir(dir);
+	json_t *list = vendor_load_dir(dir);
 	int checked = 0;
 	size_t i;
 	json_t *e;
@@ -194,7 +114,7 @@ static int check_vendor_events(pmudb_t *db, const char *pmu, const char *family,
 		const char *name = json_string_value(json_object_get(e, "EventName"));
 		json_t *fields = e;
 		const char *arch_std = json_string_value(json_object_get(e, "ArchStdEvent"));
-		if (!name && arch_std && std && (fields = std_event(std, arch_std)))
+		if (!name && arch_std && std && (fields = vendor_std_event(std, arch_std)))
 			name = arch_std;
 		const char *eunit = json_string_value(json_object_get(e, "Unit"));
 		bool core_unit = !eunit || !strncmp(eunit, "cpu_", 4);
@@ -208,7 +128,7 @@ static int check_vendor_events(pmudb_t *db, const char *pmu, const char *family,
 		if (pmudb_encode(db, s, NULL, &enc, &err))
 			fail_msg("%s: %s", s, err.message);
 		uint64_t config, config1;
-		expected_config(family, fields, &config, &config1);
+		vendor_expected_config(family, fields, &config, &config1);
 		if (enc.config != config || enc.config1 != config1)
 			fail_msg("%s: config 0x%llx config1 0x%llx; its JSON fields say 0x%llx, 0x%llx (%s)", s,
 				 (unsigned long long)enc.config, (unsigned long long)enc.config1, (unsigned long long)config,
@@ -266,7 +186,7 @@ static void test_kernel_layout_fixture(void **state)
 		+ check_vendor_events(db, "fkl_big", "intel_x86", FIXTURES "/kernel/x86/fakelake", "cpu_core", NULL)
 		+ check_vendor_events(db, "fkl_small", "intel_x86", FIXTURES "/kernel/x86/fakelake", "cpu_atom", NULL)
 		+ check_vendor_events(db, "fakezen5", "amd64", FIXTURES "/kernel/x86/fakezen", NULL, NULL);
-	json_t *std = load_json(FIXTURES "/kernel/arm64/common-and-microarch.json");
+	json_t *std = vendor_load_json(FIXTURES "/kernel/arm64/common-and-microarch.json");
 	n += check_vendor_events(db, "arm_fake", "arm_pmuv3", FIXTURES "/kernel/arm64/vendor/fakecore", NULL, std);
 	n += check_vendor_events(db, "arm_fake2", "arm_pmuv3", FIXTURES "/kernel/arm64/vendor/fakecore", NULL, std);
 	json_decref(std);
@@ -449,7 +369,7 @@ static void test_every_vendor_event_of_the_tree_encodes(void **state)
 	assert_non_null(db);
 	char std_path[1024];
 	snprintf(std_path, sizeof(std_path), "%s/arm64", tree ? tree : ".");
-	json_t *std = tree ? load_dir(std_path) : NULL;
+	json_t *std = tree ? vendor_load_dir(std_path) : NULL;
 	int pmus = 0, events = 0;
 	while (tree && sqlite3_step(st) == SQLITE_ROW) {
 		const char *name = (const char *)sqlite3_column_text(st, 0);

@@ -1,0 +1,63 @@
+/*
+ * table_differences.c - loads the 'differences' section: the differences
+ * between libpfm and a vendor list that are not libpfm's mistakes, so are
+ * recorded instead of corrected.
+ *
+ *   differences:
+ *     - pmu: spr                  # a PMU name or glob
+ *       event: INST_RETIRED
+ *       umask: ANY                # optional: the whole event when absent
+ *       kind: equivalent          # equivalent: both count the same;
+ *                                 # by_design: libpfm chose otherwise on purpose
+ *                                 # (a default qualifier the vendor's entry
+ *                                 # leaves at 0); vendor_error: the vendor's
+ *                                 # list is wrong; libpfm's encoding is kept
+ *       why: libpfm counts INST_RETIRED.ANY on a general counter (0x1c0);
+ *            Intel's 0x100 is the fixed-counter pseudo-encoding
+ *
+ * The reconciliation (reconcile.c) marks the difference it names with the
+ * kind; an entry that names no difference is noted as stale.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "sections.h"
+
+static const char *const keys[] = { "pmu", "event", "umask", "kind", "why", NULL };
+
+static int load_entry(struct ydoc *d, yaml_node_t *node, struct model *m)
+{
+	struct known_difference q = {0};
+	struct pmu_list pmus = {0};
+	int r = ydoc_expect_mapping(d, node, "a differences entry", keys)
+		|| ydoc_field_string(d, node, "pmu", true, &q.pmu)
+		|| ydoc_field_string(d, node, "event", true, &q.event)
+		|| ydoc_field_string(d, node, "umask", false, &q.umask)
+		|| ydoc_field_string(d, node, "kind", true, &q.kind)
+		|| ydoc_field_string(d, node, "why", true, &q.why)
+		|| section_match_pmus(d, ydoc_get(d, node, "pmu"), m, q.pmu, &pmus);
+	if (!r && strcmp(q.kind, "equivalent") && strcmp(q.kind, "by_design") && strcmp(q.kind, "vendor_error"))
+		r = ydoc_fail(d, ydoc_get(d, node, "kind"), "unknown kind '%s' (expected equivalent, by_design or vendor_error)",
+			      q.kind);
+	free(pmus.items);
+	if (r) {
+		free(q.kind);
+		free(q.pmu);
+		free(q.event);
+		free(q.umask);
+		free(q.why);
+		return -1;
+	}
+	q.file = xstrdup(d->path);
+	q.line = (int)node->start_mark.line + 1;
+	*(struct known_difference *)vec_push(&m->differences) = q;
+	return 0;
+}
+
+int differences_apply(struct ydoc *d, yaml_node_t *list, struct model *m)
+{
+	for (yaml_node_item_t *it = list->data.sequence.items.start; it < list->data.sequence.items.top; it++)
+		if (load_entry(d, ydoc_node(d, *it), m))
+			return -1;
+	return 0;
+}

@@ -1,0 +1,320 @@
+/*
+ * vendor_events.c - catalog events from a vendor list's entries.
+ *
+ * A vendor list is flat: one entry per encoding, named EVENT.UMASK (Intel,
+ * AMD) or EVENT (Arm, and AMD events without unit masks).  Each becomes
+ * event EVENT with unit mask UMASK, as libpfm's tables are laid out, so that
+ * the same grammar and the same encoders serve both sources.  What libpfm's
+ * tables say with flags, an entry says with fields, and they land where the
+ * family's encoder puts them:
+ *   - an EventCode other than the event's: the unit mask replaces the event
+ *     select (libpfm's code override, umask.sets_event_select);
+ *   - CounterMask, Invert, EdgeDetect, AnyThread: in the unit mask's code,
+ *     as libpfm's codes hold them, and hard-wired on the modifiers c, i, e,
+ *     t (another value is refused);
+ *   - the load-latency MSR: a hard-wired ldlat; the offcore-response and
+ *     frontend MSRs: the unit mask's config1 bits;
+ *   - PEBS: the event takes the modifiers of a precise event of the PMU it
+ *     is like.
+ * Used for the PMUs made from a vendor list (vendor_build.c) and for the
+ * vendor-only events added to libpfm's PMUs (reconcile.c).
+ */
+#include "vendor_events.h"
+
+#include <perfmon/pfmlib.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+int vendor_config(const char *family, const struct vendor_event *v, uint64_t *config, uint64_t *config1)
+{
+	uint64_t flags = v->edge << 18 | v->any << 21 | v->inv << 23 | v->cmask << 24;
+	*config1 = 0;
+	if (!strcmp(family, "intel_x86")) {
+		*config = (v->code & 0xff) | v->umask << 8 | flags;
+		if (v->msr_index == MSR_OFFCORE_0 || v->msr_index == MSR_OFFCORE_1 || v->msr_index == MSR_LOAD_LATENCY
+		    || v->msr_index == MSR_FRONTEND)
+			*config1 = v->msr_value;
+	} else if (!strcmp(family, "amd64")) {
+		*config = (v->code & 0xff) | ((v->code >> 8) & 0xf) << 32 | v->umask << 8 | flags;
+	} else if (!strcmp(family, "arm_pmuv3")) {
+		*config = v->code;
+	} else {
+		return -1;
+	}
+	return 0;
+}
+
+/* ---- grouping the flat list into events ---------------------------------- */
+
+
+static struct vendor_group *group_named(struct vendor_groups *gs, const char *name, size_t len)
+{
+	for (size_t i = 0; i < gs->count; i++)
+		if (strlen(gs->items[i].name) == len && !strncasecmp(gs->items[i].name, name, len))
+			return &gs->items[i];
+	struct vendor_group *g = vec_push(gs);
+	g->name = strndup(name, len);
+	g->bare = -1;
+	return g;
+}
+
+static bool same_unit(const char *a, const char *b)
+{
+	return (!a && !b) || (a && b && !strcmp(a, b));
+}
+
+void vendor_group_entries(struct model *m, const struct vendor_uarch *u, const char *unit, struct vendor_groups *gs)
+{
+	for (size_t i = 0; i < u->events.count; i++) {
+		const struct vendor_event *v = &u->events.items[i];
+		if (!same_unit(v->unit, unit))
+			continue;
+		const char *dot = strchr(v->name, '.');
+		struct vendor_group *g = group_named(gs, v->name, dot ? (size_t)(dot - v->name) : strlen(v->name));
+		bool duplicate = false;
+		for (size_t k = 0; k < g->entries.count && !duplicate; k++)
+			duplicate = !strcasecmp(u->events.items[g->entries.items[k]].name, v->name);
+		if (duplicate || (!dot && g->bare >= 0)) {
+			model_note(m, "%s:%d:%d: %s is listed twice: the first is kept", v->file, v->line, v->column, v->name);
+			continue;
+		}
+		if (dot)
+			*(size_t *)vec_push(&g->entries) = i;
+		else
+			g->bare = (long)i;
+	}
+}
+
+/* ---- one event ----------------------------------------------------------- */
+
+static bool has_modifier(const struct event *ev, const char *name)
+{
+	for (size_t i = 0; i < ev->modifiers.count; i++)
+		if (!strcmp(ev->modifiers.items[i].name, name))
+			return true;
+	return false;
+}
+
+static size_t probed_count(const struct event *ev)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < ev->modifiers.count; i++)
+		n += ev->modifiers.items[i].probed;
+	return n;
+}
+
+struct shape {
+	bool precise, ldlat, frontend, any;
+};
+
+static bool fits(const struct event *ev, const struct shape *want, bool like_has_frontend)
+{
+	return has_modifier(ev, "precise") == want->precise && has_modifier(ev, "ldlat") == want->ldlat
+	       && (!like_has_frontend || has_modifier(ev, "fe_thres") == want->frontend)
+	       && (!want->any || has_modifier(ev, "t"));
+}
+
+/*
+ * The libpfm event of LIKE whose modifiers EVENT takes: the event of the
+ * same name where its modifiers fit (precise sampling, load latency,
+ * frontend threshold, any-thread), else the fitting event whose modifiers
+ * were measured best, else the best measured of all.
+ */
+static const struct event *pick_template(const struct pmu *like, const char *name, const struct shape *want)
+{
+	bool like_has_frontend = false;
+	for (size_t i = 0; i < like->events.count; i++)
+		like_has_frontend |= has_modifier(&like->events.items[i], "fe_thres");
+	const struct event *best = NULL, *fitting = NULL;
+	for (size_t i = 0; i < like->events.count; i++) {
+		const struct event *ev = &like->events.items[i];
+		if (ev->libpfm_index < 0 || !ev->modifiers.count)
+			continue;
+		if (!strcasecmp(ev->name, name) && fits(ev, want, like_has_frontend) && probed_count(ev) == ev->modifiers.count)
+			return ev;
+		if (fits(ev, want, like_has_frontend) && (!fitting || probed_count(ev) > probed_count(fitting)))
+			fitting = ev;
+		if (!best || probed_count(ev) > probed_count(best))
+			best = ev;
+	}
+	return fitting ? fitting : best;
+}
+
+
+/* Hard-wires modifier NAME to VALUE for unit mask U; false when EV has no
+ * such modifier. */
+bool vendor_hardwire(struct event *ev, struct umask *u, const char *name, uint64_t value)
+{
+	int m = event_modifier(ev, name);
+	if (m < 0)
+		return false;
+	struct implied_value *iv = vec_push(&u->implied);
+	iv->modifier = m;
+	iv->value = value;
+	iv->hardwired = true;
+	return true;
+}
+
+/* The event code most of the group's entries have. */
+static uint64_t common_code(const struct vendor_uarch *u, const struct vendor_group *g)
+{
+	uint64_t best = 0;
+	size_t best_n = 0;
+	for (size_t i = 0; i < g->entries.count; i++) {
+		uint64_t c = u->events.items[g->entries.items[i]].code;
+		size_t n = 0;
+		for (size_t j = 0; j < g->entries.count; j++)
+			n += u->events.items[g->entries.items[j]].code == c;
+		if (n > best_n) {
+			best = c;
+			best_n = n;
+		}
+	}
+	return best;
+}
+
+/* Intel: config bits 8-31 of an entry (unit mask, edge, any, inv, cmask),
+ * shifted down as libpfm's unit-mask codes hold them. */
+uint64_t vendor_intel_upper_bits(const struct vendor_event *v)
+{
+	return v->umask | v->edge << 10 | v->any << 13 | v->inv << 15 | v->cmask << 16;
+}
+
+/*
+ * Intel: the unit mask's code, as libpfm's tables give it (its config bits
+ * above the select, flags included, so that it encodes whole when it is a
+ * default too), and the values it hard-wires on the modifiers that show
+ * them (a c=2 beside a CounterMask of 1 is refused).
+ */
+void vendor_intel_umask(struct event *ev, struct umask *um, const struct vendor_event *v)
+{
+	uint64_t select = v->code & 0xff;
+	um->code = vendor_intel_upper_bits(v);
+	if (v->cmask)
+		vendor_hardwire(ev, um, "c", v->cmask);
+	if (v->inv)
+		vendor_hardwire(ev, um, "i", v->inv);
+	if (v->edge)
+		vendor_hardwire(ev, um, "e", v->edge);
+	if (v->any)
+		vendor_hardwire(ev, um, "t", v->any);
+	if ((v->msr_index == MSR_LOAD_LATENCY && !vendor_hardwire(ev, um, "ldlat", v->msr_value))
+	    || (v->msr_index && v->msr_index != MSR_LOAD_LATENCY)) {
+		um->filter_bits[0] = v->msr_value;
+		ev->filters_given = true;
+	}
+	if (select != (ev->code & 0xff)) {
+		um->sets_event_select = true;
+		um->code = select | um->code << 8;
+	}
+}
+
+/* AMD: the unit mask's code; hard-wired flags where the event has them. */
+static bool amd_umask(struct event *ev, struct umask *um, const struct vendor_event *v)
+{
+	um->code = v->umask;
+	return (!v->cmask || vendor_hardwire(ev, um, "c", v->cmask)) && (!v->inv || vendor_hardwire(ev, um, "i", v->inv))
+	       && (!v->edge || vendor_hardwire(ev, um, "e", v->edge)) && v->code == ev->code;
+}
+
+char *vendor_umask_name(const char *vendor_name)
+{
+	char *s = xstrdup(strchr(vendor_name, '.') + 1);
+	for (char *p = s; *p; p++)
+		if (*p == '.')
+			*p = '_';
+	return s;
+}
+
+/* Adds the unit masks of G to EV; returns whether they may combine (AMD's
+ * OR together, as libpfm's amd64 tables allow; Intel's entries are each a
+ * whole encoding). */
+static bool add_umasks(struct model *m, const struct pmu *p, struct event *ev, const struct vendor_uarch *u,
+		       const struct vendor_group *g)
+{
+	bool intel = !strcmp(p->family, "intel_x86"), combine = !intel;
+	for (size_t i = 0; i < g->entries.count; i++) {
+		const struct vendor_event *v = &u->events.items[g->entries.items[i]];
+		struct umask *um = vec_push(&ev->umasks);
+		um->name = vendor_umask_name(v->name);
+		um->description = xstrdup(v->description);
+		um->source = xstrdup(v->file);
+		um->libpfm_index = -1;
+		if (intel) {
+			vendor_intel_umask(ev, um, v);
+		} else if (!amd_umask(ev, um, v)) {
+			combine = false;
+			if (v->code != ev->code || v->cmask || v->inv || v->edge)
+				model_note(m, "%s:%d:%d: %s: its flags or event code do not fit %s's encoder: encoded without them",
+					   v->file, v->line, v->column, v->name, p->family);
+		}
+		if (strchr(strchr(v->name, '.') + 1, '.')) {
+			/* OCR.DEMAND_DATA_RD.ANY_RESPONSE: typable as a whole too */
+			struct event_alias *a = vec_push(&ev->aliases);
+			a->name = xstrdup(v->name);
+			a->attrs = xstrdup(um->name);
+		}
+	}
+	return combine;
+}
+
+int vendor_make_event(struct model *m, struct pmu *p, const struct pmu *like, const struct vendor_uarch *u,
+		      const struct vendor_group *g)
+{
+	int position = (int)p->events.count;
+	struct shape want = {0};
+	const struct vendor_event *first = &u->events.items[g->bare >= 0 ? (size_t)g->bare : g->entries.items[0]];
+	for (size_t i = 0; i <= g->entries.count; i++) {
+		const struct vendor_event *v = i < g->entries.count ? &u->events.items[g->entries.items[i]]
+				  : g->bare >= 0 ? &u->events.items[g->bare] : NULL;
+		if (!v)
+			continue;
+		want.precise |= v->pebs > 0;
+		want.ldlat |= v->msr_index == MSR_LOAD_LATENCY;
+		want.frontend |= v->msr_index == MSR_FRONTEND;
+		want.any |= v->any != 0;
+	}
+	struct event *ev = vec_push(&p->events);
+	ev->name = xstrdup(g->name);
+	ev->description = xstrdup(first->description);
+	ev->source = xstrdup(first->file);
+	ev->libpfm_index = -1;
+	ev->perf_type = -2;
+	ev->is_precise = want.precise;
+	ev->dtype = PFM_DTYPE_UINT64;
+	event_copy_modifiers(ev, pick_template(like, g->name, &want), p->modifier_names.items, p->modifier_names.count);
+	if (g->bare >= 0 && !g->entries.count) {
+		/* the bare event is the encoding: Intel keeps a unit mask in
+		 * the code above the select (as libpfm's codes do), AMD above
+		 * the extended select (bits 16-23, see db/family_encoders.c) */
+		if (!strcmp(p->family, "intel_x86"))
+			ev->code = (first->code & 0xff) | vendor_intel_upper_bits(first) << 8;
+		else
+			ev->code = first->code | (first->umask ? first->umask << 16 : 0);
+		return position;
+	}
+	if (g->bare >= 0)
+		model_note(m, "%s:%d:%d: %s is listed alone and with unit masks: the one alone is left out", first->file,
+			   first->line, first->column, first->name);
+	ev->code = common_code(u, g);
+	bool combine = add_umasks(m, p, ev, u, g);
+	ev->group_count = 1;
+	if (!combine) {
+		struct group_rule *r = vec_push(&ev->group_rules);
+		r->error = PFM_ERR_FEATCOMB;
+	}
+	ev->bare_error = PFM_ERR_UMASK;
+	return position;
+}
+
+void vendor_free_groups(struct vendor_groups *gs)
+{
+	for (size_t i = 0; i < gs->count; i++) {
+		free(gs->items[i].name);
+		free(gs->items[i].entries.items);
+	}
+	free(gs->items);
+}
+
