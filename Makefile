@@ -30,21 +30,23 @@ PFM_LIBS := -lpfm
 endif
 
 COMPILER_SRC := $(wildcard compiler/*.c)
-COMPILER_OBJ := $(COMPILER_SRC:%.c=$(BUILD)/%.o) $(BUILD)/compiler/schema_sql.o
+# The compiler reads its packed blobs back with the runtime's reader.
+RUNTIME_READER := $(addprefix $(BUILD)/db/,packed.o unpack.o name_index.o arena.o)
+COMPILER_OBJ := $(COMPILER_SRC:%.c=$(BUILD)/%.o) $(BUILD)/compiler/schema_sql.o $(RUNTIME_READER)
 DB_SRC := $(wildcard db/*.c)
 DB_OBJ := $(DB_SRC:%.c=$(BUILD)/%.o) $(BUILD)/db/builtin.o
 CLI_SRC := $(wildcard cli/*.c)
 CLI_OBJ := $(CLI_SRC:%.c=$(BUILD)/%.o)
 TESTS := $(BUILD)/tests/test_catalog $(BUILD)/tests/test_tables $(BUILD)/tests/test_build \
 	$(BUILD)/tests/test_encode $(BUILD)/tests/test_cli $(BUILD)/tests/test_detect $(BUILD)/tests/test_vendor \
-	$(BUILD)/tests/test_reconcile
+	$(BUILD)/tests/test_reconcile $(BUILD)/tests/test_hostile
 
 .PHONY: all run test check bench deps clean
 all: deps $(BUILD)/pmudb-build $(BUILD)/pmudb.db $(BUILD)/libpmudb.a $(BUILD)/libpmudb.so $(BUILD)/pmudb
 
 # The packages the build needs; installed when running as root, else the
 # command to run is printed.
-DEB_PACKAGES := gcc make pkg-config libsqlite3-dev libyaml-dev libcmocka-dev libjansson-dev linux-source-6.12
+DEB_PACKAGES := gcc make pkg-config libsqlite3-dev libzstd-dev libyaml-dev libcmocka-dev libjansson-dev linux-source-6.12
 ifeq ($(LIBPFM),)
 DEB_PACKAGES += libpfm4-dev
 endif
@@ -62,6 +64,7 @@ deps:
 
 # pkg-config is asked when a recipe runs, after `deps` has installed it.
 SQLITE_LIBS = $(shell pkg-config --libs sqlite3)
+ZSTD_LIBS = $(shell pkg-config --libs libzstd)
 YAML_LIBS = $(shell pkg-config --libs yaml-0.1)
 JSON_LIBS = $(shell pkg-config --libs jansson)
 CMOCKA_LIBS = $(shell pkg-config --libs cmocka)
@@ -92,20 +95,31 @@ $(BUILD)/libpmudb.a: $(DB_OBJ)
 	ar rcs $@ $^
 
 $(BUILD)/libpmudb.so: $(DB_OBJ)
-	$(CC) $(LDFLAGS) -shared -Wl,-soname,libpmudb.so.0 $^ -o $@ $(SQLITE_LIBS) -lpthread
+	$(CC) $(LDFLAGS) -shared -Wl,-soname,libpmudb.so.0 $^ -o $@ $(SQLITE_LIBS) $(ZSTD_LIBS) -lpthread
 
-# Linked with SQLite only, and statically: no libpfm at run time, the
-# binary runs where only libc is, and a one-event process skips loading
-# libsqlite3.so (it was the difference between pmudb and a libpfm program).
+# Linked statically, libc included: no libpfm at run time, a binary that
+# runs on any Linux of its architecture, and a one-event process that
+# neither loads nor relocates a library (each page the loader writes costs
+# a short process a fault; see `make bench`).  The link warns that SQLite
+# refers to dlopen(): only sqlite3_load_extension() reaches it, which
+# pmudb never calls.  The sanitizers' runtimes do not link statically: under
+# SAN=1 the binary is dynamic.
+ifeq ($(SAN),)
+CLI_LINK := -static
+else
+CLI_LINK :=
+endif
 $(BUILD)/pmudb: $(CLI_OBJ) $(BUILD)/libpmudb.a
-	$(CC) $(LDFLAGS) $(CLI_OBJ) $(BUILD)/libpmudb.a -o $@ -Wl,-Bstatic $(SQLITE_LIBS) -Wl,-Bdynamic -lpthread -lm -ldl
+	$(CC) $(LDFLAGS) $(CLI_LINK) $(CLI_OBJ) $(BUILD)/libpmudb.a -o $@ $(SQLITE_LIBS) $(ZSTD_LIBS) -lpthread -lm \
+		2>&1 | grep -v -e 'unixDlOpen' -e 'statically linked applications requires at runtime' >&2 || true
+	@test -x $@
 
 $(BUILD)/compiler/schema_sql.o: compiler/schema_sql.S compiler/schema.sql
 	@mkdir -p $(dir $@)
 	$(CC) -c $< -o $@
 
 $(BUILD)/pmudb-build: $(COMPILER_OBJ)
-	$(CC) $(LDFLAGS) $^ -o $@ $(PFM_LIBS) $(SQLITE_LIBS) $(YAML_LIBS) $(JSON_LIBS) -ldl
+	$(CC) $(LDFLAGS) $^ -o $@ $(PFM_LIBS) $(SQLITE_LIBS) $(ZSTD_LIBS) $(YAML_LIBS) $(JSON_LIBS) -ldl
 
 # The vendor tree: Debian's, extracted once (about 10 s), or PMU_EVENTS.
 ifeq ($(PMU_EVENTS),)
@@ -135,20 +149,27 @@ TEST_LIBS := $(BUILD)/tests/testlib.o $(BUILD)/tests/libpfm_ask.o $(BUILD)/tests
 $(BUILD)/tests/%: tests/%.c $(TEST_LIBS) $(BUILD)/libpmudb.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(PFM_CFLAGS) -Idb $< $(TEST_LIBS) -o $@ $(LDFLAGS) $(BUILD)/libpmudb.a \
-		$(PFM_LIBS) $(SQLITE_LIBS) $(JSON_LIBS) $(CMOCKA_LIBS) -lpthread
+		$(PFM_LIBS) $(SQLITE_LIBS) $(ZSTD_LIBS) $(JSON_LIBS) $(CMOCKA_LIBS) -lpthread
+
+# The hostile-catalog test packs rows as a careless writer would: with the
+# compiler's packer.
+$(BUILD)/tests/test_hostile: tests/test_hostile.c $(BUILD)/compiler/pack.o $(TEST_LIBS) $(BUILD)/libpmudb.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -Idb $< $(BUILD)/compiler/pack.o $(TEST_LIBS) -o $@ $(LDFLAGS) $(BUILD)/libpmudb.a \
+		$(PFM_LIBS) $(SQLITE_LIBS) $(ZSTD_LIBS) $(JSON_LIBS) $(CMOCKA_LIBS) -lpthread
 
 # The differential harness links libpfm (test-only) and the compiler's
 # sysfs spy, so that libpfm encodes uncore PMUs here too.
 $(BUILD)/tests/harness: tests/harness.c $(BUILD)/tests/corpus.o $(BUILD)/tests/libpfm_ask.o $(BUILD)/compiler/sysfs_spy.o $(BUILD)/libpmudb.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(PFM_CFLAGS) -Idb $< $(BUILD)/tests/corpus.o $(BUILD)/tests/libpfm_ask.o \
-		$(BUILD)/compiler/sysfs_spy.o $(BUILD)/libpmudb.a -o $@ $(LDFLAGS) $(PFM_LIBS) $(SQLITE_LIBS) -ldl -lpthread
+		$(BUILD)/compiler/sysfs_spy.o $(BUILD)/libpmudb.a -o $@ $(LDFLAGS) $(PFM_LIBS) $(SQLITE_LIBS) $(ZSTD_LIBS) -ldl -lpthread
 
 $(BUILD)/tests/bench: tests/bench.c $(BUILD)/tests/corpus.o $(BUILD)/tests/libpfm_ask.o $(BUILD)/compiler/sysfs_spy.o \
 		$(BUILD)/libpmudb.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(PFM_CFLAGS) -Idb $< $(BUILD)/tests/corpus.o $(BUILD)/tests/libpfm_ask.o \
-		$(BUILD)/compiler/sysfs_spy.o $(BUILD)/libpmudb.a -o $@ $(LDFLAGS) $(PFM_LIBS) $(SQLITE_LIBS) -ldl -lpthread
+		$(BUILD)/compiler/sysfs_spy.o $(BUILD)/libpmudb.a -o $@ $(LDFLAGS) $(PFM_LIBS) $(SQLITE_LIBS) $(ZSTD_LIBS) -ldl -lpthread
 
 $(BUILD)/tests/libpfm_once: tests/libpfm_once.c $(BUILD)/tests/libpfm_ask.o
 	@mkdir -p $(dir $@)

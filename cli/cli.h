@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "output.h"
 #include "pmudb.h"
 
 /* Exit status of every command (documented in --help and README.md). */
@@ -22,6 +23,7 @@ struct cli {
 	const char *cpuinfo;		/* --cpuinfo FILE, or $PMUDB_CPUINFO */
 	pmudb_t *db;
 	struct pmudb_scope scope;
+	bool scope_resolved;		/* the host's is found when first needed */
 	bool has_scope;
 	/* the CPU the scope comes from, when not --pmu */
 	struct pmudb_cpu host;
@@ -36,9 +38,11 @@ void cli_close(struct cli *c);
 
 /* The scope for unprefixed names (empty when no CPU could be found; then
  * c->scope_error says why). */
-const struct pmudb_scope *cli_scope(const struct cli *c);
+const struct pmudb_scope *cli_scope(struct cli *c);
+/* The scope EVENT needs: none for "pmu::event" (the host is not looked up). */
+const struct pmudb_scope *cli_scope_for(struct cli *c, const char *event);
 
-/* Writes S as a JSON string (quoted, escaped). */
+/* Writes S as a JSON string (quoted, escaped; see out_json_string). */
 void json_string(FILE *f, const char *s);
 
 int cmd_encode(struct cli *c, int argc, char **argv);

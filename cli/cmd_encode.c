@@ -10,36 +10,76 @@
 
 enum format { TEXT, JSON, PERF };
 
-static void print_json(FILE *f, const char *event, const struct pmudb_encoding *e)
+static void json_field(struct out *o, const char *name)
 {
-	fputs("{\"event\":", f);
-	json_string(f, event);
-	fputs(",\"pmu\":", f);
-	json_string(f, e->pmu);
-	fputs(",\"fstr\":", f);
-	json_string(f, e->fstr);
-	fprintf(f, ",\"type\":%d,\"config\":\"0x%llx\",\"config1\":\"0x%llx\",\"config2\":\"0x%llx\"", e->type,
-		(unsigned long long)e->config, (unsigned long long)e->config1, (unsigned long long)e->config2);
-	fprintf(f, ",\"exclude_user\":%d,\"exclude_kernel\":%d,\"exclude_hv\":%d,\"exclude_host\":%d,\"exclude_guest\":%d",
-		e->exclude_user, e->exclude_kernel, e->exclude_hv, e->exclude_host, e->exclude_guest);
-	fprintf(f, ",\"precise_ip\":%u,\"sample_period\":%llu,\"freq\":%d,\"exclusive\":%d,\"pinned\":%d",
-		e->precise_ip, (unsigned long long)e->sample_period, e->freq, e->exclusive, e->pinned);
-	if (e->sysfs_pmu[0]) {
-		fputs(",\"sysfs_pmu\":", f);
-		json_string(f, e->sysfs_pmu);
-	}
-	fputs("}\n", f);
+	out_str(o, ",\"");
+	out_str(o, name);
+	out_str(o, "\":");
 }
 
-static void print_json_error(FILE *f, const char *event, const struct pmudb_error *err)
+static void json_flag(struct out *o, const char *name, uint64_t v)
 {
-	fputs("{\"event\":", f);
-	json_string(f, event);
-	fputs(",\"error\":", f);
-	json_string(f, err->message);
-	fputs(",\"error_code\":", f);
-	json_string(f, pmudb_error_name(err->code));
-	fputs("}\n", f);
+	json_field(o, name);
+	out_uint(o, v);
+}
+
+static void json_hex(struct out *o, const char *name, uint64_t v)
+{
+	json_field(o, name);
+	out_char(o, '"');
+	out_hex(o, v);
+	out_char(o, '"');
+}
+
+static void print_json(struct out *o, const char *event, const struct pmudb_encoding *e)
+{
+	out_str(o, "{\"event\":");
+	out_json_string(o, event);
+	json_field(o, "pmu");
+	out_json_string(o, e->pmu);
+	json_field(o, "fstr");
+	out_json_string(o, e->fstr);
+	json_field(o, "type");
+	out_int(o, e->type);
+	json_hex(o, "config", e->config);
+	json_hex(o, "config1", e->config1);
+	json_hex(o, "config2", e->config2);
+	json_flag(o, "exclude_user", e->exclude_user);
+	json_flag(o, "exclude_kernel", e->exclude_kernel);
+	json_flag(o, "exclude_hv", e->exclude_hv);
+	json_flag(o, "exclude_host", e->exclude_host);
+	json_flag(o, "exclude_guest", e->exclude_guest);
+	json_flag(o, "precise_ip", e->precise_ip);
+	json_flag(o, "sample_period", e->sample_period);
+	json_flag(o, "freq", e->freq);
+	json_flag(o, "exclusive", e->exclusive);
+	json_flag(o, "pinned", e->pinned);
+	if (e->sysfs_pmu[0]) {
+		json_field(o, "sysfs_pmu");
+		out_json_string(o, e->sysfs_pmu);
+	}
+	out_str(o, "}\n");
+}
+
+static void print_json_error(struct out *o, const char *event, const struct pmudb_error *err)
+{
+	out_str(o, "{\"event\":");
+	out_json_string(o, event);
+	json_field(o, "error");
+	out_json_string(o, err->message);
+	json_field(o, "error_code");
+	out_json_string(o, pmudb_error_name(err->code));
+	out_str(o, "}\n");
+}
+
+/* Encodes EVENT; on failure ERR says why (with the host's missing CPU
+ * named, not "not found", for an unprefixed name). */
+static int encode_one(struct cli *c, const char *event, struct pmudb_encoding *enc, struct pmudb_error *err)
+{
+	int r = pmudb_encode(c->db, event, cli_scope_for(c, event), enc, err);
+	if (r == PMUDB_ERR_NOTFOUND && !c->has_scope && !strstr(event, "::"))
+		*err = c->scope_error;
+	return r;
 }
 
 static void print_text(const struct pmudb_encoding *e)
@@ -90,9 +130,14 @@ static int print_perf(const struct pmudb_encoding *e, const char *event)
 	return 0;
 }
 
-/* Reads lines of any length; a line may hold any bytes. */
+/* Reads lines of any length, ending in LF or CRLF; a line may hold any
+ * bytes.  One JSON object a line out. */
 static int encode_stdin(struct cli *c)
 {
+	static char stdout_buffer[1 << 16];
+	setvbuf(stdout, stdout_buffer, _IOFBF, sizeof(stdout_buffer));
+	struct out o;
+	out_start(&o, stdout);
 	char *line = NULL;
 	size_t cap = 0;
 	ssize_t n;
@@ -100,22 +145,25 @@ static int encode_stdin(struct cli *c)
 	while ((n = getline(&line, &cap, stdin)) >= 0) {
 		if (n > 0 && line[n - 1] == '\n')
 			line[--n] = '\0';
+		if (n > 0 && line[n - 1] == '\r')
+			line[--n] = '\0';
 		struct pmudb_encoding enc;
 		struct pmudb_error err;
 		if (strlen(line) != (size_t)n) {	/* a NUL byte inside the line */
 			err.code = PMUDB_ERR_INVAL;
 			snprintf(err.message, sizeof(err.message), "invalid parameters: the line holds a NUL byte");
-			print_json_error(stdout, line, &err);
+			print_json_error(&o, line, &err);
 			status = EXIT_REJECTED;
-		} else if (pmudb_encode(c->db, line, cli_scope(c), &enc, &err)) {
-			if (err.code == PMUDB_ERR_NOTFOUND && !c->has_scope && !strstr(line, "::"))
-				err = c->scope_error;
-			print_json_error(stdout, line, &err);
+		} else if (encode_one(c, line, &enc, &err)) {
+			print_json_error(&o, line, &err);
 			status = EXIT_REJECTED;
 		} else {
-			print_json(stdout, line, &enc);
+			print_json(&o, line, &enc);
 		}
+		if (o.len > sizeof(o.buf) / 2)
+			out_flush(&o);
 	}
+	out_flush(&o);
 	free(line);
 	return status;
 }
@@ -148,7 +196,8 @@ int cmd_encode(struct cli *c, int argc, char **argv)
 		case 's': from_stdin = true; break;
 		case 'h':
 			puts("usage: pmudb encode [--format text|json|perf] EVENT...\n"
-			     "       pmudb encode --stdin   (one event per line in, one JSON object per line out)");
+			     "       pmudb encode --stdin   (one event per line in, LF or CRLF; one JSON object per\n"
+			     "                              line out, strings UTF-8 with invalid bytes as U+FFFD)");
 			return EXIT_GOOD;
 		default: return EXIT_USAGE;
 		}
@@ -165,25 +214,28 @@ int cmd_encode(struct cli *c, int argc, char **argv)
 	if (from_stdin) {
 		status = encode_stdin(c);
 	} else {
+		struct out o;
+		out_start(&o, stdout);
 		for (int i = optind; i < argc; i++) {
 			struct pmudb_encoding enc;
 			struct pmudb_error err;
-			if (pmudb_encode(c->db, argv[i], cli_scope(c), &enc, &err)) {
-				if (err.code == PMUDB_ERR_NOTFOUND && !c->has_scope && !strstr(argv[i], "::"))
-					err = c->scope_error;	/* no CPU: say so, not "not found" */
+			if (encode_one(c, argv[i], &enc, &err)) {
 				if (format == JSON)
-					print_json_error(stdout, argv[i], &err);
+					print_json_error(&o, argv[i], &err);
+				out_flush(&o);
+				fflush(stdout);
 				fprintf(stderr, "pmudb: %s: %s\n", argv[i], err.message);
 				status = EXIT_REJECTED;
 				continue;
 			}
 			if (format == JSON)
-				print_json(stdout, argv[i], &enc);
+				print_json(&o, argv[i], &enc);
 			else if (format == PERF && print_perf(&enc, argv[i]))
 				status = EXIT_REJECTED;
 			else if (format == TEXT)
 				print_text(&enc);
 		}
+		out_flush(&o);
 	}
 	cli_close(c);
 	return status;

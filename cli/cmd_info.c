@@ -84,7 +84,7 @@ int cmd_info(struct cli *c, int argc, char **argv)
 	if (status == EXIT_GOOD) {
 		int pmu, event;
 		struct pmudb_error err;
-		if (pmudb_find_event(c->db, argv[1], cli_scope(c), &pmu, &event, &err)) {
+		if (pmudb_find_event(c->db, argv[1], cli_scope_for(c, argv[1]), &pmu, &event, &err)) {
 			fprintf(stderr, "pmudb: info: %s: %s\n", argv[1], err.message);
 			status = err.code == PMUDB_ERR_CATALOG ? EXIT_USAGE : EXIT_REJECTED;
 		} else {

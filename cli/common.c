@@ -6,6 +6,34 @@
 
 #include "cli.h"
 
+/* The scope of --cpu, --cpuinfo or the host.  A CPU named by the user
+ * that the map does not know is a usage error (printed, -1); the host's is
+ * only an error for names without "pmu::", kept in c->scope_error. */
+static int resolve_cpu_scope(struct cli *c)
+{
+	struct pmudb_error err;
+	int r;
+	c->scope_resolved = true;
+	if (c->cpu)
+		r = pmudb_cpu_parse(c->cpu, &c->host, &err);
+	else if (c->cpuinfo)
+		r = pmudb_cpu_from_cpuinfo(c->cpuinfo, &c->host, &err);
+	else
+		r = pmudb_cpu_host(&c->host, &err);
+	if (!r)
+		r = pmudb_scope_cpu(c->db, &c->host, &c->scope, &c->match, &err);
+	c->has_scope = r == 0;
+	if (!r)
+		return 0;
+	c->scope_error = err;
+	if (c->cpu || c->cpuinfo) {
+		fprintf(stderr, "pmudb: %s %s: %s\n", c->cpu ? "--cpu" : "--cpuinfo", c->cpu ? c->cpu : c->cpuinfo,
+			err.message);
+		return -1;
+	}
+	return 0;
+}
+
 int cli_open(struct cli *c)
 {
 	struct pmudb_error err;
@@ -23,30 +51,12 @@ int cli_open(struct cli *c)
 			fprintf(stderr, "pmudb: --pmu %s: %s\n", c->pmu, err.message);
 			return EXIT_USAGE;
 		}
-		c->has_scope = true;
+		c->has_scope = c->scope_resolved = true;
 		return EXIT_GOOD;
 	}
-	/* A CPU named by the user that the map does not know is a usage error;
-	 * the host's is only an error for names without "pmu::". */
-	int r;
-	if (c->cpu)
-		r = pmudb_cpu_parse(c->cpu, &c->host, &err);
-	else if (c->cpuinfo)
-		r = pmudb_cpu_from_cpuinfo(c->cpuinfo, &c->host, &err);
-	else
-		r = pmudb_cpu_host(&c->host, &err);
-	if (!r)
-		r = pmudb_scope_cpu(c->db, &c->host, &c->scope, &c->match, &err);
-	c->has_scope = r == 0;
-	if (r) {
-		c->scope_error = err;
-		if (c->cpu || c->cpuinfo) {
-			fprintf(stderr, "pmudb: %s %s: %s\n", c->cpu ? "--cpu" : "--cpuinfo", c->cpu ? c->cpu : c->cpuinfo,
-				err.message);
-			return EXIT_USAGE;
-		}
-	}
-	return EXIT_GOOD;
+	if (c->cpu || c->cpuinfo)
+		return resolve_cpu_scope(c) ? EXIT_USAGE : EXIT_GOOD;
+	return EXIT_GOOD;	/* the host's scope is found when first needed */
 }
 
 void cli_close(struct cli *c)
@@ -57,22 +67,23 @@ void cli_close(struct cli *c)
 
 /* With no CPU found, an unprefixed name matches nothing: guessing a PMU
  * could give a silently wrong encoding. */
-const struct pmudb_scope *cli_scope(const struct cli *c)
+const struct pmudb_scope *cli_scope(struct cli *c)
 {
 	static const struct pmudb_scope none = { 0, { 0 } };
+	if (!c->scope_resolved)
+		resolve_cpu_scope(c);
 	return c->has_scope ? &c->scope : &none;
+}
+
+const struct pmudb_scope *cli_scope_for(struct cli *c, const char *event)
+{
+	return strstr(event, "::") ? NULL : cli_scope(c);
 }
 
 void json_string(FILE *f, const char *s)
 {
-	fputc('"', f);
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		if (*p == '"' || *p == '\\')
-			fprintf(f, "\\%c", *p);
-		else if (*p < 0x20 || *p >= 0x7f)
-			fprintf(f, "\\u%04x", *p);	/* bytes as they are: input need not be UTF-8 */
-		else
-			fputc(*p, f);
-	}
-	fputc('"', f);
+	struct out o;
+	out_start(&o, f);
+	out_json_string(&o, s);
+	out_flush(&o);
 }

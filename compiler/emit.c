@@ -9,6 +9,7 @@
  * the same model gives the same file.
  */
 #include "emit.h"
+#include "pack.h"
 
 #include "reconcile.h"
 
@@ -482,7 +483,7 @@ static int insert_meta(struct emitter *em, const struct model *m)
 		{ "cpuid_entries", (long)m->cpuid.count }, { "pair_rule_misses", misses },
 	};
 	if (run(em, S_ADD_META, NULL, "ss", "libpfm_version", m->libpfm_version) < 0
-	    || run(em, S_ADD_META, NULL, "ss", "schema_version", "2") < 0
+	    || run(em, S_ADD_META, NULL, "ss", "schema_version", "3") < 0
 	    || (m->vendor_tree && (run(em, S_ADD_META, NULL, "ss", "vendor_tree", m->vendor_tree) < 0
 				   || run(em, S_ADD_META, NULL, "ss", "vendor_layout", m->vendor_layout) < 0)))
 		return -1;
@@ -527,6 +528,8 @@ int emit_catalog(const struct model *m, const char *path, struct emit_stats *sta
 	    || insert_meta(&em, m);
 	for (int i = 0; i < S_COUNT; i++)
 		sqlite3_finalize(em.stmt[i]);
+	if (!r && pack_catalog(em.db, true, &em.error))
+		r = -1;
 	if (!r && (sqlite3_exec(em.db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK
 		   || sqlite3_exec(em.db, "DROP TABLE temp.table_key; DROP TABLE temp.modset_key; DROP TABLE temp.text_key; VACUUM",
 				   NULL, NULL, NULL) != SQLITE_OK))

@@ -1,8 +1,8 @@
--- schema.sql - the pmudb catalog, version 2.  docs/schema.md explains every
+-- schema.sql - the pmudb catalog, version 3.  docs/schema.md explains every
 -- table and column.  Integers are SQLite's 64-bit signed integers: codes and
 -- masks that use bit 63 read back negative and are meant as unsigned.
 
-PRAGMA user_version = 2;
+PRAGMA user_version = 3;
 
 CREATE TABLE meta (
 	key TEXT PRIMARY KEY,
@@ -21,9 +21,19 @@ CREATE TABLE pfm_error (
 	message TEXT NOT NULL
 );
 
+-- PACKED and PACKED_ALIASES: the table's rows as the runtime reads them
+-- (the packed form, docs/schema.md), its events and its aliases; written
+-- from the rows at the end of a build.
 CREATE TABLE event_table (
 	id INTEGER PRIMARY KEY,
-	pmu_count INTEGER NOT NULL
+	pmu_count INTEGER NOT NULL,
+	packed BLOB,
+	packed_aliases BLOB
+);
+
+-- The PMUs as the runtime looks them up by name: one blob, one row.
+CREATE TABLE pmu_directory (
+	packed BLOB NOT NULL
 );
 
 CREATE TABLE pmu (

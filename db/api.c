@@ -1,47 +1,12 @@
 /*
  * api.c - the public calls of pmudb.h that are not encoding: open and
- * close, error names, PMU scopes, browsing and search.
+ * close, PMU scopes, browsing and search.
  */
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
 #include "catalog.h"
-#include "encode.h"
-
-static const char *const error_names[] = {
-	"PFM_SUCCESS", "PFM_ERR_NOTSUPP", "PFM_ERR_INVAL", "PFM_ERR_NOINIT", "PFM_ERR_NOTFOUND",
-	"PFM_ERR_FEATCOMB", "PFM_ERR_UMASK", "PFM_ERR_NOMEM", "PFM_ERR_ATTR", "PFM_ERR_ATTR_VAL",
-	"PFM_ERR_ATTR_SET", "PFM_ERR_TOOMANY", "PFM_ERR_TOOSMALL",
-};
-
-/* libpfm's own words, so that messages read the same as its pfm_strerror(). */
-static const char *const error_texts[] = {
-	"success", "not supported", "invalid parameters", "pfmlib not initialized", "event not found",
-	"invalid combination of model specific features", "invalid or missing unit mask", "out of memory",
-	"invalid event attribute", "invalid event attribute value", "attribute value already set",
-	"too many parameters", "parameter is too small",
-};
-
-#define NERRORS (int)(sizeof(error_names) / sizeof(error_names[0]))
-
-const char *pmudb_error_name(int code)
-{
-	if (code == PMUDB_ERR_CATALOG)
-		return "PMUDB_ERR_CATALOG";
-	if (code == PMUDB_ERR_NOCPU)
-		return "PMUDB_ERR_NOCPU";
-	return code <= 0 && -code < NERRORS ? error_names[-code] : "PMUDB_ERR_UNKNOWN";
-}
-
-const char *pmudb_strerror(int code)
-{
-	if (code == PMUDB_ERR_CATALOG)
-		return "catalog error";
-	if (code == PMUDB_ERR_NOCPU)
-		return "no event table for this CPU";
-	return code <= 0 && -code < NERRORS ? error_texts[-code] : "unknown error code";
-}
 
 pmudb_t *pmudb_open(const char *path, struct pmudb_error *err)
 {
@@ -55,8 +20,6 @@ pmudb_t *pmudb_open(const char *path, struct pmudb_error *err)
 		free(db);
 		return NULL;
 	}
-	for (int i = 0; i < db->npmus; i++)
-		db->pmus[i].family = family_by_name(db->pmus[i].family_name);
 	return db;
 }
 
@@ -70,18 +33,24 @@ void pmudb_close(pmudb_t *db)
 
 int pmudb_pmu_count(pmudb_t *db)
 {
-	return db->npmus;
+	return db ? db->npmus : 0;
 }
 
 int pmudb_find_pmu(pmudb_t *db, const char *name)
 {
-	const struct pmu *p = catalog_find_pmu(db, name);
-	return p ? (int)(p - db->pmus) : -1;
+	if (!db || !name)
+		return -1;
+	int i = catalog_find_pmu(db, name, NULL);
+	return i < 0 ? -1 : i;
 }
 
 int pmudb_scope_pmu(pmudb_t *db, const char *name, struct pmudb_scope *scope, struct pmudb_error *err)
 {
-	int i = pmudb_find_pmu(db, name);
+	if (!db || !name || !scope)
+		return set_error(err, PMUDB_ERR_INVAL, "%s: no catalog, PMU name or scope", pmudb_strerror(PMUDB_ERR_INVAL));
+	int i = catalog_find_pmu(db, name, err);
+	if (i == PMUDB_ERR_CATALOG)
+		return i;
 	if (i < 0)
 		return set_error(err, PMUDB_ERR_NOTFOUND, "%s: unknown PMU '%s'", pmudb_strerror(PMUDB_ERR_NOTFOUND),
 				 name);
@@ -90,28 +59,41 @@ int pmudb_scope_pmu(pmudb_t *db, const char *name, struct pmudb_scope *scope, st
 	return 0;
 }
 
-/* The PMU at index PMU with its events read, or NULL. */
-static struct pmu *loaded_pmu(pmudb_t *db, int pmu)
+/* The PMU at index PMU with its events read (and their descriptions with
+ * DETAILS), or NULL. */
+static struct pmu *loaded_pmu(pmudb_t *db, int pmu, bool details)
 {
-	if (pmu < 0 || pmu >= db->npmus)
+	if (!db)
 		return NULL;
-	struct pmu *p = &db->pmus[pmu];
-	return catalog_load_table(db, p) ? NULL : p;
+	struct pmu *p = catalog_pmu(db, pmu, NULL);
+	if (!p || (details ? catalog_load_details(db, p, NULL) : catalog_load_table(db, p, NULL)))
+		return NULL;
+	return p;
 }
 
-static const struct event *event_at(pmudb_t *db, int pmu, int event)
+/* Event EVENT of PMU, with its descriptions read, or NULL (*CODE says why). */
+static const struct event *event_at(pmudb_t *db, int pmu, int event, struct pmu **p, int *code)
 {
-	struct pmu *p = loaded_pmu(db, pmu);
-	if (!p || event < 0 || event >= p->table->nevents)
+	*p = loaded_pmu(db, pmu, true);
+	*code = PMUDB_ERR_INVAL;
+	if (!*p) {
+		if (db && pmu >= 0 && pmu < db->npmus)
+			*code = PMUDB_ERR_CATALOG;
 		return NULL;
-	return &p->table->events[event];
+	}
+	if (event < 0 || event >= (*p)->table->nevents)
+		return NULL;
+	/* decoded by catalog_load_details, which read them all */
+	return catalog_event(db, *p, event, NULL);
 }
 
 int pmudb_pmu_info(pmudb_t *db, int pmu, struct pmudb_pmu_info *info)
 {
-	struct pmu *p = loaded_pmu(db, pmu);
-	if (!p)
+	struct pmu *p = loaded_pmu(db, pmu, false);
+	if (!info)
 		return PMUDB_ERR_INVAL;
+	if (!p)
+		return db && pmu >= 0 && pmu < db->npmus ? PMUDB_ERR_CATALOG : PMUDB_ERR_INVAL;
 	memset(info, 0, sizeof(*info));
 	info->name = p->name;
 	info->description = p->description;
@@ -130,43 +112,55 @@ int pmudb_pmu_info(pmudb_t *db, int pmu, struct pmudb_pmu_info *info)
 
 int pmudb_event_info(pmudb_t *db, int pmu, int event, struct pmudb_event_info *info)
 {
-	const struct event *ev = event_at(db, pmu, event);
-	if (!ev)
-		return PMUDB_ERR_INVAL;
+	struct pmu *p;
+	int code;
+	const struct event *ev = event_at(db, pmu, event, &p, &code);
+	if (!ev || !info)
+		return code;
+	const struct details *d = &p->table->details[event].own;
 	memset(info, 0, sizeof(*info));
 	info->name = ev->name;
-	info->description = ev->description;
+	info->description = d->description;
 	info->equiv = ev->equiv;
 	info->code = ev->code;
 	info->is_precise = ev->is_precise;
 	info->umask_count = ev->numasks;
-	info->source = ev->source;
-	info->why = ev->why;
+	info->source = d->source;
+	info->why = d->why;
 	info->modifier_count = ev->modifiers->count;
 	return ev->retired ? PMUDB_ERR_NOTFOUND : 0;
 }
 
 int pmudb_umask_info(pmudb_t *db, int pmu, int event, int umask, struct pmudb_umask_info *info)
 {
-	const struct event *ev = event_at(db, pmu, event);
-	if (!ev || umask < 0 || umask >= ev->numasks)
+	struct pmu *p;
+	int code;
+	const struct event *ev = event_at(db, pmu, event, &p, &code);
+	if (!ev || !info)
+		return code;
+	if (umask < 0 || umask >= ev->numasks)
 		return PMUDB_ERR_INVAL;
 	const struct umask *u = &ev->umasks[umask];
+	const struct details *d = &p->table->details[event].umasks[umask];
 	memset(info, 0, sizeof(*info));
 	info->name = u->name;
-	info->description = u->description;
+	info->description = d->description;
 	info->equiv = u->equiv;
 	info->code = u->code;
 	info->is_default = u->is_default;
-	info->source = u->source;
-	info->why = u->why;
+	info->source = d->source;
+	info->why = d->why;
 	return u->retired ? PMUDB_ERR_NOTFOUND : 0;
 }
 
 int pmudb_modifier_info(pmudb_t *db, int pmu, int event, int modifier, struct pmudb_modifier_info *info)
 {
-	const struct event *ev = event_at(db, pmu, event);
-	if (!ev || modifier < 0 || modifier >= ev->modifiers->count)
+	struct pmu *p;
+	int code;
+	const struct event *ev = event_at(db, pmu, event, &p, &code);
+	if (!ev || !info)
+		return code;
+	if (modifier < 0 || modifier >= ev->modifiers->count)
 		return PMUDB_ERR_INVAL;
 	const struct modifier *m = &ev->modifiers->items[modifier];
 	memset(info, 0, sizeof(*info));
@@ -181,9 +175,28 @@ int pmudb_modifier_info(pmudb_t *db, int pmu, int event, int modifier, struct pm
 	return 0;
 }
 
+/* Looks NAME (cut at its first ':') up in PMU P: whole, then, for a dotted
+ * name, up to its first dot.  The event's position, -1, or an error. */
+static int event_named(pmudb_t *db, const struct pmu *p, char *name, struct pmudb_error *err)
+{
+	char *dot = strchr(name, '.');
+	int e = catalog_find_event(db, p, name, NULL, err);
+	if (e == -1 && dot) {
+		*dot = '\0';
+		e = catalog_find_event(db, p, name, NULL, err);
+		*dot = '.';
+	}
+	return e;
+}
+
 int pmudb_find_event(pmudb_t *db, const char *event, const struct pmudb_scope *scope, int *pmu, int *ev,
 		     struct pmudb_error *err)
 {
+	if (!db || !event || !pmu || !ev)
+		return set_error(err, PMUDB_ERR_INVAL, "%s: no catalog, event or result", pmudb_strerror(PMUDB_ERR_INVAL));
+	if (scope && (scope->count < 0 || scope->count > PMUDB_SCOPE_MAX))
+		return set_error(err, PMUDB_ERR_INVAL, "%s: a scope of %d PMUs", pmudb_strerror(PMUDB_ERR_INVAL),
+				 scope->count);
 	char *copy = strdup(event), *name = copy;
 	if (!copy)
 		return set_error(err, PMUDB_ERR_NOMEM, "out of memory");
@@ -194,27 +207,29 @@ int pmudb_find_event(pmudb_t *db, const char *event, const struct pmudb_scope *s
 		pname = copy;
 		name = sep + 2;
 	}
-	/* a vendor's dotted name is an alias, looked up whole first */
 	name[strcspn(name, ":")] = '\0';
-	char *dot = strchr(name, '.');
 	int r = set_error(err, PMUDB_ERR_NOTFOUND, "%s: no event '%s'", pmudb_strerror(PMUDB_ERR_NOTFOUND), name);
 	int n = pname ? 1 : scope ? scope->count : db->npmus;
 	for (int i = 0; i < n && r; i++) {
-		int p = pname ? pmudb_find_pmu(db, pname) : scope ? scope->pmus[i] : i;
+		int p = pname ? catalog_find_pmu(db, pname, err) : scope ? scope->pmus[i] : i;
+		if (p == PMUDB_ERR_CATALOG) {
+			r = p;
+			break;
+		}
 		if (p < 0) {
 			r = set_error(err, PMUDB_ERR_NOTFOUND, "%s: unknown PMU '%s'", pmudb_strerror(PMUDB_ERR_NOTFOUND),
 				      pname);
 			break;
 		}
-		if (!loaded_pmu(db, p)) {
-			r = set_error(err, PMUDB_ERR_CATALOG, "catalog: cannot read the events of %s", db->pmus[p].name);
+		struct pmu *pm = catalog_pmu(db, p, err);
+		if (!pm || catalog_load_table(db, pm, err)) {
+			r = err ? err->code : PMUDB_ERR_CATALOG;
 			break;
 		}
-		int e = catalog_find_event(&db->pmus[p], name, NULL);
-		if (e < 0 && dot) {
-			*dot = '\0';
-			e = catalog_find_event(&db->pmus[p], name, NULL);
-			*dot = '.';
+		int e = event_named(db, pm, name, err);
+		if (e == PMUDB_ERR_CATALOG) {
+			r = e;
+			break;
 		}
 		if (e >= 0) {
 			*pmu = p;
@@ -233,9 +248,11 @@ static const char *text_or_null(sqlite3_stmt *st, int col)
 
 int pmudb_event_findings(pmudb_t *db, int pmu, int event, pmudb_finding_fn found, void *ctx)
 {
-	const struct event *ev = event_at(db, pmu, event);
+	struct pmu *p;
+	int code;
+	const struct event *ev = event_at(db, pmu, event, &p, &code);
 	if (!ev || !found)
-		return PMUDB_ERR_INVAL;
+		return ev ? PMUDB_ERR_INVAL : code;
 	sqlite3_stmt *st = NULL;
 	int n = 0;
 	pthread_mutex_lock(&db->lock);	/* SQLite is used by one thread at a time */
@@ -247,7 +264,7 @@ int pmudb_event_findings(pmudb_t *db, int pmu, int event, pmudb_finding_fn found
 		pthread_mutex_unlock(&db->lock);
 		return PMUDB_ERR_CATALOG;
 	}
-	sqlite3_bind_text(st, 1, db->pmus[pmu].name, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 1, p->name, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 2, ev->name, -1, SQLITE_STATIC);
 	while (sqlite3_step(st) == SQLITE_ROW) {
 		struct pmudb_finding f = {
@@ -267,31 +284,45 @@ int pmudb_event_findings(pmudb_t *db, int pmu, int event, pmudb_finding_fn found
 	return n;
 }
 
+/* Calls FOUND for what in PMU P (its descriptions read) matches TEXT;
+ * returns 1 when FOUND stopped the search. */
+static int search_pmu(pmudb_t *db, const struct pmu *p, int pmu, const char *text, pmudb_search_fn found, void *ctx,
+		      int *count)
+{
+	const struct event_table *t = p->table;
+	for (int e = 0; e < t->nevents; e++) {
+		const struct event *ev = catalog_event(db, p, e, NULL);
+		if (!ev || ev->retired)
+			continue;
+		const struct event_details *d = &t->details[e];
+		if (strcasestr(ev->name, text) || strcasestr(d->own.description, text)) {
+			++*count;
+			if (found && found(ctx, pmu, e, -1))
+				return 1;
+		}
+		for (int u = 0; u < ev->numasks; u++) {
+			const struct umask *um = &ev->umasks[u];
+			if (um->retired || !(strcasestr(um->name, text) || strcasestr(d->umasks[u].description, text)))
+				continue;
+			++*count;
+			if (found && found(ctx, pmu, e, u))
+				return 1;
+		}
+	}
+	return 0;
+}
+
 int pmudb_search(pmudb_t *db, const char *text, pmudb_search_fn found, void *ctx)
 {
+	if (!db || !text)
+		return PMUDB_ERR_INVAL;
 	int count = 0;
 	for (int p = 0; p < db->npmus; p++) {
-		struct pmu *pmu = loaded_pmu(db, p);
+		struct pmu *pmu = loaded_pmu(db, p, true);
 		if (!pmu)
 			return PMUDB_ERR_CATALOG;
-		for (int e = 0; e < pmu->table->nevents; e++) {
-			const struct event *ev = &pmu->table->events[e];
-			if (ev->retired)
-				continue;
-			if (strcasestr(ev->name, text) || strcasestr(ev->description, text)) {
-				count++;
-				if (found && found(ctx, p, e, -1))
-					return count;
-			}
-			for (int u = 0; u < ev->numasks; u++) {
-				const struct umask *um = &ev->umasks[u];
-				if (um->retired || !(strcasestr(um->name, text) || strcasestr(um->description, text)))
-					continue;
-				count++;
-				if (found && found(ctx, p, e, u))
-					return count;
-			}
-		}
+		if (search_pmu(db, pmu, p, text, found, ctx, &count))
+			break;
 	}
 	return count;
 }

@@ -1,10 +1,15 @@
 /*
  * catalog.h - the catalog in memory, as the encoder reads it.
  *
- * pmudb_open() reads the PMUs and the modifier sets; an event table is read
- * the first time one of its PMUs is used (most programs use a few PMUs of
- * the 386).  Once read, a table never changes, so encoders read it without
- * locks; only the first read of a table takes the handle's lock.
+ * Nothing is read before it is needed, so that a process encoding one
+ * event touches little more than that event: pmudb_open() reads the PMU
+ * directory (a hash of the names); a PMU's row is read when it is first
+ * named; its event table's packed blob (packed.h) when first used, and of
+ * that blob only the names are indexed; an event is decoded, and checked,
+ * when first asked for; aliases (vendor names) when first looked up;
+ * descriptions when first browsed.  Each first read takes the handle's
+ * lock; what it produced never changes, so encoders read it without locks.
+ * A first read that fails is remembered with its reason, never retried.
  */
 #ifndef PMUDB_CATALOG_H
 #define PMUDB_CATALOG_H
@@ -15,10 +20,12 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "arena.h"
+#include "errors.h"
 #include "name_index.h"
 #include "pmudb.h"
 
-/* Limits of one event, checked when a catalog is read so that a catalog
+/* Limits of one event, checked when a table is read so that a catalog
  * with more (another libpfm, a damaged file) is refused, not overrun. */
 #define MAX_UMASKS 256
 #define MAX_MODIFIERS 64
@@ -32,17 +39,23 @@ enum field {
 };
 int field_by_name(const char *name);	/* enum field, or -1 */
 
+/* The modifiers of libpfm's perf_events layer, which perf_layer.c applies
+ * by kind; P_NONE for a PMU's own. */
+enum perf_mod { P_U, P_K, P_H, P_PERIOD, P_FREQ, P_PRECISE, P_EXCL, P_MG, P_MH, P_CPU, P_PINNED, P_HW_SMPL, P_NONE };
+enum perf_mod perf_modifier_kind(const char *name);
+
 struct landing {
 	int field;
 	uint64_t mask;
 };
 
+/* Strings point into the table's blob. */
 struct modifier {
-	char *name, *description;
+	const char *name, *description;
 	bool is_integer, from_perf, probed, follows_plm;
 	uint64_t default_value, min, max;
 	int range_error;	/* libpfm's error past min..max (0: ATTR_VAL) */
-	int perf_kind;		/* for from_perf ones: enum perf_mod (perf_layer.c) */
+	enum perf_mod perf_kind;
 	int requires;		/* 1 needs this modifier non-zero, or -1 */
 	int refused_error;	/* libpfm's error when it is missing */
 	int nlandings;
@@ -56,6 +69,7 @@ struct modifier {
 struct modifier_set {
 	int count;
 	struct modifier *items;
+	int ldlat;		/* position of "ldlat", or -1 */
 };
 
 struct implied {
@@ -64,10 +78,22 @@ struct implied {
 	bool hardwired;
 };
 
+/* What browsing needs and the encoder does not, read from the rows on
+ * first request (catalog_load_details). */
+struct details {
+	const char *description;
+	const char *source;	/* the vendor file it comes from, or NULL (libpfm) */
+	const char *why;	/* the override that changed it, or NULL */
+};
+
+struct event_details {
+	struct details own;
+	int numasks;
+	struct details *umasks;
+};
+
 struct umask {
-	char *name, *description, *equiv;
-	char *source;		/* the vendor file it comes from, or NULL (libpfm) */
-	char *why;		/* the override that changed it, or NULL */
+	const char *name, *equiv;
 	uint64_t code;
 	bool is_default, retired;
 	bool sets_event_select;	/* measured: replaces the event select */
@@ -95,9 +121,7 @@ struct pair_default {
 };
 
 struct event {
-	char *name, *description, *equiv;
-	char *source;		/* the vendor file it comes from, or NULL (libpfm) */
-	char *why;		/* the override that changed it, or NULL */
+	const char *name, *equiv;
 	uint64_t code;
 	bool is_precise, retired;
 	bool umasks_in_config1;	/* measured: unit masks go to config1 */
@@ -106,7 +130,6 @@ struct event {
 	uint64_t filter_default;	/* measured: config1 bits only while no umask sets that filter */
 	int perf_type;		/* INT32_MIN: the PMU's */
 	int bare_error;
-	int group_count;
 	int numasks;
 	struct umask *umasks;
 	int nbare;
@@ -116,39 +139,68 @@ struct event {
 	int npairs;
 	struct pair_default *pairs;
 	uint64_t hidden;	/* bit m: PMU modifier m left out of fstr unless given */
-	int hidden_error[MAX_MODIFIERS];	/* its error when no asked umask unlocks it */
+	int *hidden_error;	/* by modifier position: its error when no asked umask unlocks it */
 	const struct modifier_set *modifiers;	/* never NULL */
+	struct name_index umask_by_name;	/* live unit masks */
 };
 
 /* Another name of an event; with ATTRS, the unit masks it stands for too
  * (a vendor's OCR.DEMAND_DATA_RD.ANY_RESPONSE). */
 struct alias {
-	char *name;
-	char *attrs;		/* ':'-separated, or NULL */
+	const char *name;
+	const char *attrs;	/* ':'-separated, or NULL */
 	int event;
+};
+
+/* First reads: not yet, done, or failed (and not tried again). */
+enum load_state { NOT_READ, READ, FAILED };
+
+/* An event of a table before and after it is decoded. */
+struct event_slot {
+	const char *name;	/* into the blob */
+	bool retired;
+	uint32_t offset;	/* of its record in the blob */
+	atomic_int state;	/* enum load_state */
+	struct event *event;	/* once READ */
+	const char *failure;	/* once FAILED */
 };
 
 struct event_table {
 	int64_t id;
-	atomic_bool loaded;
+	atomic_int state;	/* enum load_state */
+	const char *failure;	/* why it, or an event of it, FAILED */
+	unsigned char *blob;
+	size_t size;
+	uint32_t pool_offset;	/* where the blob's strings start */
+	struct arena arena;	/* everything below */
 	int nevents;
-	struct event *events;
+	struct event_slot *events;
+	int nsets;
+	uint32_t *set_offsets;
+	const struct modifier_set **sets;	/* decoded with the first event using them */
+	struct name_index by_name;	/* live events */
+	/* vendor names, read on first lookup */
+	atomic_int alias_state;
+	unsigned char *alias_blob;
 	int naliases;
 	struct alias *aliases;
-	struct name_index by_name;	/* live events */
 	struct name_index alias_by_name;
+	/* descriptions, read on first request */
+	atomic_int details_state;
+	struct event_details *details;	/* by event */
 };
 
 struct family;
 
+/* Strings are the handle's (its arena). */
 struct pmu {
-	char *name, *description, *kind, *family_name, *family_group;
-	char *source;		/* NULL: libpfm's; "pmu-events:UARCH": made from a vendor list */
-	char *like;		/* the libpfm PMU a vendor PMU takes its rules from */
+	const char *name, *description, *kind, *family_name, *family_group;
+	const char *source;	/* NULL: libpfm's; "pmu-events:UARCH": made from a vendor list */
+	const char *like;	/* the libpfm PMU a vendor PMU takes its rules from */
 	int num_counters, num_fixed_counters;
 	unsigned supported_plm;
 	int perf_type;		/* fixed type, or the fallback when sysfs has none; -1 none */
-	char *sysfs_name;	/* first of pmu_sysfs, or NULL: where the type is read first */
+	const char *sysfs_name;	/* where the type is read first, or NULL */
 	atomic_int sysfs_type;	/* read from sysfs once: -1 absent, INT32_MIN not yet */
 	struct event_table *table;
 	const struct family *family;
@@ -156,35 +208,50 @@ struct pmu {
 
 struct pmudb {
 	sqlite3 *db;
-	pthread_mutex_t lock;	/* first reads of event tables */
+	const char *what;	/* the file, or "built-in catalog", for messages */
+	pthread_mutex_t lock;	/* first reads, and every use of SQLite */
+	struct arena arena;	/* PMUs and tables, as they are read */
+	struct ZSTD_DCtx_s *zstd;	/* for every blob, made on first use */
+	unsigned char *directory;	/* the PMU directory blob */
+	size_t directory_size;
+	uint32_t nslots;
 	int npmus;
-	struct pmu *pmus;
-	struct name_index pmu_by_name;
+	_Atomic(struct pmu *) *pmus;	/* NULL until read */
+	atomic_int *pmu_state;		/* enum load_state */
 	int ntables;
-	struct event_table *tables;
-	int nsets;
-	struct modifier_set *sets;	/* by id - 1, read on first use */
-	struct modifier_set no_modifiers;
+	_Atomic(struct event_table *) *tables;	/* by id - 1, NULL until used */
 };
 
-/* Reads P's event table if not yet done.  Returns 0, or -1 on a SQLite
- * error (the catalog was damaged after open). */
-int catalog_load_table(struct pmudb *db, const struct pmu *p);
+/* PMU INDEX, read if not yet; NULL with ERR set if it cannot be. */
+struct pmu *catalog_pmu(struct pmudb *db, int index, struct pmudb_error *err);
 
-/* The first live event of P named NAME (or aliased so), or -1.  *ATTRS
- * (when not NULL) is set to the unit masks an alias stands for, or NULL. */
-int catalog_find_event(const struct pmu *p, const char *name, const char **attrs);
+/* The index of the PMU named NAME (case-insensitive), read; -1 when there
+ * is none, PMUDB_ERR_CATALOG (ERR set) when the catalog is damaged. */
+int catalog_find_pmu(struct pmudb *db, const char *name, struct pmudb_error *err);
 
-/* Which perf_events-layer modifier NAME is (perf_layer.c). */
-int perf_modifier_kind(const char *name);
+/* Reads P's event table (its names) if not yet done.  0, or
+ * PMUDB_ERR_CATALOG with ERR naming the catalog and the table's fault. */
+int catalog_load_table(struct pmudb *db, const struct pmu *p, struct pmudb_error *err);
 
-/* The PMU named NAME (case-insensitive), or NULL. */
-const struct pmu *catalog_find_pmu(const struct pmudb *db, const char *name);
+/* Event E of P's loaded table, decoded if not yet; NULL with ERR set when
+ * E is out of range or its record is damaged. */
+const struct event *catalog_event(struct pmudb *db, const struct pmu *p, int e, struct pmudb_error *err);
+
+/* The first live event of P named NAME, else (when ATTRS is not NULL) the
+ * event an alias of that name stands for, with *ATTRS set to the unit masks
+ * it stands for (or NULL); -1 when there is none, PMUDB_ERR_CATALOG (ERR
+ * set) when the aliases are damaged. */
+int catalog_find_event(struct pmudb *db, const struct pmu *p, const char *name, const char **attrs,
+		       struct pmudb_error *err);
+
+/* The first live unit mask of EV named NAME, or -1. */
+int catalog_find_umask(const struct event *ev, const char *name);
+
+/* Reads the descriptions of P's table if not yet done; 0 or
+ * PMUDB_ERR_CATALOG with ERR set. */
+int catalog_load_details(struct pmudb *db, const struct pmu *p, struct pmudb_error *err);
 
 int catalog_open(struct pmudb *db, const char *path, struct pmudb_error *err);
 void catalog_close(struct pmudb *db);
-
-/* Fills ERR with CODE and a printf-style message; returns CODE. */
-int set_error(struct pmudb_error *err, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 #endif

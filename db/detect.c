@@ -194,6 +194,8 @@ int pmudb_cpu_from_cpuinfo(const char *path, struct pmudb_cpu *cpu, struct pmudb
 
 int pmudb_cpu_parse(const char *spec, struct pmudb_cpu *cpu, struct pmudb_error *err)
 {
+	if (!spec || !cpu)
+		return set_error(err, PMUDB_ERR_INVAL, "%s: no CPU to parse or fill", pmudb_strerror(PMUDB_ERR_INVAL));
 	memset(cpu, 0, sizeof(*cpu));
 	char copy[128];
 	if (strlen(spec) >= sizeof(copy))
@@ -216,6 +218,14 @@ int pmudb_cpu_parse(const char *spec, struct pmudb_cpu *cpu, struct pmudb_error 
 	return 0;
 }
 
+/* Column COL as text, "" when NULL (a NOT NULL column of ours, in a file
+ * that need not be ours). */
+static const char *text_at(sqlite3_stmt *st, int col)
+{
+	const unsigned char *s = sqlite3_column_text(st, col);
+	return s ? (const char *)s : "";
+}
+
 /* The entries of CPU's vendor and family nearest its model, for the error. */
 static void nearest_entries(struct pmudb *db, const struct pmudb_cpu *cpu, char *out, size_t outlen)
 {
@@ -235,21 +245,21 @@ static void nearest_entries(struct pmudb *db, const struct pmudb_cpu *cpu, char 
 		size_t len = strlen(out);
 		int lo = sqlite3_column_int(st, 0), hi = sqlite3_column_int(st, 1);
 		if (lo == hi)
-			snprintf(out + len, outlen - len, "%s0x%x (%s)", len ? ", " : "", (unsigned)lo, sqlite3_column_text(st, 2));
+			snprintf(out + len, outlen - len, "%s0x%x (%s)", len ? ", " : "", (unsigned)lo, text_at(st, 2));
 		else
 			snprintf(out + len, outlen - len, "%s0x%x-0x%x (%s)", len ? ", " : "", (unsigned)lo, (unsigned)hi,
-				 sqlite3_column_text(st, 2));
+				 text_at(st, 2));
 	}
 	sqlite3_finalize(st);
 }
 
-int pmudb_scope_cpu(pmudb_t *db, const struct pmudb_cpu *cpu, struct pmudb_scope *scope,
-		    struct pmudb_cpu_match *match, struct pmudb_error *err)
+/* The PMU names of the first map entry CPU matches, into NAMES (up to
+ * PMUDB_SCOPE_MAX); their count, or an error. */
+static int matching_entry(struct pmudb *db, const struct pmudb_cpu *cpu, char names[][64],
+			  struct pmudb_cpu_match *match, struct pmudb_error *err)
 {
 	sqlite3_stmt *st;
-	int r = 0;
-	scope->count = 0;
-	pthread_mutex_lock(&db->lock);	/* SQLite is used by one thread at a time */
+	int n = 0;
 	if (sqlite3_prepare_v2(db->db,
 			       "SELECT m.id, m.why, m.source, p.pmu_name FROM cpuid_map m JOIN cpuid_map_pmu p ON p.map_id = m.id"
 			       " WHERE m.vendor = ?1 COLLATE NOCASE AND m.family = ?2 AND ?3 BETWEEN m.model_lo AND m.model_hi"
@@ -257,39 +267,60 @@ int pmudb_scope_cpu(pmudb_t *db, const struct pmudb_cpu *cpu, struct pmudb_scope
 			       " AND m.id = (SELECT min(id) FROM cpuid_map x WHERE x.vendor = ?1 COLLATE NOCASE"
 			       "   AND x.family = ?2 AND ?3 BETWEEN x.model_lo AND x.model_hi"
 			       "   AND (?4 < 0 OR ?4 BETWEEN x.stepping_lo AND x.stepping_hi))"
-			       " ORDER BY p.position", -1, &st, NULL) != SQLITE_OK) {
-		r = set_error(err, PMUDB_ERR_CATALOG, "catalog: cannot read the CPUID map: %s", sqlite3_errmsg(db->db));
-		pthread_mutex_unlock(&db->lock);
-		return r;
-	}
+			       " ORDER BY p.position", -1, &st, NULL) != SQLITE_OK)
+		return set_error(err, PMUDB_ERR_CATALOG, "%s: cannot read the CPUID map: %s", db->what,
+				 sqlite3_errmsg(db->db));
 	sqlite3_bind_text(st, 1, cpu->vendor, -1, SQLITE_STATIC);
 	sqlite3_bind_int(st, 2, cpu->family);
 	sqlite3_bind_int(st, 3, cpu->model);
 	sqlite3_bind_int(st, 4, cpu->stepping);
+	int r = 0;
 	while (!r && sqlite3_step(st) == SQLITE_ROW) {
-		if (match && scope->count == 0) {
-			snprintf(match->why, sizeof(match->why), "%s", sqlite3_column_text(st, 1));
-			snprintf(match->source, sizeof(match->source), "%s", sqlite3_column_text(st, 2));
+		if (match && n == 0) {
+			snprintf(match->why, sizeof(match->why), "%s", text_at(st, 1));
+			snprintf(match->source, sizeof(match->source), "%s", text_at(st, 2));
 		}
-		const struct pmu *p = catalog_find_pmu(db, (const char *)sqlite3_column_text(st, 3));
-		if (!p)
-			r = set_error(err, PMUDB_ERR_CATALOG, "catalog: the CPUID map names PMU %s, which is not in it",
-				      sqlite3_column_text(st, 3));
-		else if (scope->count < PMUDB_SCOPE_MAX)
-			scope->pmus[scope->count++] = (int)(p - db->pmus);
+		const char *name = text_at(st, 3);
+		if (!*name || strlen(name) >= 64)
+			r = set_error(err, PMUDB_ERR_CATALOG, "%s: the CPUID map has an entry with a PMU name that is"
+				      " empty or too long", db->what);
+		else if (n < PMUDB_SCOPE_MAX)
+			strcpy(names[n++], name);
 	}
 	sqlite3_finalize(st);
-	if (!r && scope->count == 0) {
-		char nearest[400];
+	return r ? r : n;
+}
+
+int pmudb_scope_cpu(pmudb_t *db, const struct pmudb_cpu *cpu, struct pmudb_scope *scope,
+		    struct pmudb_cpu_match *match, struct pmudb_error *err)
+{
+	if (!db || !cpu || !scope)
+		return set_error(err, PMUDB_ERR_INVAL, "%s: no catalog, CPU or scope", pmudb_strerror(PMUDB_ERR_INVAL));
+	char names[PMUDB_SCOPE_MAX][64];
+	scope->count = 0;
+	pthread_mutex_lock(&db->lock);	/* SQLite is used by one thread at a time */
+	int n = matching_entry(db, cpu, names, match, err);
+	char nearest[400] = "";
+	if (n == 0)
 		nearest_entries(db, cpu, nearest, sizeof(nearest));
-		char stepping[32] = "";
-		if (cpu->stepping >= 0)
-			snprintf(stepping, sizeof(stepping), "/%d", cpu->stepping);
-		r = set_error(err, PMUDB_ERR_NOCPU, "no event table for %s %d/0x%X%s in this catalog%s%s", cpu->vendor,
-			      cpu->family, (unsigned)cpu->model, stepping,
-			      nearest[0] ? "; nearest entries of that family: " : " (nor for any CPU of that family)",
-			      nearest);
-	}
 	pthread_mutex_unlock(&db->lock);
-	return r;
+	if (n < 0)
+		return n;
+	for (int i = 0; i < n; i++) {
+		int p = catalog_find_pmu(db, names[i], err);
+		if (p == PMUDB_ERR_CATALOG)
+			return p;
+		if (p < 0)
+			return set_error(err, PMUDB_ERR_CATALOG, "%s: the CPUID map names PMU %s, which is not in it",
+					 db->what, names[i]);
+		scope->pmus[scope->count++] = p;
+	}
+	if (n > 0)
+		return 0;
+	char stepping[32] = "";
+	if (cpu->stepping >= 0)
+		snprintf(stepping, sizeof(stepping), "/%d", cpu->stepping);
+	return set_error(err, PMUDB_ERR_NOCPU, "no event table for %s %d/0x%X%s in this catalog%s%s", cpu->vendor,
+			 cpu->family, (unsigned)cpu->model, stepping,
+			 nearest[0] ? "; nearest entries of that family: " : " (nor for any CPU of that family)", nearest);
 }

@@ -9,64 +9,21 @@
  * a vendor's name with dots (OCR.DEMAND_DATA_RD.ANY_RESPONSE) is looked up
  * whole first, as the alias the catalog has for it.
  */
-#include "encode.h"
-
 #include <ctype.h>
-#include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
+#include "family_encoders.h"
+#include "perf_layer.h"
+#include "rules.h"
+
 #define ATTR_DELIMS ":."
 
-/* Appends S, cut at libpfm's limit as its vsnprintf-based appends cut. */
-static void fstr_put(struct request *rq, const char *s)
-{
-	while (*s && rq->fstr_len < FSTR_MAX - 1)
-		rq->fstr[rq->fstr_len++] = *s++;
-	rq->fstr[rq->fstr_len] = '\0';
-}
-
-void fstr_add(struct request *rq, const char *prefix, const char *name)
-{
-	fstr_put(rq, prefix);
-	fstr_put(rq, name);
-}
-
-void fstr_add_value(struct request *rq, const char *name, uint64_t value)
-{
-	char digits[24], *d = digits + sizeof(digits) - 1;
-	*d = '\0';
-	do
-		*--d = (char)('0' + value % 10);
-	while (value /= 10);
-	fstr_put(rq, ":");
-	fstr_put(rq, name);
-	fstr_put(rq, "=");
-	fstr_put(rq, d);
-}
-
-int fail(struct request *rq, int code, const char *fmt, ...)
-{
-	struct pmudb_error *err = rq->err;
-	err->code = code;
-	int n = snprintf(err->message, sizeof(err->message), "%s: ", pmudb_strerror(code));
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(err->message + n, sizeof(err->message) - (size_t)n, fmt, ap);
-	va_end(ap);
-	return code;
-}
-
-int find_modifier(const struct event *ev, const char *name)
-{
-	for (int i = 0; i < ev->modifiers->count; i++)
-		if (!strcasecmp(ev->modifiers->items[i].name, name))
-			return i;
-	return -1;
-}
+/* How deep unit-mask equivalences may nest (the table's reader refused
+ * deeper ones and cycles; this keeps the recursion bounded regardless). */
+#define MAX_EXPANSION 8
 
 /* ---- one attribute ------------------------------------------------------ */
 
@@ -114,10 +71,65 @@ static int add_umask(struct request *rq, int u)
  * is read, as libpfm checks duplicates after parsing. */
 static int add_modifier(struct request *rq, int m, uint64_t value)
 {
-	if (rq->given[m] && rq->value[m] != value && rq->conflict < 0)
+	if (is_given(rq, m) && rq->value[m] != value && rq->conflict < 0)
 		rq->conflict = m;
-	rq->given[m] = true;
+	rq->given |= 1ULL << m;
 	rq->value[m] = value;
+	return 0;
+}
+
+/* A string to cut into tokens: in BUF when it fits, else on the heap
+ * (*HEAP then to be freed). */
+static char *working_copy(const char *s, char *buf, size_t size, char **heap)
+{
+	size_t n = strlen(s) + 1;
+	*heap = NULL;
+	if (n <= size)
+		return memcpy(buf, s, n);
+	return *heap = strdup(s);
+}
+
+/* Parses ATTRS, a string of the catalog's (an equiv's or an alias's
+ * unit masks), without changing it. */
+static int parse_catalog_attrs(struct request *rq, const char *attrs)
+{
+	char buf[256], *heap;
+	char *copy = working_copy(attrs, buf, sizeof(buf), &heap);
+	if (!copy)
+		return fail(rq, PMUDB_ERR_NOMEM, "out of memory");
+	int r = parse_attrs(rq, copy);
+	free(heap);
+	return r;
+}
+
+static int expand_umask(struct request *rq, const struct umask *um)
+{
+	if (rq->expanding >= MAX_EXPANSION)
+		return fail(rq, PMUDB_ERR_CATALOG, "unit mask %s of %s expands too deep", um->name, rq->ev->name);
+	rq->expanding++;
+	int r = parse_catalog_attrs(rq, um->equiv);
+	rq->expanding--;
+	return r;
+}
+
+static int parse_value(struct request *rq, const struct modifier *mod, const char *tok, const char *val,
+		       uint64_t *value)
+{
+	*value = 1;
+	if (!val) {
+		if (mod->is_integer)
+			return fail(rq, PMUDB_ERR_ATTR_VAL, "'%s' needs a value", tok);
+	} else if (!*val) {
+		return fail(rq, PMUDB_ERR_ATTR_VAL, "'%s=' has no value", tok);
+	} else if (!mod->is_integer) {
+		if (parse_bool(val, value))
+			return fail(rq, PMUDB_ERR_ATTR_VAL, "'%s=%s': a boolean is 0 or 1", tok, val);
+	} else {
+		char *end = NULL;
+		*value = strtoull(val, &end, 0);	/* as libpfm: no overflow check */
+		if (*end)
+			return fail(rq, PMUDB_ERR_ATTR_VAL, "'%s=%s' is not an integer", tok, val);
+	}
 	return 0;
 }
 
@@ -135,46 +147,21 @@ static int parse_attr(struct request *rq, char *tok)
 
 	/* A name that is both a unit mask and a modifier is the modifier when
 	 * it has a value (snb::L2_LINES_IN:I:I=1), as in libpfm. */
-	if (!val)
-		for (int u = 0; u < ev->numasks; u++) {
-			if (ev->umasks[u].retired || strcasecmp(ev->umasks[u].name, tok))
-				continue;
-			if (!rq->expanding)
-				note_typed(rq, u);
-			if (!ev->umasks[u].equiv)
-				return add_umask(rq, u);
-			char *copy = strdup(ev->umasks[u].equiv);
-			if (!copy)
-				return fail(rq, PMUDB_ERR_NOMEM, "out of memory");
-			rq->expanding++;
-			int r = parse_attrs(rq, copy);
-			rq->expanding--;
-			free(copy);
-			return r;
-		}
+	int u = val ? -1 : catalog_find_umask(ev, tok);
+	if (u >= 0) {
+		if (!rq->expanding)
+			note_typed(rq, u);
+		return ev->umasks[u].equiv ? expand_umask(rq, &ev->umasks[u]) : add_umask(rq, u);
+	}
 	int m = find_modifier(ev, tok);
 	if (m < 0) {
 		if (eq)
 			*eq = '=';
 		return fail(rq, PMUDB_ERR_ATTR, "unknown attribute '%s' for %s::%s", tok, rq->pmu->name, ev->name);
 	}
-	const struct modifier *mod = &ev->modifiers->items[m];
-	uint64_t value = 1;
-	if (!val) {
-		if (mod->is_integer)
-			return fail(rq, PMUDB_ERR_ATTR_VAL, "'%s' needs a value", tok);
-	} else if (!*val) {
-		return fail(rq, PMUDB_ERR_ATTR_VAL, "'%s=' has no value", tok);
-	} else if (!mod->is_integer) {
-		if (parse_bool(val, &value))
-			return fail(rq, PMUDB_ERR_ATTR_VAL, "'%s=%s': a boolean is 0 or 1", tok, val);
-	} else {
-		char *end = NULL;
-		value = strtoull(val, &end, 0);	/* as libpfm: no overflow check */
-		if (*end)
-			return fail(rq, PMUDB_ERR_ATTR_VAL, "'%s=%s' is not an integer", tok, val);
-	}
-	return add_modifier(rq, m, value);
+	uint64_t value;
+	int r = parse_value(rq, &ev->modifiers->items[m], tok, val, &value);
+	return r ? r : add_modifier(rq, m, value);
 }
 
 /* Splits ATTRS at ':' and '.' like libpfm's strsep loop. */
@@ -192,22 +179,35 @@ static int parse_attrs(struct request *rq, char *attrs)
 
 /* ---- event and PMU ------------------------------------------------------ */
 
-static int load(struct request *rq, const struct pmu *p)
-{
-	if (catalog_load_table(rq->db, p))
-		return set_error(rq->err, PMUDB_ERR_CATALOG, "catalog: cannot read the events of %s", p->name);
-	return 0;
-}
-
 /* The event NAME names in P: by name, or for a PMU whose names are numbers
  * its one event, with the number kept (libpfm's match_event).  *ATTRS: the
- * unit masks an alias stands for. */
+ * unit masks an alias stands for.  -1 when there is none. */
 static int event_in(struct request *rq, const struct pmu *p, const char *name, const char **attrs)
 {
 	*attrs = NULL;
 	if (p->family && p->family->match_name)
 		return p->table->nevents && !p->family->match_name(name, &rq->raw_code) ? 0 : -1;
-	return catalog_find_event(p, name, attrs);
+	return catalog_find_event(rq->db, p, name, attrs, rq->err);
+}
+
+/* Looks NAME up in PMU INDEX, its table read if need be: 0 and rq->pmu,
+ * rq->ev set when found, 1 when not, or an error. */
+static int look_in(struct request *rq, int index, const char *name, const char **attrs)
+{
+	struct pmu *p = catalog_pmu(rq->db, index, rq->err);
+	if (!p)
+		return rq->err->code;
+	int r = catalog_load_table(rq->db, p, rq->err);
+	if (r)
+		return r;
+	int e = event_in(rq, p, name, attrs);
+	if (e == PMUDB_ERR_CATALOG)
+		return e;
+	if (e < 0)
+		return 1;
+	rq->pmu = p;
+	rq->ev = catalog_event(rq->db, p, e, rq->err);
+	return rq->ev ? 0 : rq->err->code;
 }
 
 /* Finds the event named NAME: in PMU PNAME, else in SCOPE (or every PMU). */
@@ -215,31 +215,23 @@ static int find_event(struct request *rq, const char *pname, const char *name, c
 		      const char **attrs)
 {
 	if (pname) {
-		const struct pmu *p = catalog_find_pmu(rq->db, pname);
-		if (!p)
+		int index = catalog_find_pmu(rq->db, pname, rq->err);
+		if (index == PMUDB_ERR_CATALOG)
+			return PMUDB_ERR_CATALOG;
+		if (index < 0)
 			return set_error(rq->err, PMUDB_ERR_NOTFOUND, "%s: unknown PMU '%s'",
 					 pmudb_strerror(PMUDB_ERR_NOTFOUND), pname);
-		if (load(rq, p))
-			return PMUDB_ERR_CATALOG;
-		int e = event_in(rq, p, name, attrs);
-		if (e < 0)
+		int r = look_in(rq, index, name, attrs);
+		if (r == 1)
 			return set_error(rq->err, PMUDB_ERR_NOTFOUND, "%s: no event '%s' in PMU %s",
-					 pmudb_strerror(PMUDB_ERR_NOTFOUND), name, p->name);
-		rq->pmu = p;
-		rq->ev = &p->table->events[e];
-		return 0;
+					 pmudb_strerror(PMUDB_ERR_NOTFOUND), name, catalog_pmu(rq->db, index, NULL)->name);
+		return r;
 	}
 	int n = scope ? scope->count : rq->db->npmus;
 	for (int i = 0; i < n; i++) {
-		const struct pmu *p = &rq->db->pmus[scope ? scope->pmus[i] : i];
-		if (load(rq, p))
-			return PMUDB_ERR_CATALOG;
-		int e = event_in(rq, p, name, attrs);
-		if (e >= 0) {
-			rq->pmu = p;
-			rq->ev = &p->table->events[e];
-			return 0;
-		}
+		int r = look_in(rq, scope ? scope->pmus[i] : i, name, attrs);
+		if (r != 1)
+			return r;
 	}
 	return set_error(rq->err, PMUDB_ERR_NOTFOUND, "%s: no event '%s' in the PMUs of the selected CPU",
 			 pmudb_strerror(PMUDB_ERR_NOTFOUND), name);
@@ -248,21 +240,24 @@ static int find_event(struct request *rq, const char *pname, const char *name, c
 /* An event that is another's name: "OTHER:ATTRS" of the same PMU. */
 static int follow_equiv(struct request *rq)
 {
-	char *copy = strdup(rq->ev->equiv), *attrs = copy;
-	if (!copy)
-		return fail(rq, PMUDB_ERR_NOMEM, "out of memory");
-	char *name = strsep(&attrs, ATTR_DELIMS);
-	int e = catalog_find_event(rq->pmu, name, NULL);
-	int r = 0;
+	const char *equiv = rq->ev->equiv;
+	size_t len = strcspn(equiv, ATTR_DELIMS);
+	char name[256];
+	if (len >= sizeof(name))
+		return fail(rq, PMUDB_ERR_CATALOG, "%s stands for an event name too long", rq->ev->name);
+	memcpy(name, equiv, len);
+	name[len] = '\0';
+	int e = catalog_find_event(rq->db, rq->pmu, name, NULL, rq->err);
+	if (e == PMUDB_ERR_CATALOG)
+		return e;
 	if (e < 0)
-		r = set_error(rq->err, PMUDB_ERR_NOTFOUND, "%s: %s stands for %s, which is not in the catalog",
-			      pmudb_strerror(PMUDB_ERR_NOTFOUND), rq->ev->name, name);
-	else
-		rq->ev = &rq->pmu->table->events[e];
-	if (!r && attrs)
-		r = parse_attrs(rq, attrs);
-	free(copy);
-	return r;
+		return set_error(rq->err, PMUDB_ERR_NOTFOUND, "%s: %s stands for %s, which is not in the catalog",
+				 pmudb_strerror(PMUDB_ERR_NOTFOUND), rq->ev->name, name);
+	const struct event *ev = catalog_event(rq->db, rq->pmu, e, rq->err);
+	if (!ev)
+		return rq->err->code;
+	rq->ev = ev;
+	return equiv[len] ? parse_catalog_attrs(rq, equiv + len + 1) : 0;
 }
 
 /* A PMU whose type the kernel assigns: read sysfs once per handle. */
@@ -277,12 +272,21 @@ static int sysfs_type(const struct pmu *p)
 	FILE *f = fopen(path, "r");
 	type = -1;
 	if (f) {
-		if (fscanf(f, "%d", &type) != 1)
+		if (fscanf(f, "%d", &type) != 1 || type < 0)
 			type = -1;
 		fclose(f);
 	}
 	atomic_store_explicit(&mp->sysfs_type, type, memory_order_relaxed);
 	return type;
+}
+
+/* Copies S into DST of SIZE bytes, cut to fit; returns the length. */
+static size_t copy_cut(char *dst, size_t size, const char *s)
+{
+	size_t n = strnlen(s, size - 1);
+	memcpy(dst, s, n);
+	dst[n] = '\0';
+	return n;
 }
 
 /* The type from sysfs where the PMU has a kernel name, else (or where this
@@ -295,28 +299,41 @@ static void resolve_perf_type(struct request *rq)
 	out->type = type;
 	if ((type >= 0 && rq->ev->perf_type != INT32_MIN) || !rq->pmu->sysfs_name)
 		return;
-	snprintf(out->sysfs_pmu, sizeof(out->sysfs_pmu), "%s", rq->pmu->sysfs_name);
+	copy_cut(out->sysfs_pmu, sizeof(out->sysfs_pmu), rq->pmu->sysfs_name);
 	int found = sysfs_type(rq->pmu);
 	if (found >= 0)
 		out->type = found;
 }
 
-static int run_stages(struct request *rq, const char *alias_attrs, char *user_attrs)
+static int parse_everything(struct request *rq, const char *alias_attrs, char *user_attrs)
 {
 	int r = 0;
 	if (rq->ev->equiv)
 		r = follow_equiv(rq);
-	if (!r && alias_attrs) {
-		char *copy = strdup(alias_attrs);
-		r = copy ? parse_attrs(rq, copy) : fail(rq, PMUDB_ERR_NOMEM, "out of memory");
-		free(copy);
-	}
+	if (!r && alias_attrs)
+		r = parse_catalog_attrs(rq, alias_attrs);
 	if (!r && user_attrs)
 		r = parse_attrs(rq, user_attrs);
 	rq->token = NULL;
 	if (!r && rq->conflict >= 0)
 		r = fail(rq, PMUDB_ERR_ATTR_SET, "'%s' is given twice with different values",
 			 rq->ev->modifiers->items[rq->conflict].name);
+	return r;
+}
+
+static void finish(struct request *rq)
+{
+	struct pmudb_encoding *out = rq->out;
+	resolve_perf_type(rq);
+	copy_cut(out->pmu, sizeof(out->pmu), rq->pmu->name);
+	size_t n = copy_cut(out->fstr, sizeof(out->fstr), rq->pmu->name);
+	n += copy_cut(out->fstr + n, sizeof(out->fstr) - n, "::");
+	copy_cut(out->fstr + n, sizeof(out->fstr) - n, rq->fstr);
+}
+
+static int run_stages(struct request *rq, const char *alias_attrs, char *user_attrs)
+{
+	int r = parse_everything(rq, alias_attrs, user_attrs);
 	if (r)
 		return r;
 	const struct family *family = rq->pmu->family;
@@ -340,45 +357,45 @@ static int run_stages(struct request *rq, const char *alias_attrs, char *user_at
 		r = check_requirements(rq);
 	if (!r)
 		r = apply_perf_layer(rq);
-	if (!r) {
-		resolve_perf_type(rq);
-		snprintf(rq->out->pmu, sizeof(rq->out->pmu), "%s", rq->pmu->name);
-		snprintf(rq->out->fstr, sizeof(rq->out->fstr), "%s::%s", rq->pmu->name, rq->fstr);
-	}
+	if (!r)
+		finish(rq);
 	return r;
 }
 
-int pmudb_encode(pmudb_t *db, const char *event, const struct pmudb_scope *scope,
-		 struct pmudb_encoding *out, struct pmudb_error *err)
+/* A scope the caller built: every index must name a PMU of the catalog. */
+static int check_scope(struct pmudb *db, const struct pmudb_scope *scope, struct pmudb_error *err)
 {
-	struct pmudb_error spare;
-	if (!err)
-		err = &spare;
-	if (!db || !event || !out)
-		return set_error(err, PMUDB_ERR_INVAL, "%s: no catalog, event or result",
-				 pmudb_strerror(PMUDB_ERR_INVAL));
-	if (strpbrk(event, ", \t\n"))
-		return set_error(err, PMUDB_ERR_INVAL, "%s: one event at a time, without blanks or ','",
-				 pmudb_strerror(PMUDB_ERR_INVAL));
-	char *copy = strdup(event);
-	if (!copy)
-		return set_error(err, PMUDB_ERR_NOMEM, "%s", pmudb_strerror(PMUDB_ERR_NOMEM));
-	struct request request, *rq = &request;
-	rq->nasked = rq->nfinal = rq->fstr_len = rq->ntyped = rq->expanding = 0;
-	rq->fstr[0] = '\0';
-	memset(rq->given, 0, sizeof(rq->given));
-	memset(rq->value, 0, sizeof(rq->value));
-	memset(rq->codes, 0, sizeof(rq->codes));
+	if (scope->count < 0 || scope->count > PMUDB_SCOPE_MAX)
+		return set_error(err, PMUDB_ERR_INVAL, "%s: a scope of %d PMUs (0 to %d)",
+				 pmudb_strerror(PMUDB_ERR_INVAL), scope->count, PMUDB_SCOPE_MAX);
+	for (int i = 0; i < scope->count; i++)
+		if (scope->pmus[i] < 0 || scope->pmus[i] >= db->npmus)
+			return set_error(err, PMUDB_ERR_INVAL, "%s: the scope names PMU %d, the catalog has %d",
+					 pmudb_strerror(PMUDB_ERR_INVAL), scope->pmus[i], db->npmus);
+	return 0;
+}
+
+static void start(struct request *rq, pmudb_t *db, struct pmudb_encoding *out, struct pmudb_error *err)
+{
+	rq->db = db;
+	rq->err = err;
+	rq->out = out;
 	rq->pmu = NULL;
 	rq->ev = NULL;
 	rq->token = NULL;
+	rq->nasked = rq->nfinal = rq->fstr_len = rq->ntyped = rq->expanding = 0;
+	rq->fstr[0] = '\0';
+	rq->given = 0;
+	rq->conflict = -1;
+	memset(rq->codes, 0, sizeof(rq->codes));
 	memset(out, 0, sizeof(*out));
 	out->cpu = -1;
-	rq->db = db;
-	rq->err = err;
-	rq->conflict = -1;
-	rq->out = out;
+}
 
+/* Splits the string (in COPY) into PMU, event and attributes, finds the
+ * event and runs the stages. */
+static int encode_copy(struct request *rq, char *copy, const struct pmudb_scope *scope)
+{
 	char *pname = NULL, *rest = copy, *sep = strstr(copy, "::");
 	if (sep) {
 		*sep = '\0';
@@ -397,14 +414,38 @@ int pmudb_encode(pmudb_t *db, const char *event, const struct pmudb_scope *scope
 			rest[whole] = attrs ? ':' : '\0';
 		else
 			rest = attrs;
+		if (r == PMUDB_ERR_CATALOG)
+			return r;
 	}
 	if (r) {
 		char *name = strsep(&rest, ATTR_DELIMS);
 		r = find_event(rq, pname, name, scope, &alias_attrs);
 	}
-	if (!r)
-		r = run_stages(rq, alias_attrs, rest);
-	free(copy);
+	return r ? r : run_stages(rq, alias_attrs, rest);
+}
+
+int pmudb_encode(pmudb_t *db, const char *event, const struct pmudb_scope *scope,
+		 struct pmudb_encoding *out, struct pmudb_error *err)
+{
+	struct pmudb_error spare;
+	if (!err)
+		err = &spare;
+	if (!db || !event || !out)
+		return set_error(err, PMUDB_ERR_INVAL, "%s: no catalog, event or result",
+				 pmudb_strerror(PMUDB_ERR_INVAL));
+	if (scope && check_scope(db, scope, err))
+		return PMUDB_ERR_INVAL;
+	if (strpbrk(event, ", \t\n"))
+		return set_error(err, PMUDB_ERR_INVAL, "%s: one event at a time, without blanks or ','",
+				 pmudb_strerror(PMUDB_ERR_INVAL));
+	char buf[512], *heap;
+	char *copy = working_copy(event, buf, sizeof(buf), &heap);
+	if (!copy)
+		return set_error(err, PMUDB_ERR_NOMEM, "%s", pmudb_strerror(PMUDB_ERR_NOMEM));
+	struct request request;
+	start(&request, db, out, err);
+	int r = encode_copy(&request, copy, scope);
+	free(heap);
 	if (!r)
 		err->code = 0, err->message[0] = '\0';
 	return r;

@@ -20,7 +20,8 @@
 #include <string.h>
 #include <strings.h>
 
-#include "encode.h"
+#include "family_encoders.h"
+#include "rules.h"
 
 /* Sets every PMU modifier that is given, and those implied by a unit mask
  * when IMPLIED (encoders that measured the registers have them already). */
@@ -31,7 +32,7 @@ static int apply_pmu_modifiers(struct request *rq, bool implied)
 		const struct modifier *mod = &set->items[m];
 		if (mod->from_perf)
 			continue;
-		if (!rq->given[m]) {
+		if (!is_given(rq, m)) {
 			if (!implied)
 				continue;
 			/* a value a unit mask implies (ldlat=3) goes in too */
@@ -45,13 +46,6 @@ static int apply_pmu_modifiers(struct request *rq, bool implied)
 		apply_presence(rq, mod);
 	}
 	return 0;
-}
-
-static uint64_t given_value(const struct request *rq, const char *name, bool *given)
-{
-	int m = find_modifier(rq->ev, name);
-	*given = m >= 0 && rq->given[m];
-	return m >= 0 ? modifier_value(rq, m) : 0;
 }
 
 /* ---- Intel x86 core (and client uncore) --------------------------------- */
@@ -105,11 +99,9 @@ static int encode_intel_x86(struct request *rq)
 	if (r)
 		return r;
 
-	bool ldlat_given;
-	given_value(rq, "ldlat", &ldlat_given);
-	if (ldlat_given) {
+	int m = ev->modifiers->ldlat;
+	if (m >= 0 && is_given(rq, m)) {
 		bool implied = false;
-		int m = find_modifier(ev, "ldlat");
 		for (int i = 0; i < rq->nasked && !implied; i++)
 			for (int k = 0; k < ev->umasks[rq->asked[i]].nimplied; k++)
 				implied |= ev->umasks[rq->asked[i]].implied[k].modifier == m;

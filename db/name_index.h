@@ -1,25 +1,41 @@
 /*
- * name_index.h - case-insensitive lookup of names by hashing, for the PMUs
- * of a catalog and the events of a table.  Names that appear twice keep
- * the first position, as libpfm's lookups do.
+ * name_index.h - case-insensitive lookup of names by hashing: the events
+ * and aliases of a table, and its unit masks by event and name.  Names that
+ * appear twice (under one key) keep the first position, as libpfm's
+ * lookups do.
  */
 #ifndef PMUDB_NAME_INDEX_H
 #define PMUDB_NAME_INDEX_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
-/* Returns the name at position I of the indexed list. */
+struct arena;
+
+/* FNV-1a over the lower-cased bytes: also the hash of the PMU directory
+ * the compiler writes (packed.h), so it never changes. */
+uint32_t name_hash(const char *s);
+
+/* The name at position I of the indexed list (NULL: left out), and the key
+ * it is filed under (the event of a unit mask); KEY_AT may be NULL. */
 typedef const char *(*name_at_fn)(const void *list, int i);
+typedef int (*key_at_fn)(const void *list, int i);
 
 struct name_index {
 	uint32_t mask;		/* slot count - 1 */
 	int32_t *slots;		/* position + 1, or 0 for empty */
+	const void *list;
+	name_at_fn name_at;
+	key_at_fn key_at;
+	bool in_arena;		/* slots freed with the arena, not by name_index_free */
 };
 
-/* Indexes the COUNT names of LIST; names NULL are left out.  0 or -1. */
-int name_index_build(struct name_index *ix, const void *list, int count, name_at_fn name_at);
-/* The position of NAME, or -1. */
-int name_index_find(const struct name_index *ix, const void *list, name_at_fn name_at, const char *name);
+/* Indexes the COUNT names of LIST, the slots in ARENA (or, when NULL, on
+ * the heap).  0, or -1 when out of memory. */
+int name_index_build(struct name_index *ix, const void *list, int count, name_at_fn name_at, key_at_fn key_at,
+		     struct arena *arena);
+/* The position of NAME under KEY, or -1. */
+int name_index_find(const struct name_index *ix, const char *name, int key);
 void name_index_free(struct name_index *ix);
 
 #endif

@@ -11,21 +11,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "encode.h"
-
-enum perf_mod { P_U, P_K, P_H, P_PERIOD, P_FREQ, P_PRECISE, P_EXCL, P_MG, P_MH, P_CPU, P_PINNED, P_HW_SMPL, P_NONE };
-
-static const char *const perf_names[P_NONE] = {
-	"u", "k", "h", "period", "freq", "precise", "excl", "mg", "mh", "cpu", "pinned", "hw_smpl",
-};
-
-int perf_modifier_kind(const char *name)
-{
-	for (int i = 0; i < P_NONE; i++)
-		if (!strcasecmp(name, perf_names[i]))
-			return i;
-	return P_NONE;
-}
+#include "perf_layer.h"
 
 struct perf_state {
 	unsigned plm, vmx_plm;
@@ -97,9 +83,9 @@ int apply_perf_layer(struct request *rq)
 	const struct modifier_set *set = rq->ev->modifiers;
 	struct perf_state st = {0};
 	for (int m = 0; m < set->count; m++) {
-		if (!set->items[m].from_perf || !rq->given[m])
+		if (!set->items[m].from_perf || !is_given(rq, m))
 			continue;
-		int r = apply_one(rq, (enum perf_mod)set->items[m].perf_kind, rq->value[m], &st);
+		int r = apply_one(rq, set->items[m].perf_kind, rq->value[m], &st);
 		if (r)
 			return r;
 	}
@@ -120,6 +106,6 @@ int apply_perf_layer(struct request *rq)
 
 	for (int m = 0; m < set->count; m++)
 		if (set->items[m].from_perf)
-			fstr_perf(rq, &set->items[m], (enum perf_mod)set->items[m].perf_kind, st.plm);
+			fstr_perf(rq, &set->items[m], set->items[m].perf_kind, st.plm);
 	return 0;
 }

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "encode.h"
+#include "rules.h"
 
 static int rule_error(const struct event *ev, int ga, int gb)
 {
@@ -88,7 +88,7 @@ static int apply_implied(struct request *rq)
 			const struct implied *im = &u->implied[k];
 			if (im->modifier >= ev->modifiers->count)
 				continue;
-			if (im->hardwired && rq->given[im->modifier] && rq->value[im->modifier] != im->value)
+			if (im->hardwired && is_given(rq, im->modifier) && rq->value[im->modifier] != im->value)
 				return fail(rq, PMUDB_ERR_ATTR_SET, "unit mask %s sets %s=%llu", u->name,
 					    ev->modifiers->items[im->modifier].name, (unsigned long long)im->value);
 		}
@@ -131,12 +131,14 @@ int check_modifier_values(struct request *rq)
 	const struct modifier_set *set = rq->ev->modifiers;
 	for (int m = 0; m < set->count; m++) {
 		const struct modifier *mod = &set->items[m];
+		if (!is_given(rq, m))
+			continue;
 		uint64_t v = rq->value[m];
 		/* a "range" libpfm refused with ATTR_SET was a unit mask forcing
 		 * the value, measured on a base that forces it: not a range */
 		if (mod->range_error == PMUDB_ERR_ATTR_SET)
 			continue;
-		if (rq->given[m] && !mod->from_perf && mod->is_integer && mod->probed && (v < mod->min || v > mod->max))
+		if (!mod->from_perf && mod->is_integer && mod->probed && (v < mod->min || v > mod->max))
 			return fail(rq, mod->range_error ? mod->range_error : PMUDB_ERR_ATTR_VAL,
 				    "%s=%llu is out of range %llu..%llu", mod->name,
 				    (unsigned long long)v, (unsigned long long)mod->min, (unsigned long long)mod->max);
@@ -151,7 +153,7 @@ int check_hidden_modifiers(struct request *rq)
 	const struct modifier_set *set = rq->ev->modifiers;
 	for (int m = 0; m < set->count; m++) {
 		const struct event *ev = rq->ev;
-		if (!rq->given[m] || !(ev->hidden >> m & 1) || !ev->hidden_error[m])
+		if (!is_given(rq, m) || !(ev->hidden >> m & 1) || !ev->hidden_error[m])
 			continue;
 		bool unlocked = false;
 		for (int i = 0; i < rq->nasked && !unlocked; i++)
@@ -200,7 +202,7 @@ void apply_landings(struct request *rq, const struct modifier *m, uint64_t value
 
 uint64_t modifier_value(const struct request *rq, int m)
 {
-	if (rq->given[m])
+	if (is_given(rq, m))
 		return rq->value[m];
 	const struct event *ev = rq->ev;
 	for (int i = 0; i < rq->nasked; i++) {
@@ -245,7 +247,7 @@ static bool shows_constant(struct request *rq, int m)
 	const struct modifier *mod = &rq->ev->modifiers->items[m];
 	if (!mod->has_shown)
 		return false;
-	if (rq->given[m])
+	if (is_given(rq, m))
 		return true;
 	for (int i = 0; i < mod->npresence; i++) {
 		uint64_t *f = field_ptr(rq, mod->presence[i].field);
@@ -262,7 +264,7 @@ void fstr_pmu_modifiers(struct request *rq)
 	const struct modifier_set *set = rq->ev->modifiers;
 	for (int m = 0; m < set->count; m++) {
 		const struct modifier *mod = &set->items[m];
-		if (mod->from_perf || (m < 64 && (rq->ev->hidden >> m & 1) && !rq->given[m]))
+		if (mod->from_perf || (m < 64 && (rq->ev->hidden >> m & 1) && !is_given(rq, m)))
 			continue;
 		fstr_add_value(rq, mod->name, shows_constant(rq, m) ? mod->shown : register_value(rq, m));
 	}

@@ -1,0 +1,120 @@
+/*
+ * output.c - see output.h.
+ */
+#include "output.h"
+
+#include <string.h>
+
+void out_start(struct out *o, FILE *f)
+{
+	o->f = f;
+	o->len = 0;
+}
+
+void out_flush(struct out *o)
+{
+	if (o->len)
+		fwrite(o->buf, 1, o->len, o->f);
+	o->len = 0;
+}
+
+static void put(struct out *o, const char *s, size_t n)
+{
+	while (n) {
+		if (o->len == sizeof(o->buf))
+			out_flush(o);
+		size_t k = sizeof(o->buf) - o->len < n ? sizeof(o->buf) - o->len : n;
+		memcpy(o->buf + o->len, s, k);
+		o->len += k;
+		s += k;
+		n -= k;
+	}
+}
+
+void out_str(struct out *o, const char *s)
+{
+	put(o, s, strlen(s));
+}
+
+void out_char(struct out *o, char c)
+{
+	put(o, &c, 1);
+}
+
+void out_uint(struct out *o, uint64_t v)
+{
+	char d[24], *p = d + sizeof(d);
+	do
+		*--p = (char)('0' + v % 10);
+	while (v /= 10);
+	put(o, p, (size_t)(d + sizeof(d) - p));
+}
+
+void out_int(struct out *o, int64_t v)
+{
+	if (v < 0) {
+		out_char(o, '-');
+		out_uint(o, -(uint64_t)v);
+	} else {
+		out_uint(o, (uint64_t)v);
+	}
+}
+
+void out_hex(struct out *o, uint64_t v)
+{
+	char d[24], *p = d + sizeof(d);
+	do
+		*--p = "0123456789abcdef"[v & 0xf];
+	while (v >>= 4);
+	*--p = 'x';
+	*--p = '0';
+	put(o, p, (size_t)(d + sizeof(d) - p));
+}
+
+/* The length of the valid UTF-8 sequence at S (1 to 4), or 0. */
+static int utf8_length(const unsigned char *s)
+{
+	int n = s[0] >= 0xf0 && s[0] <= 0xf4 ? 4 : s[0] >= 0xe0 ? 3 : s[0] >= 0xc2 && s[0] < 0xe0 ? 2 : 0;
+	for (int i = 1; i < n; i++)
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+	/* no overlong forms, no surrogates, nothing past U+10FFFF */
+	if ((n == 3 && s[0] == 0xe0 && s[1] < 0xa0) || (n == 3 && s[0] == 0xed && s[1] >= 0xa0)
+	    || (n == 4 && s[0] == 0xf0 && s[1] < 0x90) || (n == 4 && s[0] == 0xf4 && s[1] >= 0x90))
+		return 0;
+	return n;
+}
+
+void out_json_string(struct out *o, const char *str)
+{
+	const unsigned char *s = (const unsigned char *)str;
+	out_char(o, '"');
+	while (*s) {
+		const unsigned char *run = s;
+		while (*s >= 0x20 && *s < 0x80 && *s != '"' && *s != '\\')
+			s++;
+		put(o, (const char *)run, (size_t)(s - run));
+		if (!*s)
+			break;
+		if (*s == '"' || *s == '\\') {
+			char esc[2] = { '\\', (char)*s++ };
+			put(o, esc, 2);
+		} else if (*s < 0x20) {
+			char esc[7] = "\\u00";
+			esc[4] = "0123456789abcdef"[*s >> 4];
+			esc[5] = "0123456789abcdef"[*s & 0xf];
+			put(o, esc, 6);
+			s++;
+		} else {
+			int n = utf8_length(s);
+			if (n) {
+				put(o, (const char *)s, (size_t)n);
+				s += n;
+			} else {
+				put(o, "\xef\xbf\xbd", 3);	/* U+FFFD for a byte that is not UTF-8 */
+				s++;
+			}
+		}
+	}
+	out_char(o, '"');
+}

@@ -1,0 +1,32 @@
+/*
+ * output.h - a line of output built in memory and written at once: the
+ * commands print many small pieces (a JSON object per event), and stdio's
+ * per-call cost is most of the time of a batch.
+ */
+#ifndef PMUDB_CLI_OUTPUT_H
+#define PMUDB_CLI_OUTPUT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+struct out {
+	FILE *f;
+	size_t len;
+	char buf[8192];
+};
+
+void out_start(struct out *o, FILE *f);
+void out_str(struct out *o, const char *s);
+void out_char(struct out *o, char c);
+void out_uint(struct out *o, uint64_t v);
+void out_int(struct out *o, int64_t v);
+void out_hex(struct out *o, uint64_t v);	/* 0x... */
+/* S as a JSON string: quoted, with '"', '\' and control characters
+ * escaped, valid UTF-8 kept as it is and each byte that is not part of a
+ * valid UTF-8 sequence replaced by U+FFFD. */
+void out_json_string(struct out *o, const char *s);
+/* Writes what is buffered to the FILE. */
+void out_flush(struct out *o);
+
+#endif

@@ -1,0 +1,24 @@
+/*
+ * arena.h - memory for what is read at once and freed at once (an event
+ * table and everything in it): allocation is a pointer bump, and freeing
+ * the arena frees it all.
+ */
+#ifndef PMUDB_ARENA_H
+#define PMUDB_ARENA_H
+
+#include <stddef.h>
+
+struct arena_chunk;
+
+struct arena {
+	struct arena_chunk *chunks;
+	size_t used, size;	/* of the first chunk */
+};
+
+/* N zeroed bytes aligned for any type, or NULL when out of memory or when
+ * COUNT * SIZE overflows. */
+void *arena_calloc(struct arena *a, size_t count, size_t size);
+char *arena_strdup(struct arena *a, const char *s);
+void arena_free(struct arena *a);
+
+#endif

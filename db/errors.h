@@ -1,0 +1,15 @@
+/*
+ * errors.h - filling a struct pmudb_error.
+ */
+#ifndef PMUDB_ERRORS_H
+#define PMUDB_ERRORS_H
+
+#include "pmudb.h"
+
+/* libpfm's error codes run from 0 to this. */
+#define LIBPFM_LAST_ERROR PMUDB_ERR_TOOSMALL
+
+/* Fills ERR (when not NULL) with CODE and a printf-style message; returns CODE. */
+int set_error(struct pmudb_error *err, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+#endif

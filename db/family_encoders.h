@@ -1,0 +1,24 @@
+/*
+ * family_encoders.h - one encoder per libpfm encoding family
+ * (family_encoders.c lists them).
+ */
+#ifndef PMUDB_FAMILY_ENCODERS_H
+#define PMUDB_FAMILY_ENCODERS_H
+
+#include <stdint.h>
+
+struct request;
+
+struct family {
+	const char *name;
+	/* Sets config/config1/config2 (or codes) and the PMU part of fstr. */
+	int (*encode)(struct request *rq);
+	/* For PMUs whose event names are numbers (perf_raw's rNNNN): 0 and
+	 * *code set when NAME is one, else -1.  NULL for named events. */
+	int (*match_name)(const char *name, uint64_t *code);
+};
+
+/* The encoder of the family NAME, or NULL. */
+const struct family *family_by_name(const char *name);
+
+#endif

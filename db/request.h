@@ -1,0 +1,71 @@
+/*
+ * request.h - one encoding in progress, shared by the stages: parse and
+ * resolve (encode.c), unit-mask rules (rules.c), the family encoders
+ * (family_encoders.c) and the perf_events layer (perf_layer.c); and the
+ * helpers they all use (request.c).
+ */
+#ifndef PMUDB_REQUEST_H
+#define PMUDB_REQUEST_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "catalog.h"
+
+#define FSTR_MAX 256		/* libpfm's PFMLIB_EVT_MAX_NAME_LEN */
+
+/* libpfm's privilege levels. */
+#define PLM0 0x1
+#define PLM1 0x2
+#define PLM2 0x4
+#define PLM3 0x8
+#define PLMH 0x10
+#define PLM_ALL (PLM0 | PLM1 | PLM2 | PLM3 | PLMH)
+#define PLM_DEFAULT (PLM0 | PLM3)
+
+struct request {
+	struct pmudb *db;
+	const struct pmu *pmu;
+	const struct event *ev;		/* after following an equiv */
+	const char *token;		/* the token being worked on, for errors */
+	struct pmudb_error *err;
+
+	/* unit masks asked for (equivs expanded), in the order given */
+	int nasked;
+	uint16_t asked[MAX_UMASKS];
+	/* the unit masks as written (an equiv is one), for pair exceptions */
+	int ntyped;
+	uint16_t typed[2];
+	int expanding;			/* depth inside equivs' expansions */
+	/* the final unit masks: asked plus defaults, in position order */
+	int nfinal;
+	uint16_t final[MAX_UMASKS];
+
+	/* modifiers, by position in ev->modifiers; value[m] is meaningful
+	 * only where given (bit m) */
+	uint64_t given;
+	uint64_t value[MAX_MODIFIERS];
+	int conflict;			/* a modifier given twice differently, or -1 */
+
+	struct pmudb_encoding *out;
+	uint64_t codes[4];		/* raw words, for PMUs with no perf encoding */
+	uint64_t raw_code;		/* the number a match_name event name gave */
+	char fstr[FSTR_MAX];		/* "EVENT:UMASK...:mod=value..." */
+	int fstr_len;
+};
+
+static inline bool is_given(const struct request *rq, int m)
+{
+	return rq->given >> m & 1;
+}
+
+/* Append PREFIX NAME, or ":NAME=VALUE", to rq->fstr, cut at libpfm's limit. */
+void fstr_add(struct request *rq, const char *prefix, const char *name);
+void fstr_add_value(struct request *rq, const char *name, uint64_t value);
+
+/* Fails the request with CODE; the message names the current token. */
+int fail(struct request *rq, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+int find_modifier(const struct event *ev, const char *name);	/* position or -1 */
+
+#endif

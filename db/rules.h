@@ -1,0 +1,31 @@
+/*
+ * rules.h - the unit-mask rules derived at build time, and where modifier
+ * values land (rules.c).
+ */
+#ifndef PMUDB_RULES_H
+#define PMUDB_RULES_H
+
+#include "request.h"
+
+/* In libpfm's order of checks: the asked combination, modifier values,
+ * then defaults and implied values, then hidden modifiers. */
+int check_umask_combination(struct request *rq);
+int check_modifier_values(struct request *rq);
+int add_umask_defaults(struct request *rq);
+int check_hidden_modifiers(struct request *rq);
+/* After encoding: a modifier that needs another one non-zero (e=1, c). */
+int check_requirements(struct request *rq);
+
+/* Sets the bits modifier M sets whenever it is given. */
+void apply_presence(struct request *rq, const struct modifier *m);
+/* Puts VALUE into the fields modifier M lands in. */
+void apply_landings(struct request *rq, const struct modifier *m, uint64_t value);
+
+/* The value of modifier M: given, implied by a unit mask, or its default. */
+uint64_t modifier_value(const struct request *rq, int m);
+
+/* Appends ":name=value" for every PMU modifier, as libpfm's encoders do:
+ * the value read back from the registers. */
+void fstr_pmu_modifiers(struct request *rq);
+
+#endif

@@ -1,0 +1,553 @@
+/*
+ * unpack.c - reads packed blobs (packed.h) into the structures of
+ * catalog.h, checking every field as it is read: a count against its limit,
+ * an offset or position against what it points into, an error code against
+ * libpfm's, a string for its NUL, the unit-mask equivalences for cycles.
+ * What passes here the encoder can use without another check.
+ *
+ * The order of fields is the order compiler/pack.c writes them in.
+ */
+#include "unpack.h"
+
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+#include "packed.h"
+
+static const char *const field_names[F_COUNT] = {
+	[F_TYPE] = "type", [F_CONFIG] = "config", [F_CONFIG1] = "config1", [F_CONFIG2] = "config2",
+	[F_SAMPLE_PERIOD] = "sample_period", [F_FREQ] = "freq", [F_EXCLUDE_USER] = "exclude_user",
+	[F_EXCLUDE_KERNEL] = "exclude_kernel", [F_EXCLUDE_HV] = "exclude_hv", [F_EXCLUDE_IDLE] = "exclude_idle",
+	[F_EXCLUDE_HOST] = "exclude_host", [F_EXCLUDE_GUEST] = "exclude_guest", [F_PRECISE_IP] = "precise_ip",
+	[F_EXCLUSIVE] = "exclusive", [F_PINNED] = "pinned", [F_CPU] = "cpu", [F_FLAGS] = "flags",
+	[F_CODE0] = "code0", [F_CODE1] = "code1", [F_CODE2] = "code2", [F_CODE3] = "code3",
+};
+
+int field_by_name(const char *name)
+{
+	for (int i = 0; name && i < F_COUNT; i++)
+		if (!strcmp(field_names[i], name))
+			return i;
+	return -1;
+}
+
+static const char *const perf_names[P_NONE] = {
+	"u", "k", "h", "period", "freq", "precise", "excl", "mg", "mh", "cpu", "pinned", "hw_smpl",
+};
+
+enum perf_mod perf_modifier_kind(const char *name)
+{
+	for (int i = 0; i < P_NONE; i++)
+		if (!strcasecmp(name, perf_names[i]))
+			return (enum perf_mod)i;
+	return P_NONE;
+}
+
+static const struct modifier_set no_modifiers = { 0, NULL, -1 };
+
+struct unpacker {
+	struct packed_reader r;
+	struct event_table *t;
+	const char *fault;	/* what was wrong, for the message */
+};
+
+static int refuse(struct unpacker *u, const char *what)
+{
+	if (!u->fault)
+		u->fault = *what ? what : "a field runs past the end of its record";
+	return -1;
+}
+
+/* Starts reading T's records at OFFSET (below the pool, read_index
+ * checked); strings come from the pool. */
+static void seek(struct unpacker *u, uint32_t offset)
+{
+	const struct event_table *t = u->t;
+	reader_init(&u->r, t->blob + offset, offset < t->pool_offset ? t->pool_offset - offset : 0);
+	u->r.ok = offset < t->pool_offset;
+	u->r.pool = (const char *)t->blob + t->pool_offset;
+	u->r.pool_size = t->size - t->pool_offset;
+}
+
+static bool is_error_code(int64_t v)
+{
+	return v <= 0 && v >= LIBPFM_LAST_ERROR;
+}
+
+/* An error code libpfm returns: 0 when NONZERO is false. */
+static int read_error(struct unpacker *u, bool nonzero)
+{
+	int64_t v = read_svarint(&u->r);
+	if (!is_error_code(v) || (nonzero && !v)) {
+		refuse(u, "an error code that is not libpfm's");
+		return PMUDB_ERR_INVAL;
+	}
+	return (int)v;
+}
+
+/* Bits at or above COUNT (at most 64) are set in MASK. */
+static bool bits_past(uint64_t mask, int count)
+{
+	return count < 64 && mask >> count;
+}
+
+/* ---- modifier sets --------------------------------------------------------- */
+
+static int read_landings(struct unpacker *u, struct landing *list, int *n, int cap)
+{
+	*n = (int)read_length(&u->r, (uint64_t)cap);
+	for (int i = 0; i < *n; i++) {
+		list[i].field = (int)read_count(&u->r, F_COUNT - 1);
+		list[i].mask = read_varint(&u->r);
+	}
+	return u->r.ok ? 0 : refuse(u, "a modifier's landings");
+}
+
+static int read_modifier(struct unpacker *u, struct modifier *m, int count)
+{
+	struct packed_reader *r = &u->r;
+	m->name = read_string(r);
+	m->description = read_string(r);
+	uint64_t flags = read_varint(r);
+	m->is_integer = flags & MOD_INTEGER;
+	m->from_perf = flags & MOD_FROM_PERF;
+	m->probed = flags & MOD_PROBED;
+	m->follows_plm = flags & MOD_FOLLOWS_PLM;
+	m->has_shown = flags & MOD_HAS_SHOWN;
+	m->default_value = read_varint(r);
+	m->min = read_varint(r);
+	m->max = read_varint(r);
+	m->shown = read_varint(r);
+	m->range_error = read_error(u, false);
+	int64_t requires = read_svarint(r);
+	m->refused_error = read_error(u, false);
+	if (!r->ok || !m->name || !m->description || !*m->name)
+		return refuse(u, "a modifier without a name or description");
+	if (requires < -1 || requires >= count)
+		return refuse(u, "a modifier requires a modifier the set lacks");
+	m->requires = (int)requires;
+	m->perf_kind = perf_modifier_kind(m->name);
+	return read_landings(u, m->landings, &m->nlandings, 4) || read_landings(u, m->presence, &m->npresence, 3);
+}
+
+/* Modifier set S of the table, decoded on first use. */
+static const struct modifier_set *modifier_set(struct unpacker *u, int s)
+{
+	struct event_table *t = u->t;
+	if (t->sets[s])
+		return t->sets[s];
+	struct modifier_set *set = arena_calloc(&t->arena, 1, sizeof(*set));
+	if (!set) {
+		refuse(u, "out of memory");
+		return NULL;
+	}
+	seek(u, t->set_offsets[s]);
+	set->count = (int)read_length(&u->r, MAX_MODIFIERS);
+	set->items = arena_calloc(&t->arena, (size_t)set->count + 1, sizeof(*set->items));
+	set->ldlat = -1;
+	if (!set->items) {
+		refuse(u, "out of memory");
+		return NULL;
+	}
+	for (int m = 0; m < set->count; m++) {
+		if (read_modifier(u, &set->items[m], set->count))
+			return NULL;
+		if (set->ldlat < 0 && !strcasecmp(set->items[m].name, "ldlat"))
+			set->ldlat = m;
+	}
+	return t->sets[s] = set;
+}
+
+/* ---- one event -------------------------------------------------------------- */
+
+/* N distinct positions below LIMIT. */
+static int read_positions(struct unpacker *u, uint16_t **items, int *n, int limit)
+{
+	*n = (int)read_length(&u->r, (uint64_t)limit);
+	if (!u->r.ok)
+		return refuse(u, "more unit-mask positions than the event has unit masks");
+	*items = arena_calloc(&u->t->arena, (size_t)*n + 1, sizeof(**items));
+	if (!*items)
+		return refuse(u, "out of memory");
+	uint64_t seen[MAX_UMASKS / 64] = { 0 };
+	for (int i = 0; i < *n; i++) {
+		uint64_t p = read_count(&u->r, (uint64_t)limit - 1);
+		if (!u->r.ok || seen[p / 64] >> (p % 64) & 1)
+			return refuse(u, "a unit-mask position out of range or given twice");
+		seen[p / 64] |= 1ULL << (p % 64);
+		(*items)[i] = (uint16_t)p;
+	}
+	return 0;
+}
+
+static int read_umask(struct unpacker *u, struct event *ev, struct umask *um)
+{
+	struct packed_reader *r = &u->r;
+	int nmods = ev->modifiers->count;
+	um->name = read_string(r);
+	um->equiv = read_string(r);
+	um->code = read_varint(r);
+	uint64_t flags = read_varint(r);
+	um->is_default = flags & UM_DEFAULT;
+	um->retired = flags & UM_RETIRED;
+	um->sets_event_select = flags & UM_SETS_EVENT_SELECT;
+	um->filter_layout = flags & UM_FILTER_LAYOUT;
+	um->code_is_filter = flags & UM_CODE_IS_FILTER;
+	int64_t group = read_svarint(r);
+	um->single_error = read_error(u, false);
+	um->filter_bits[0] = read_varint(r);
+	um->filter_bits[1] = read_varint(r);
+	um->unlocks = read_varint(r);
+	if (!r->ok || !um->name || !*um->name)
+		return refuse(u, "a unit mask without a name");
+	if (group < -1 || group > INT_MAX)
+		return refuse(u, "a unit-mask group out of range");
+	um->group = (int)group;
+	if (bits_past(um->unlocks, nmods))
+		return refuse(u, "a unit mask unlocks a modifier the event lacks");
+	if (read_positions(u, &um->added, &um->nadded, ev->numasks))
+		return -1;
+	um->nimplied = (int)read_length(r, MAX_MODIFIERS);
+	um->implied = arena_calloc(&u->t->arena, (size_t)um->nimplied + 1, sizeof(*um->implied));
+	if (!um->implied)
+		return refuse(u, "out of memory");
+	for (int k = 0; k < um->nimplied; k++) {
+		struct implied *im = &um->implied[k];
+		uint64_t m = read_varint(r);
+		im->value = read_varint(r);
+		im->hardwired = read_varint(r) != 0;
+		if (!r->ok || m >= (uint64_t)nmods)
+			return refuse(u, "a unit mask implies a modifier the event lacks");
+		im->modifier = (int)m;
+	}
+	return 0;
+}
+
+static int read_rules(struct unpacker *u, struct event *ev)
+{
+	struct packed_reader *r = &u->r;
+	struct arena *a = &u->t->arena;
+	if (read_positions(u, &ev->bare_added, &ev->nbare, ev->numasks))
+		return -1;
+	ev->nrules = (int)read_length(r, (uint64_t)MAX_UMASKS * MAX_UMASKS);
+	ev->rules = arena_calloc(a, (size_t)ev->nrules + 1, sizeof(*ev->rules));
+	if (!ev->rules)
+		return refuse(u, "out of memory");
+	for (int i = 0; i < ev->nrules; i++) {
+		int64_t ga = read_svarint(r), gb = read_svarint(r);
+		ev->rules[i].error = read_error(u, true);
+		if (ga < 0 || gb < ga || gb > INT_MAX)
+			return refuse(u, "a group rule out of range");
+		ev->rules[i].group_a = (int)ga;
+		ev->rules[i].group_b = (int)gb;
+	}
+	ev->npairs = (int)read_length(r, (uint64_t)MAX_UMASKS * MAX_UMASKS);
+	ev->pairs = arena_calloc(a, (size_t)ev->npairs + 1, sizeof(*ev->pairs));
+	if (!ev->pairs)
+		return refuse(u, "out of memory");
+	for (int i = 0; i < ev->npairs; i++) {
+		struct pair_default *pd = &ev->pairs[i];
+		uint64_t pa = read_varint(r), pb = read_varint(r);
+		if (!r->ok || pa >= pb || pb >= (uint64_t)ev->numasks)
+			return refuse(u, "a unit-mask pair out of range");
+		pd->umask_a = (uint16_t)pa;
+		pd->umask_b = (uint16_t)pb;
+		if (read_positions(u, &pd->added, &pd->nadded, ev->numasks))
+			return -1;
+	}
+	return 0;
+}
+
+static int read_hidden(struct unpacker *u, struct event *ev)
+{
+	int nmods = ev->modifiers->count;
+	ev->hidden = read_varint(&u->r);
+	if (bits_past(ev->hidden, nmods))
+		return refuse(u, "an event hides a modifier it lacks");
+	ev->hidden_error = arena_calloc(&u->t->arena, (size_t)nmods + 1, sizeof(*ev->hidden_error));
+	if (!ev->hidden_error)
+		return refuse(u, "out of memory");
+	for (int m = 0; m < nmods; m++)
+		if (ev->hidden >> m & 1)
+			ev->hidden_error[m] = read_error(u, false);
+	return u->r.ok ? 0 : refuse(u, "an event's hidden modifiers");
+}
+
+/* The fields before the modifier set: also what indexing the names reads. */
+static uint64_t read_event_head(struct unpacker *u, struct event *ev)
+{
+	ev->name = read_string(&u->r);
+	ev->equiv = read_string(&u->r);
+	ev->code = read_varint(&u->r);
+	uint64_t flags = read_varint(&u->r);
+	ev->is_precise = flags & EV_PRECISE;
+	ev->retired = flags & EV_RETIRED;
+	ev->umasks_in_config1 = flags & EV_UMASKS_IN_CONFIG1;
+	ev->filters_given = flags & EV_FILTERS_GIVEN;
+	return flags;
+}
+
+static int read_event(struct unpacker *u, struct event *ev)
+{
+	struct packed_reader *r = &u->r;
+	struct event_table *t = u->t;
+	uint64_t flags = read_event_head(u, ev);
+	int64_t type = flags & EV_HAS_PERF_TYPE ? read_svarint(r) : INT32_MIN;
+	ev->bare_error = read_error(u, false);
+	uint64_t set = read_count(r, (uint64_t)t->nsets);
+	ev->filter_base[0] = read_varint(r);
+	ev->filter_base[1] = read_varint(r);
+	ev->filter_default = read_varint(r);
+	if (!r->ok || !ev->name || !*ev->name)
+		return refuse(u, "an event without a name");
+	if (type < INT32_MIN || type > INT32_MAX || ((flags & EV_HAS_PERF_TYPE) && type == INT32_MIN))
+		return refuse(u, "an event's perf type out of range");
+	ev->perf_type = (int)type;
+	struct packed_reader here = u->r;
+	ev->modifiers = set ? modifier_set(u, (int)set - 1) : &no_modifiers;
+	if (!ev->modifiers)
+		return -1;
+	u->r = here;
+	if (read_hidden(u, ev))
+		return -1;
+	ev->numasks = (int)read_length(r, MAX_UMASKS);
+	ev->umasks = arena_calloc(&t->arena, (size_t)ev->numasks + 1, sizeof(*ev->umasks));
+	if (!ev->umasks)
+		return refuse(u, "out of memory");
+	for (int i = 0; i < ev->numasks; i++)
+		if (read_umask(u, ev, &ev->umasks[i]))
+			return -1;
+	return read_rules(u, ev);
+}
+
+/* ---- unit-mask equivalences: no cycles, and a bounded depth --------------- */
+
+#define MAX_EQUIV_DEPTH 8
+
+/* The first live unit mask of EV named by the LEN bytes at NAME, or -1. */
+static int umask_named(const struct event *ev, const char *name, size_t len)
+{
+	for (int i = 0; i < ev->numasks; i++)
+		if (!ev->umasks[i].retired && !strncasecmp(ev->umasks[i].name, name, len)
+		    && ev->umasks[i].name[len] == '\0')
+			return i;
+	return -1;
+}
+
+/* Depth of unit mask I's expansion (1 without an equiv), or -1 on a
+ * cycle; DEPTH holds 0 for not yet seen and -2 while being expanded. */
+static int equiv_depth(const struct event *ev, int i, int *depth)
+{
+	if (depth[i] == -2)
+		return -1;
+	if (depth[i])
+		return depth[i];
+	const char *s = ev->umasks[i].equiv;
+	if (!s)
+		return depth[i] = 1;
+	depth[i] = -2;
+	int deepest = 0;
+	while (*s) {
+		size_t len = strcspn(s, ":.");
+		if (len && !memchr(s, '=', len)) {
+			int j = umask_named(ev, s, len);
+			int d = j < 0 ? 0 : equiv_depth(ev, j, depth);
+			if (d < 0)
+				return -1;
+			deepest = d > deepest ? d : deepest;
+		}
+		s += len + (s[len] != '\0');
+	}
+	return depth[i] = deepest + 1;
+}
+
+static int check_equivs(struct unpacker *u, const struct event *ev)
+{
+	int depth[MAX_UMASKS] = { 0 };
+	for (int i = 0; i < ev->numasks; i++) {
+		int d = equiv_depth(ev, i, depth);
+		if (d < 0)
+			return refuse(u, "unit-mask equivalences that form a cycle");
+		if (d > MAX_EQUIV_DEPTH)
+			return refuse(u, "unit-mask equivalences nested too deep");
+	}
+	return 0;
+}
+
+static const char *live_umask_name(const void *list, int i)
+{
+	const struct umask *um = &((const struct umask *)list)[i];
+	return um->retired ? NULL : um->name;
+}
+
+int unpack_event(struct event_table *t, int e, struct event **out, const char **why)
+{
+	struct unpacker u = { .t = t };
+	struct event *ev = arena_calloc(&t->arena, 1, sizeof(*ev));
+	if (!ev) {
+		*why = "out of memory";
+		return -1;
+	}
+	seek(&u, t->events[e].offset);
+	/* a field refused along the way, or a read past the end, is enough */
+	if (read_event(&u, ev) || u.fault || (!u.r.ok && refuse(&u, "")) || check_equivs(&u, ev)
+	    || name_index_build(&ev->umask_by_name, ev->umasks, ev->numasks, live_umask_name, NULL, &t->arena)) {
+		*why = u.fault ? u.fault : "out of memory";
+		return -1;
+	}
+	*out = ev;
+	return 0;
+}
+
+/* ---- a table: its offsets and names --------------------------------------- */
+
+static const char *live_event_name(const void *list, int i)
+{
+	const struct event_slot *ev = &((const struct event_slot *)list)[i];
+	return ev->retired ? NULL : ev->name;
+}
+
+/* The u32 array of N entries at *AT, each an offset inside the blob past
+ * the arrays; *AT moves past it. */
+static uint32_t *read_offsets(struct unpacker *u, size_t *at, uint32_t n, size_t end_of_arrays)
+{
+	struct event_table *t = u->t;
+	uint32_t *list = arena_calloc(&t->arena, (size_t)n + 1, sizeof(*list));
+	if (!list) {
+		refuse(u, "out of memory");
+		return NULL;
+	}
+	for (uint32_t i = 0; i < n; i++, *at += 4) {
+		list[i] = read_u32_le(t->blob + *at);
+		if (list[i] < end_of_arrays || list[i] >= t->pool_offset) {
+			refuse(u, "a record offset outside the blob");
+			return NULL;
+		}
+	}
+	return list;
+}
+
+static int read_index(struct unpacker *u)
+{
+	struct event_table *t = u->t;
+	if (t->size < PACKED_HEADER + 12 || memcmp(t->blob, PACKED_TABLE_MAGIC, PACKED_HEADER))
+		return refuse(u, "not a packed event table");
+	uint32_t nevents = read_u32_le(t->blob + PACKED_HEADER), nsets = read_u32_le(t->blob + PACKED_HEADER + 4);
+	t->pool_offset = read_u32_le(t->blob + PACKED_HEADER + 8);
+	size_t at = PACKED_HEADER + 12, end = at + 4 * ((uint64_t)nevents + nsets);
+	if (nevents > PACKED_MAX_EVENTS || nsets > PACKED_MAX_EVENTS || end > t->size)
+		return refuse(u, "more events or modifier sets than the blob holds");
+	if (t->pool_offset < end || t->pool_offset >= t->size || t->blob[t->size - 1] != '\0')
+		return refuse(u, "its string pool is misplaced or unterminated");
+	t->nevents = (int)nevents;
+	t->nsets = (int)nsets;
+	uint32_t *events = read_offsets(u, &at, nevents, end);
+	t->set_offsets = events ? read_offsets(u, &at, nsets, end) : NULL;
+	t->events = arena_calloc(&t->arena, (size_t)nevents + 1, sizeof(*t->events));
+	t->sets = arena_calloc(&t->arena, (size_t)nsets + 1, sizeof(*t->sets));
+	if (!events || !t->set_offsets)
+		return -1;
+	if (!t->events || !t->sets)
+		return refuse(u, "out of memory");
+	for (int e = 0; e < t->nevents; e++) {
+		struct event head = { 0 };
+		seek(u, events[e]);
+		read_event_head(u, &head);
+		if (!u->r.ok || !head.name || !*head.name)
+			return refuse(u, "an event without a name");
+		t->events[e].name = head.name;
+		t->events[e].retired = head.retired;
+		t->events[e].offset = events[e];
+	}
+	if (name_index_build(&t->by_name, t->events, t->nevents, live_event_name, NULL, &t->arena))
+		return refuse(u, "out of memory");
+	return 0;
+}
+
+int unpack_table(struct event_table *t, const char **why)
+{
+	struct unpacker u = { .t = t };
+	if (!read_index(&u) && !u.fault)
+		return 0;
+	*why = u.fault ? u.fault : "unreadable";
+	return -1;
+}
+
+/* ---- aliases --------------------------------------------------------------- */
+
+static const char *alias_name(const void *list, int i)
+{
+	return ((const struct alias *)list)[i].name;
+}
+
+int unpack_aliases(struct event_table *t, const unsigned char *blob, size_t size, const char **why)
+{
+	struct unpacker u = { .t = t };
+	reader_init(&u.r, blob, size);
+	if (size < PACKED_HEADER || memcmp(blob, PACKED_ALIASES_MAGIC, PACKED_HEADER)) {
+		*why = "not a packed alias list";
+		return -1;
+	}
+	u.r.p += PACKED_HEADER;
+	t->naliases = (int)read_length(&u.r, INT_MAX / 2);
+	t->aliases = arena_calloc(&t->arena, (size_t)t->naliases + 1, sizeof(*t->aliases));
+	if (!t->aliases)
+		refuse(&u, "out of memory");
+	for (int i = 0; !u.fault && i < t->naliases; i++) {
+		struct alias *a = &t->aliases[i];
+		a->name = read_string(&u.r);
+		a->attrs = read_string(&u.r);
+		uint64_t e = read_varint(&u.r);
+		if (!u.r.ok || !a->name || e >= (uint64_t)t->nevents)
+			refuse(&u, "an alias of an event the table lacks");
+		a->event = (int)e;
+	}
+	if (!u.fault && u.r.p != u.r.end)
+		refuse(&u, "bytes after the last alias");
+	if (!u.fault && name_index_build(&t->alias_by_name, t->aliases, t->naliases, alias_name, NULL, &t->arena))
+		refuse(&u, "out of memory");
+	*why = u.fault;
+	return u.fault ? -1 : 0;
+}
+
+/* ---- the PMU directory ------------------------------------------------------ */
+
+/* Where the slots start, and where PMU INDEX's entry is. */
+#define DIRECTORY_SLOTS (PACKED_HEADER + 12)
+
+int unpack_directory(const unsigned char *dir, size_t n, uint32_t *npmus, uint32_t *nslots, uint32_t *ntables)
+{
+	if (n < DIRECTORY_SLOTS || memcmp(dir, PACKED_DIRECTORY_MAGIC, PACKED_HEADER) || dir[n - 1] != '\0')
+		return -1;
+	*npmus = read_u32_le(dir + PACKED_HEADER);
+	*nslots = read_u32_le(dir + PACKED_HEADER + 4);
+	*ntables = read_u32_le(dir + PACKED_HEADER + 8);
+	/* slots a power of two, more than the PMUs (so probing ends), and
+	 * the arrays inside the blob, before the names */
+	uint64_t need = DIRECTORY_SLOTS + 4 * ((uint64_t)*nslots + 2 * (uint64_t)*npmus);
+	if (*npmus > PACKED_MAX_PMUS || *ntables > PACKED_MAX_PMUS || *nslots <= *npmus || (*nslots & (*nslots - 1))
+	    || need > n)
+		return -1;
+	return 0;
+}
+
+uint32_t directory_slot(const unsigned char *dir, uint32_t h)
+{
+	return read_u32_le(dir + DIRECTORY_SLOTS + 4 * (size_t)h);
+}
+
+int unpack_directory_entry(const unsigned char *dir, size_t n, uint32_t nslots, uint32_t npmus, int index,
+			   const char **name, int64_t *pmu_id)
+{
+	size_t names = DIRECTORY_SLOTS + 4 * ((size_t)nslots + 2 * (size_t)npmus);
+	const unsigned char *entry = dir + DIRECTORY_SLOTS + 4 * ((size_t)nslots + 2 * (size_t)index);
+	uint32_t offset = read_u32_le(entry);
+	*pmu_id = read_u32_le(entry + 4);
+	/* the blob ends with a NUL, so any offset among the names ends in one */
+	if (offset < names || offset >= n)
+		return -1;
+	*name = (const char *)dir + offset;
+	return **name ? 0 : -1;
+}

@@ -1,0 +1,407 @@
+/*
+ * test_hostile.c - a catalog is input too: catalogs no build writes, made
+ * from a good one with SQL, are refused with one line, never a crash or
+ * an overrun, and a refusal is remembered, not retried and leaked.
+ *
+ * Each case edits the rows, then packs them twice: as the compiler does
+ * (checking: it must refuse, naming the fault) and as a careless or
+ * hostile writer would (not checking), which the runtime must then refuse
+ * when it reads the damaged part.  The cases are those issue 9 found.
+ */
+#include <limits.h>
+#include <malloc.h>
+#include <setjmp.h>
+#include <sqlite3.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "../compiler/pack.h"
+#include "pmudb.h"
+#include "testlib.h"
+
+static char *tmp, *good;
+static int cases;
+
+static int setup(void **state)
+{
+	(void)state;
+	tmp = test_tempdir();
+	good = test_build_path("pmudb.db");
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	test_rmtree(tmp);
+	free(tmp);
+	free(good);
+	return 0;
+}
+
+/* The event id of PMU's EVENT, as SQL. */
+#define EVENT_ID(pmu, event) \
+	"(SELECT e.id FROM event e JOIN pmu p ON p.event_table_id = e.table_id" \
+	" WHERE p.name = '" pmu "' AND e.name = '" event "')"
+#define SKL_INST_RETIRED EVENT_ID("skl", "INST_RETIRED")
+
+static void exec_sql(const char *path, const char *sql)
+{
+	sqlite3 *db;
+	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+	char *msg = NULL;
+	if (sqlite3_exec(db, sql, NULL, NULL, &msg) != SQLITE_OK)
+		fail_msg("%s: %s", sql, msg);
+	sqlite3_close(db);
+}
+
+/* A copy of the good catalog with SQL applied. */
+static char *edited(const char *name, const char *sql)
+{
+	char *path = malloc(strlen(tmp) + strlen(name) + 8);
+	sprintf(path, "%s/%s.db", tmp, name);
+	assert_int_equal(test_copy_file(good, path), 0);
+	exec_sql(path, sql);
+	return path;
+}
+
+/* Lets column COLUMN (declared "COLUMN TYPE NOT NULL") of TABLE hold NULL,
+ * as a file not written by us may. */
+static void allow_null(const char *path, const char *table, const char *decl)
+{
+	char sql[512];
+	snprintf(sql, sizeof(sql),
+		 "PRAGMA writable_schema = ON;"
+		 "UPDATE sqlite_schema SET sql = replace(sql, '%s NOT NULL', '%s') WHERE name = '%s';",
+		 decl, decl, table);
+	exec_sql(path, sql);
+}
+
+/* Packs PATH's rows again; returns the packer's refusal (malloc'd), or NULL. */
+static char *repack(const char *path, bool check)
+{
+	sqlite3 *db;
+	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+	char *error = NULL;
+	assert_int_equal(sqlite3_exec(db, "BEGIN", NULL, NULL, NULL), SQLITE_OK);
+	int r = pack_catalog(db, check, &error);
+	assert_int_equal(sqlite3_exec(db, r ? "ROLLBACK" : "COMMIT", NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(db);
+	if (!r) {
+		free(error);
+		return NULL;
+	}
+	assert_non_null(error);
+	return error;
+}
+
+/* The compiler refuses the rows at PATH with a message holding WHAT; the
+ * rows packed without checking are written back for the runtime to meet. */
+static void packer_refuses(const char *path, const char *what)
+{
+	char *error = repack(path, true);
+	if (!error || !strstr(error, what))
+		fail_msg("packing %s: expected a refusal with '%s', got '%s'", path, what, error ? error : "none");
+	assert_null(strchr(error, '\n'));
+	print_message("  compiler: %s\n", error);
+	free(error);
+	assert_null(repack(path, false));
+}
+
+static void assert_one_line(const struct pmudb_error *err, const char *path)
+{
+	assert_null(strchr(err->message, '\n'));
+	if (path && !strstr(err->message, path))
+		fail_msg("'%s' does not name %s", err->message, path);
+}
+
+/* Encoding S from the catalog at PATH is refused as a catalog error. */
+static void runtime_refuses(const char *path, const char *s)
+{
+	struct pmudb_error err;
+	pmudb_t *db = pmudb_open(path, &err);
+	assert_non_null(db);
+	struct pmudb_encoding e;
+	int r = pmudb_encode(db, s, NULL, &e, &err);
+	if (r != PMUDB_ERR_CATALOG)
+		fail_msg("%s from %s: %d (%s), expected PMUDB_ERR_CATALOG", s, path, r, err.message);
+	assert_one_line(&err, path);
+	print_message("  runtime:  %s\n", err.message);
+	/* and again: the refusal is remembered */
+	assert_int_equal(pmudb_encode(db, s, NULL, &e, &err), PMUDB_ERR_CATALOG);
+	/* the rest of the catalog still answers */
+	assert_int_equal(pmudb_encode(db, "amd64_fam19h_zen4::RETIRED_INSTRUCTIONS", NULL, &e, &err), 0);
+	pmudb_close(db);
+	cases++;
+}
+
+/* ---- the cases of issue 9 ------------------------------------------------ */
+
+static void test_umask_equiv_naming_itself(void **state)
+{
+	(void)state;
+	char *path = edited("equiv_self", "UPDATE umask SET equiv = name WHERE name = 'ANY_P' AND event_id = " SKL_INST_RETIRED);
+	packer_refuses(path, "cycle");
+	runtime_refuses(path, "skl::INST_RETIRED:ANY_P");
+	free(path);
+}
+
+static void test_event_default_at_minus_one(void **state)
+{
+	(void)state;
+	char *path = edited("event_default", "INSERT INTO event_default VALUES (" SKL_INST_RETIRED ", -1)");
+	packer_refuses(path, "position");
+	runtime_refuses(path, "skl::INST_RETIRED");
+	free(path);
+}
+
+static void test_umask_default_at_minus_one(void **state)
+{
+	(void)state;
+	char *path = edited("umask_default", "INSERT INTO umask_default VALUES (" SKL_INST_RETIRED ", 0, -1)");
+	packer_refuses(path, "position");
+	runtime_refuses(path, "skl::INST_RETIRED:ANY_P");
+	free(path);
+}
+
+/* A row for a unit mask the event lacks cannot reach the packed form: the
+ * compiler refuses it, and packed without checks the event is unharmed. */
+static void test_umask_implied_for_umask_minus_one(void **state)
+{
+	(void)state;
+	char *path = edited("umask_implied", "INSERT INTO umask_implied VALUES (" SKL_INST_RETIRED ", -1, 0, 1, 0)");
+	packer_refuses(path, "which the event lacks");
+	struct pmudb_error err;
+	pmudb_t *a = pmudb_open(path, &err), *b = pmudb_open(NULL, &err);
+	assert_non_null(a);
+	struct pmudb_encoding ea, eb;
+	assert_int_equal(pmudb_encode(a, "skl::INST_RETIRED:ANY_P", NULL, &ea, &err), 0);
+	assert_int_equal(pmudb_encode(b, "skl::INST_RETIRED:ANY_P", NULL, &eb, &err), 0);
+	assert_string_equal(ea.fstr, eb.fstr);
+	pmudb_close(a);
+	pmudb_close(b);
+	free(path);
+}
+
+static void test_umask_implied_modifier_minus_three(void **state)
+{
+	(void)state;
+	char *path = edited("implied_modifier", "INSERT INTO umask_implied VALUES (" SKL_INST_RETIRED ", 0, -3, 1, 0)");
+	packer_refuses(path, "implies a modifier the event lacks");
+	runtime_refuses(path, "skl::INST_RETIRED:ANY_P");
+	free(path);
+}
+
+static void test_three_thousand_defaults(void **state)
+{
+	(void)state;
+	char *path = edited("many_defaults",
+			    "WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < 2999)"
+			    " INSERT OR IGNORE INTO event_default SELECT " SKL_INST_RETIRED ", i FROM n");
+	packer_refuses(path, "position");
+	runtime_refuses(path, "skl::INST_RETIRED");
+	free(path);
+}
+
+static void test_more_modifiers_than_the_runtime_reads(void **state)
+{
+	(void)state;
+	char *path = edited("many_modifiers",
+			    "WITH RECURSIVE n(i) AS (SELECT 100 UNION ALL SELECT i + 1 FROM n WHERE i < 200)"
+			    " INSERT INTO modifier SELECT m.set_id, n.i, 'x' || n.i, m.description_id, m.type,"
+			    " m.provider, m.libpfm_index, 0, 0, NULL, NULL, NULL, 0, NULL, NULL, NULL"
+			    " FROM modifier m, n WHERE m.set_id = (SELECT modifier_set_id FROM event WHERE id = "
+			    SKL_INST_RETIRED ") AND m.position = 0");
+	packer_refuses(path, "modifier set");
+	runtime_refuses(path, "skl::INST_RETIRED:ANY_P");
+	free(path);
+}
+
+static void test_bare_error_int_min(void **state)
+{
+	(void)state;
+	char *path = edited("int_min", "UPDATE event SET bare_error = -2147483648 WHERE id = " SKL_INST_RETIRED);
+	packer_refuses(path, "not libpfm's");
+	runtime_refuses(path, "skl::INST_RETIRED");
+	free(path);
+	assert_string_equal(pmudb_strerror(INT_MIN), "unknown error code");
+	assert_string_equal(pmudb_error_name(INT_MIN), "PMUDB_ERR_UNKNOWN");
+	assert_string_equal(pmudb_strerror(INT_MAX), "unknown error code");
+}
+
+/* NULL where our schema says NOT NULL: the packer refuses the rows, and the
+ * runtime, which reads some columns itself, refuses what it reads. */
+static void test_nulls_in_not_null_columns(void **state)
+{
+	(void)state;
+	char *path = edited("null_type", "SELECT 1");
+	allow_null(path, "modifier", "type TEXT");
+	exec_sql(path, "UPDATE modifier SET type = NULL WHERE set_id = (SELECT modifier_set_id FROM event WHERE id = "
+		 SKL_INST_RETIRED ")");
+	packer_refuses(path, "NULL");
+	free(path);
+
+	path = edited("null_description", "SELECT 1");
+	allow_null(path, "pmu", "description TEXT");
+	exec_sql(path, "UPDATE pmu SET description = NULL WHERE name = 'skl'");
+	runtime_refuses(path, "skl::INST_RETIRED:ANY_P");
+	free(path);
+
+	path = edited("null_text", "SELECT 1");
+	allow_null(path, "text", "value TEXT");
+	exec_sql(path, "UPDATE text SET value = NULL WHERE id = (SELECT description_id FROM event WHERE id = "
+		 SKL_INST_RETIRED ")");
+	struct pmudb_error err;
+	pmudb_t *db = pmudb_open(path, &err);
+	assert_non_null(db);
+	int p = pmudb_find_pmu(db, "skl"), pmu, ev;
+	assert_true(p >= 0);
+	assert_int_equal(pmudb_find_event(db, "skl::INST_RETIRED", NULL, &pmu, &ev, &err), 0);
+	struct pmudb_event_info info;
+	assert_int_equal(pmudb_event_info(db, pmu, ev, &info), PMUDB_ERR_CATALOG);
+	pmudb_close(db);
+	free(path);
+
+	path = edited("null_cpuid_pmu", "SELECT 1");
+	allow_null(path, "cpuid_map_pmu", "pmu_name TEXT");
+	exec_sql(path, "UPDATE cpuid_map_pmu SET pmu_name = NULL");
+	db = pmudb_open(path, &err);
+	assert_non_null(db);
+	struct pmudb_cpu cpu;
+	struct pmudb_scope scope;
+	assert_int_equal(pmudb_cpu_parse("GenuineIntel/6/0x55", &cpu, &err), 0);
+	assert_int_equal(pmudb_scope_cpu(db, &cpu, &scope, NULL, &err), PMUDB_ERR_CATALOG);
+	assert_one_line(&err, path);
+	pmudb_close(db);
+	free(path);
+	cases += 4;
+}
+
+/* A table that fails to load is not loaded again: 50,000 encodes of its
+ * events cost no memory (issue 9 saw 3.1 GB). */
+static void test_failed_load_is_remembered(void **state)
+{
+	(void)state;
+	char *path = edited("cut_blob", "UPDATE event_table SET packed = substr(packed, 1, 100)"
+			    " WHERE id = (SELECT event_table_id FROM pmu WHERE name = 'skl')");
+	runtime_refuses(path, "skl::INST_RETIRED:ANY_P");
+	struct pmudb_error err;
+	pmudb_t *db = pmudb_open(path, &err);
+	struct pmudb_encoding e;
+	assert_int_equal(pmudb_encode(db, "skl::INST_RETIRED:ANY_P", NULL, &e, &err), PMUDB_ERR_CATALOG);
+	size_t before = mallinfo2().uordblks;
+	for (int i = 0; i < 50000; i++)
+		assert_int_equal(pmudb_encode(db, i % 2 ? "skl::INST_RETIRED:ANY_P" : "skl::BR_MISP_RETIRED", NULL, &e, &err),
+				 PMUDB_ERR_CATALOG);
+	size_t after = mallinfo2().uordblks;
+	print_message("  50,000 refused encodes: heap %zu -> %zu bytes\n", before, after);
+	assert_true(after <= before + 4096);
+	pmudb_close(db);
+	free(path);
+}
+
+static void test_damaged_blobs(void **state)
+{
+	(void)state;
+	/* one byte changed inside a packed table: zstd's checksum */
+	char *path = edited("flipped", "UPDATE event_table SET packed = substr(packed, 1, 40) ||"
+			    " (CASE WHEN substr(packed, 41, 1) = x'00' THEN x'01' ELSE x'00' END) || substr(packed, 42)"
+			    " WHERE id = (SELECT event_table_id FROM pmu WHERE name = 'skl')");
+	runtime_refuses(path, "skl::INST_RETIRED:ANY_P");
+	free(path);
+	/* not zstd at all */
+	path = edited("not_zstd", "UPDATE event_table SET packed = x'706d75646254330000000000'"
+		      " WHERE id = (SELECT event_table_id FROM pmu WHERE name = 'skl')");
+	runtime_refuses(path, "skl::INST_RETIRED:ANY_P");
+	free(path);
+	/* the aliases */
+	path = edited("aliases", "UPDATE event_table SET packed_aliases = x'00'"
+		      " WHERE id = (SELECT event_table_id FROM pmu WHERE name = 'skl')");
+	runtime_refuses(path, "skl::NO_SUCH_NAME");
+	free(path);
+	/* the directory: refused at open */
+	path = edited("directory", "UPDATE pmu_directory SET packed = x'0102'");
+	struct pmudb_error err;
+	assert_null(pmudb_open(path, &err));
+	assert_int_equal(err.code, PMUDB_ERR_CATALOG);
+	assert_one_line(&err, path);
+	free(path);
+	path = edited("no_directory", "DELETE FROM pmu_directory");
+	assert_null(pmudb_open(path, &err));
+	assert_one_line(&err, path);
+	free(path);
+	/* a directory naming a pmu row that is another PMU */
+	path = edited("wrong_row", "UPDATE pmu SET name = 'zzz' WHERE name = 'skl'");
+	runtime_refuses(path, "skl::INST_RETIRED");
+	free(path);
+}
+
+/* ---- what callers hand the API -------------------------------------------- */
+
+static void test_api_checks_its_arguments(void **state)
+{
+	(void)state;
+	struct pmudb_error err;
+	pmudb_t *db = pmudb_open(NULL, &err);
+	struct pmudb_encoding e;
+	struct pmudb_scope scope = { .count = 1, .pmus = { 100000 } };
+	assert_int_equal(pmudb_encode(db, "INST_RETIRED", &scope, &e, &err), PMUDB_ERR_INVAL);
+	assert_one_line(&err, NULL);
+	scope.count = 1000;
+	assert_int_equal(pmudb_encode(db, "INST_RETIRED", &scope, &e, &err), PMUDB_ERR_INVAL);
+	scope.count = -1;
+	assert_int_equal(pmudb_encode(db, "INST_RETIRED", &scope, &e, &err), PMUDB_ERR_INVAL);
+	assert_int_equal(pmudb_encode(NULL, "x", NULL, &e, &err), PMUDB_ERR_INVAL);
+	assert_int_equal(pmudb_encode(db, NULL, NULL, &e, &err), PMUDB_ERR_INVAL);
+	assert_int_equal(pmudb_encode(db, "x", NULL, NULL, &err), PMUDB_ERR_INVAL);
+	struct pmudb_pmu_info pi;
+	struct pmudb_event_info ei;
+	struct pmudb_umask_info ui;
+	struct pmudb_modifier_info mi;
+	assert_int_equal(pmudb_pmu_info(db, -1, &pi), PMUDB_ERR_INVAL);
+	assert_int_equal(pmudb_pmu_info(db, INT_MAX, &pi), PMUDB_ERR_INVAL);
+	assert_int_equal(pmudb_pmu_info(NULL, 0, &pi), PMUDB_ERR_INVAL);
+	assert_int_equal(pmudb_event_info(db, 0, -1, &ei), PMUDB_ERR_INVAL);
+	assert_int_equal(pmudb_event_info(db, 0, INT_MAX, &ei), PMUDB_ERR_INVAL);
+	assert_int_equal(pmudb_umask_info(db, 0, 0, INT_MAX, &ui), PMUDB_ERR_INVAL);
+	assert_int_equal(pmudb_modifier_info(db, 0, 0, -5, &mi), PMUDB_ERR_INVAL);
+	assert_int_equal(pmudb_pmu_count(NULL), 0);
+	assert_int_equal(pmudb_find_pmu(db, NULL), -1);
+	assert_true(pmudb_search(db, NULL, NULL, NULL) < 0);
+	struct pmudb_cpu cpu;
+	assert_int_equal(pmudb_cpu_parse(NULL, &cpu, &err), PMUDB_ERR_INVAL);
+	assert_int_equal(pmudb_scope_cpu(db, NULL, &scope, NULL, &err), PMUDB_ERR_INVAL);
+	pmudb_close(db);
+	pmudb_close(NULL);
+}
+
+static void test_summary(void **state)
+{
+	(void)state;
+	print_message("%d hostile catalogs refused with one line\n", cases);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_umask_equiv_naming_itself),
+		cmocka_unit_test(test_event_default_at_minus_one),
+		cmocka_unit_test(test_umask_default_at_minus_one),
+		cmocka_unit_test(test_umask_implied_for_umask_minus_one),
+		cmocka_unit_test(test_umask_implied_modifier_minus_three),
+		cmocka_unit_test(test_three_thousand_defaults),
+		cmocka_unit_test(test_more_modifiers_than_the_runtime_reads),
+		cmocka_unit_test(test_bare_error_int_min),
+		cmocka_unit_test(test_nulls_in_not_null_columns),
+		cmocka_unit_test(test_failed_load_is_remembered),
+		cmocka_unit_test(test_damaged_blobs),
+		cmocka_unit_test(test_api_checks_its_arguments),
+		cmocka_unit_test(test_summary),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
