@@ -158,6 +158,9 @@ int pmudb_parse_cpulist(const char *text, int *cpus, int max, struct pmudb_error
 		for (long c = lo, at = total; c <= hi && at < max; c++, at++)
 			cpus[at] = (int)c;
 		total += hi - lo + 1;
+		if (*p == ',' && only_space(p + 1))
+			return fail(err, PMUDB_ERR_INVAL, "CPU list \"%s\": at offset %ld: a ',' with no CPU after it",
+				    quotable(text, q), (long)(p - text));
 		if (*p == ',')
 			p++;
 		else if (!only_space(p))
