@@ -93,6 +93,7 @@ struct event {
 
 struct group {
 	int first, n;			/* events[first .. first + n) */
+	int label;			/* "group LABEL": 1, 2 ... among groups of two or more */
 	struct target *targets;
 	int ntargets;
 	char where[96];			/* for messages: "the command", "CPUs of uncore_imc_0" ... */
@@ -111,6 +112,7 @@ struct stat_run {
 	int nthreads;
 	char **command;			/* NULL-ended, or NULL */
 	FILE *out;
+	int intervals;			/* printed so far */
 	pid_t child;
 	int status;			/* the command's wait status */
 	double elapsed;
@@ -241,6 +243,8 @@ static int make_groups(struct stat_run *s)
 		s->groups[s->ngroups - 1].n++;
 		s->events[i].group = s->ngroups - 1;
 	}
+	for (int g = 0, label = 0; g < s->ngroups; g++)
+		s->groups[g].label = s->groups[g].n > 1 ? ++label : 0;
 	return 0;
 }
 
@@ -803,7 +807,7 @@ static void print_text_count(FILE *f, const struct stat_run *s, const struct eve
 		fprintf(f, "%20s", "<not counted>");
 	fprintf(f, " %16" PRIu64 " %16" PRIu64 "  %s", c->enabled, c->running, ev->name);
 	if (g->n > 1)
-		fprintf(f, "  [group %d]", ev->group + 1);
+		fprintf(f, "  [group %d]", g->label);
 	if (g->ntargets > 1 && g->targets[0].pid == -1)
 		fprintf(f, "  (%d CPUs)", g->ntargets);
 	if (counted && c->running < c->enabled)
@@ -833,7 +837,7 @@ static void print_json_count(FILE *f, const struct stat_run *s, const struct eve
 			ev->attr.type, (unsigned long long)ev->attr.config, (unsigned long long)ev->attr.config1,
 			(unsigned long long)ev->attr.config2);
 		if (g->n > 1)
-			fprintf(f, ",\"group\":%d,\"leader\":%s", ev->group + 1, ev == &s->events[g->first] ? "true" : "false");
+			fprintf(f, ",\"group\":%d,\"leader\":%s", g->label, ev == &s->events[g->first] ? "true" : "false");
 		fprintf(f, ",\"instances\":%d", g->ntargets);
 	}
 	fprintf(f, ",\"value\":%" PRIu64 ",\"time_enabled\":%" PRIu64 ",\"time_running\":%" PRIu64, c->value,
@@ -852,6 +856,9 @@ static void print_interval(struct stat_run *s, double t)
 	FILE *f = s->out;
 	if (s->json)
 		fprintf(f, "{\"interval\":%.6f,\"counts\":[", t);
+	else if (!s->intervals)
+		fprintf(f, "#%11s %20s %16s %16s  %s\n", "time", "value", "time_enabled", "time_running", "event");
+	s->intervals++;
 	for (int i = 0; i < s->nevents; i++) {
 		struct event *ev = &s->events[i];
 		struct count d = delta(&ev->now, &ev->last);
