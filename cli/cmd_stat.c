@@ -94,6 +94,7 @@ struct event {
 struct group {
 	int first, n;			/* events[first .. first + n) */
 	int label;			/* "group LABEL": 1, 2 ... among groups of two or more */
+	bool rejected;			/* an event of it was refused before opening: not opened */
 	struct target *targets;
 	int ntargets;
 	char where[96];			/* for messages: "the command", "CPUs of uncore_imc_0" ... */
@@ -281,6 +282,7 @@ static int encode_events(struct stat_run *s)
 			r = pmudb_to_perf_attr(&ev->enc, &ev->attr, sizeof(ev->attr), &err);
 		if (r) {
 			fprintf(stderr, "pmudb stat: %s: %s\n", ev->name, err.message);
+			s->groups[ev->group].rejected = true;
 			status = EXIT_REJECTED;
 		}
 	}
@@ -377,7 +379,7 @@ static int event_targets(const struct stat_run *s, const struct event *ev, struc
 	if (n > 0)
 		snprintf(where, wherelen, "the CPUs of %s", ev->enc.sysfs_pmu);
 	else if (s->system_wide) {
-		snprintf(where, wherelen, "every CPU (-a)");
+		snprintf(where, wherelen, "every CPU, -a");
 		n = read_cpulist_file("/sys/devices/system/cpu/online", &cpus, why, whylen);
 		if (n < 0)
 			return -1;
@@ -430,7 +432,7 @@ static int plan_targets(struct stat_run *s)
 	for (int g = 0; g < s->ngroups; g++) {
 		struct group *gr = &s->groups[g];
 		char why[600] = "out of memory";
-		for (int i = 0; i < gr->n; i++) {
+		for (int i = 0; i < gr->n && !gr->rejected; i++) {
 			struct event *ev = &s->events[gr->first + i];
 			struct target *t;
 			char where[96];
@@ -438,6 +440,7 @@ static int plan_targets(struct stat_run *s)
 			if (n < 0) {
 				fprintf(stderr, "pmudb stat: %s: %s\n", ev->name, why);
 				free(t);
+				gr->rejected = true;
 				status = EXIT_REJECTED;
 				break;
 			}
@@ -452,11 +455,14 @@ static int plan_targets(struct stat_run *s)
 					fprintf(stderr, "pmudb stat: %s: counts on %s, but its group leader %s on %s; "
 						"a group counts in one place\n", ev->name, where, s->events[gr->first].name,
 						gr->where);
+					gr->rejected = true;
 					status = EXIT_REJECTED;
 					break;
 				}
 			}
 		}
+		if (gr->rejected)
+			gr->ntargets = 0;	/* nothing of it is opened */
 		for (int i = 0; i < gr->n; i++) {
 			struct event *ev = &s->events[gr->first + i];
 			ev->fds = malloc((size_t)(gr->ntargets ? gr->ntargets : 1) * sizeof(int));
@@ -649,7 +655,7 @@ static int open_all(struct stat_run *s)
 {
 	int status = EXIT_GOOD;
 	for (int g = 0; g < s->ngroups; g++)
-		if (open_group(s, &s->groups[g]))
+		if (!s->groups[g].rejected && open_group(s, &s->groups[g]))
 			status = EXIT_REJECTED;	/* go on: report every event at fault */
 	return status;
 }
@@ -1164,8 +1170,10 @@ static void free_run(struct stat_run *s)
 		fclose(s->out);
 }
 
-/* Opens the counters, runs the command (or waits for -p/-a), reads. */
-static int count(struct stat_run *s, const sigset_t *orig_mask)
+/* Opens the counters, runs the command (or waits for -p/-a), reads.
+ * With REJECTED (an event refused before opening) the others are still
+ * opened, so that every refusal is reported at once, but nothing runs. */
+static int count(struct stat_run *s, const sigset_t *orig_mask, bool rejected)
 {
 	struct launch l = { -1, -1 };
 	fflush(s->out);
@@ -1179,6 +1187,8 @@ static int count(struct stat_run *s, const sigset_t *orig_mask)
 		}
 	}
 	int status = open_all(s);
+	if (rejected)
+		status = EXIT_REJECTED;
 	if (status != EXIT_GOOD) {
 		if (s->child)
 			launch_abort(s, &l);
@@ -1220,12 +1230,13 @@ static int run_stat(struct stat_run *s)
 		status = EXIT_USAGE;
 	if (status == EXIT_GOOD && s->pid > 0)
 		status = list_threads(s);
-	if (status == EXIT_GOOD)
-		status = encode_events(s);
-	if (status == EXIT_GOOD)
-		status = plan_targets(s);
 	if (status != EXIT_GOOD)
 		return status;
+	bool rejected = encode_events(s) != EXIT_GOOD;
+	status = plan_targets(s);
+	if (status == EXIT_USAGE)
+		return status;
+	rejected |= status != EXIT_GOOD;
 
 	/* SIGINT and SIGTERM end -p/-a counting; with a command pmudb waits for
 	 * it (Ctrl-C reaches the command itself).  Blocked except inside ppoll,
@@ -1243,7 +1254,7 @@ static int run_stat(struct stat_run *s)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGCHLD, &sa, NULL);
-	status = count(s, &orig);
+	status = count(s, &orig, rejected);
 	sigprocmask(SIG_SETMASK, &orig, NULL);
 	return status;
 }

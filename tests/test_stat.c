@@ -500,6 +500,19 @@ static void test_usage_and_catalog_errors(void **state)
 	assert_one_line_naming(&r, "perf::NO_SUCH_EVENT");
 	test_run_free(&r);
 
+	/* every refused event gets its line, the good ones are opened to be
+	 * checked too, and the command never runs */
+	run_pmudb(&r, "stat", "-e", "perf::NO_SUCH_EVENT", "-e", "perf::PERF_COUNT_SW_CPU_CLOCK:u", "-e",
+		  "{perf::PERF_COUNT_SW_PAGE_FAULTS:u,perf::ALSO_MISSING}", "-e", "perf::PERF_COUNT_SW_CPU_CLOCK:u:cpu=100000",
+		  "--", "echo", "ran", NULL);
+	assert_int_equal(r.status, 1);
+	assert_int_equal(test_line_count(r.err), 3);
+	assert_non_null(strstr(r.err, "perf::NO_SUCH_EVENT"));
+	assert_non_null(strstr(r.err, "perf::ALSO_MISSING"));
+	assert_non_null(strstr(r.err, "cpu=100000"));
+	assert_string_equal(r.out, "");
+	test_run_free(&r);
+
 	run_pmudb(&r, "stat", "-e", "perf::PERF_COUNT_SW_CPU_CLOCK:u", NULL);	/* no command */
 	assert_int_equal(r.status, 2);
 	assert_one_line_naming(&r, "no command");
