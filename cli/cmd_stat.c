@@ -334,7 +334,16 @@ static int uncore_cpus(const struct event *ev, int **cpus, char *why, size_t why
 	*cpus = calloc((size_t)count, sizeof(int));
 	if (!*cpus)
 		return -1;
-	return pmudb_kernel_pmu_cpus(ev->enc.sysfs_pmu, *cpus, count, &err);
+	/* read again: the file may have changed in between, so take no more
+	 * CPUs than there is room for, and no fewer than it now lists */
+	int got = pmudb_kernel_pmu_cpus(ev->enc.sysfs_pmu, *cpus, count, &err);
+	if (got <= 0) {
+		free(*cpus);
+		*cpus = NULL;
+		snprintf(why, whylen, "%s", got < 0 ? err.message : "its cpumask changed while read");
+		return -1;
+	}
+	return got < count ? got : count;
 }
 
 /* The threads of -p, each counted (with its future children: inherit). */
