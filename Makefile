@@ -39,7 +39,7 @@ CLI_SRC := $(wildcard cli/*.c)
 CLI_OBJ := $(CLI_SRC:%.c=$(BUILD)/%.o)
 TESTS := $(BUILD)/tests/test_catalog $(BUILD)/tests/test_tables $(BUILD)/tests/test_build \
 	$(BUILD)/tests/test_encode $(BUILD)/tests/test_cli $(BUILD)/tests/test_detect $(BUILD)/tests/test_vendor \
-	$(BUILD)/tests/test_reconcile $(BUILD)/tests/test_hostile
+	$(BUILD)/tests/test_reconcile $(BUILD)/tests/test_hostile $(BUILD)/tests/test_stat
 
 .PHONY: all run test check bench deps clean
 all: deps $(BUILD)/pmudb-build $(BUILD)/pmudb.db $(BUILD)/libpmudb.a $(BUILD)/libpmudb.so $(BUILD)/pmudb

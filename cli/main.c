@@ -24,6 +24,7 @@ static const char usage[] =
 	"  info EVENT                                  description, unit masks and modifiers of an event\n"
 	"  search TEXT                                 events and unit masks whose name or description has TEXT\n"
 	"  detect [--json]                             the CPU, the CPUID map entry it matched, its PMUs\n"
+	"  stat [-e EVENT]... [--json] [-I MS] -- COMMAND   count the events around COMMAND (or -p PID, -a)\n"
 	"\n"
 	"options:\n"
 	"  --db PATH        catalog file to use (default: $PMUDB_DB, else the built-in catalog)\n"
@@ -82,6 +83,7 @@ static const struct {
 } commands[] = {
 	{ "encode", cmd_encode }, { "pmus", cmd_pmus }, { "list", cmd_list },
 	{ "info", cmd_info }, { "search", cmd_search }, { "detect", cmd_detect },
+	{ "stat", cmd_stat },
 };
 
 int main(int argc, char **argv)

@@ -196,6 +196,47 @@ int pmudb_event_findings(pmudb_t *db, int pmu, int event, pmudb_finding_fn found
 typedef int (*pmudb_search_fn)(void *ctx, int pmu, int event, int umask);
 int pmudb_search(pmudb_t *db, const char *text, pmudb_search_fn found, void *ctx);
 
+/* ---- opening events yourself (perf_attr.c) ------------------------------ */
+
+/* Declared, not defined: include <linux/perf_event.h> to use these.  pmudb.h
+ * stays free of kernel headers (it builds where they are absent, for
+ * offline encoding), and the size argument below lets a program built
+ * against a newer or older <linux/perf_event.h> than the library's get an
+ * attr of its own size. */
+struct perf_event_attr;
+
+/* Fills ATTR (ATTR_SIZE bytes: pass sizeof(struct perf_event_attr)) for
+ * perf_event_open(2) from ENC: type, size, config, config1, config2, the
+ * exclude_* bits, precise_ip, sample_period or sample_freq with freq,
+ * exclusive, pinned; every other byte zero (read_format, disabled,
+ * inherit ... are the caller's).  The perf type of a kernel PMU named in
+ * ENC->sysfs_pmu is read again from this machine's sysfs, since the kernel
+ * assigns it at boot: an encoding made elsewhere opens here.  ENC->cpu is
+ * perf_event_open's cpu argument, not an attr field.
+ * Errors: PMUDB_ERR_NOTFOUND when the kernel PMU is not on this machine,
+ * PMUDB_ERR_INVAL on a malformed sysfs file or bad argument,
+ * PMUDB_ERR_TOOSMALL when ATTR_SIZE cannot hold a field ENC sets.
+ * Sysfs is /sys/bus/event_source/devices, or $PMUDB_SYSFS_DEVICES (a copy
+ * of another machine's, or a test's). */
+int pmudb_to_perf_attr(const struct pmudb_encoding *enc, struct perf_event_attr *attr, size_t attr_size,
+		       struct pmudb_error *err);
+
+/* The CPUs kernel PMU NAME counts on, from its sysfs cpumask (uncore PMUs
+ * have one; open one event per CPU there, pid -1).  Fills up to MAX of
+ * them into CPUS and returns how many there are (which may exceed MAX);
+ * 0 when the PMU has no cpumask (it counts per task, like a core PMU).
+ * PMUDB_ERR_NOTFOUND when there is no such kernel PMU here;
+ * PMUDB_ERR_INVAL when the cpumask is empty or malformed. */
+int pmudb_kernel_pmu_cpus(const char *name, int *cpus, int max, struct pmudb_error *err);
+
+/* Parses a kernel CPU list ("0-3,8,10-11\n", as cpumask and
+ * /sys/devices/system/cpu/online hold it).  Fills up to MAX CPUs into CPUS
+ * and returns how many the list names (possibly more than MAX), or
+ * PMUDB_ERR_INVAL with ERR giving the position at fault.  CPU numbers
+ * above PMUDB_CPU_LIMIT are refused. */
+#define PMUDB_CPU_LIMIT 65535
+int pmudb_parse_cpulist(const char *text, int *cpus, int max, struct pmudb_error *err);
+
 #ifdef __cplusplus
 }
 #endif
