@@ -39,7 +39,7 @@ TESTS := $(BUILD)/tests/test_catalog $(BUILD)/tests/test_tables $(BUILD)/tests/t
 	$(BUILD)/tests/test_encode $(BUILD)/tests/test_cli $(BUILD)/tests/test_detect $(BUILD)/tests/test_vendor \
 	$(BUILD)/tests/test_reconcile
 
-.PHONY: all run test check bench deps clean
+.PHONY: all run test check bench deps clean static dist deps-cross check-static
 all: deps $(BUILD)/pmudb-build $(BUILD)/pmudb.db $(BUILD)/libpmudb.a $(BUILD)/libpmudb.so $(BUILD)/pmudb
 
 # The packages the build needs; installed when running as root, else the
@@ -99,6 +99,102 @@ $(BUILD)/libpmudb.so: $(DB_OBJ)
 # libsqlite3.so (it was the difference between pmudb and a libpfm program).
 $(BUILD)/pmudb: $(CLI_OBJ) $(BUILD)/libpmudb.a
 	$(CC) $(LDFLAGS) $(CLI_OBJ) $(BUILD)/libpmudb.a -o $@ -Wl,-Bstatic $(SQLITE_LIBS) -Wl,-Bdynamic -lpthread -lm -ldl
+
+# ---- static binaries: `make static [ARCH=arm64]`, `make dist [ARCH=arm64]` ----
+# One binary with no dynamic dependency at all (no ELF interpreter, no
+# shared library), the catalog inside: it runs on any Linux of its
+# architecture, old distributions and empty containers included.
+# Static glibc, as Debian ships SQLite's archive for it (libsqlite3.a, for
+# arm64 too by multiarch).  The link warns that SQLite refers to dlopen();
+# only sqlite3_load_extension() reaches it, and pmudb never calls it.
+#
+# ARCH: this host's (default, into $(BUILD)/pmudb-static) or arm64,
+# cross-built with Debian's gcc-aarch64-linux-gnu into
+# $(BUILD)/arm64/pmudb-static; the catalog is compiled on this host either way.
+HOST_ARCH := $(shell uname -m)
+arch_name = $(if $(filter $(1),arm64 aarch64),aarch64,$(if $(filter $(1),x86_64 amd64 x86),x86_64,$(1)))
+ARCH ?= $(HOST_ARCH)
+TARGET_ARCH := $(call arch_name,$(ARCH))
+VERSION := $(shell sed -n 's/^\#define PMUDB_VERSION "\(.*\)"/\1/p' db/pmudb.h)
+ifeq ($(TARGET_ARCH),$(call arch_name,$(HOST_ARCH)))
+STATIC_BIN := $(BUILD)/pmudb-static
+STRIP := strip
+else ifeq ($(TARGET_ARCH),aarch64)
+CROSS_DIR := $(BUILD)/arm64
+CROSS_CC := aarch64-linux-gnu-gcc
+STRIP := aarch64-linux-gnu-strip
+CROSS_SQLITE := /usr/lib/aarch64-linux-gnu/libsqlite3.a
+STATIC_BIN := $(CROSS_DIR)/pmudb-static
+else
+STATIC_BIN := unsupported-ARCH
+endif
+# What cross-building for arm64 needs (and testing it: qemu-user-static).
+CROSS_PACKAGES := gcc-aarch64-linux-gnu libc6-dev-arm64-cross libsqlite3-dev:arm64
+CROSS_TEST_PACKAGES := $(CROSS_PACKAGES) qemu-user-static
+
+static: deps $(if $(CROSS_DIR),deps-cross) $(STATIC_BIN)
+	@echo "sizes (the catalog inside: the bytes between pmudb_builtin_catalog and its end):"
+	@for b in $(BUILD)/pmudb $(BUILD)/pmudb-static $(BUILD)/arm64/pmudb-static; do \
+		[ -f $$b ] || continue; \
+		lo=$$(nm $$b | awk '$$3 == "pmudb_builtin_catalog" { print $$1 }'); \
+		hi=$$(nm $$b | awk '$$3 == "pmudb_builtin_catalog_end" { print $$1 }'); \
+		kind=$$(if readelf -lW $$b | grep -q INTERP; then echo dynamic; else echo static; fi); \
+		case "$$(readelf -hW $$b | grep Machine:)" in *X86-64*) machine=x86_64;; *AArch64*) machine=aarch64;; \
+			*) machine=unknown;; esac; \
+		awk -v b=$$b -v size=$$(stat -c %s $$b) -v cat=$$((0x$$hi - 0x$$lo)) -v what="$$machine, $$kind" \
+			'BEGIN { printf "  %-26s %5.1f MB (%d bytes), %s; the catalog inside %.1f MB (%d bytes)\n", \
+				b, size / 1e6, size, what, cat / 1e6, cat }'; \
+	done
+	@awk -v b=$(BUILD)/pmudb.db -v size=$$(stat -c %s $(BUILD)/pmudb.db) \
+		'BEGIN { printf "  %-26s %5.1f MB (%d bytes), the catalog file\n", b, size / 1e6, size }'
+
+ifneq ($(SAN),)
+$(STATIC_BIN):
+	@echo "make static: not with SAN=1 (the sanitizers' runtimes do not link statically)" >&2; exit 2
+else ifeq ($(STATIC_BIN),unsupported-ARCH)
+$(STATIC_BIN):
+	@echo "make static: ARCH=$(ARCH): this host ($(HOST_ARCH)) builds for itself or, cross, for arm64" >&2; exit 2
+else ifeq ($(CROSS_DIR),)
+$(BUILD)/pmudb-static: $(CLI_OBJ) $(BUILD)/libpmudb.a
+	$(CC) $(LDFLAGS) -static $(CLI_OBJ) $(BUILD)/libpmudb.a -o $@ $(SQLITE_LIBS) -lpthread -lm
+	@echo "(the linker's dlopen warning: SQLite's load_extension refers to it; pmudb never calls it)"
+	$(STRIP) --strip-debug $@
+else
+CROSS_OBJ := $(DB_SRC:%.c=$(CROSS_DIR)/%.o) $(CROSS_DIR)/db/builtin.o $(CLI_SRC:%.c=$(CROSS_DIR)/%.o)
+$(CROSS_DIR)/db/%.o: db/%.c
+	@mkdir -p $(dir $@)
+	$(CROSS_CC) $(CFLAGS) -c $< -o $@
+$(CROSS_DIR)/cli/%.o: cli/%.c
+	@mkdir -p $(dir $@)
+	$(CROSS_CC) $(CFLAGS) -Idb -c $< -o $@
+$(CROSS_DIR)/db/builtin.o: db/builtin.S $(BUILD)/pmudb.db
+	@mkdir -p $(dir $@)
+	$(CROSS_CC) -c -DCATALOG='"$(BUILD)/pmudb.db"' $< -o $@
+$(CROSS_DIR)/pmudb-static: $(CROSS_OBJ)
+	$(CROSS_CC) $(LDFLAGS) -static $^ -o $@ $(CROSS_SQLITE) -lpthread -lm
+	@echo "(the linker's dlopen warning: SQLite's load_extension refers to it; pmudb never calls it)"
+	$(STRIP) --strip-debug $@
+endif
+
+# The cross toolchain and arm64 SQLite, installed as `deps` installs the
+# rest (the arm64 architecture added to dpkg first).  OPTIONAL=1 (as
+# `make check` asks): a missing package is reported, not an error, and
+# the arm64 tests say SKIP naming it.
+deps-cross:
+	@missing=$$(for p in $(if $(OPTIONAL),$(CROSS_TEST_PACKAGES),$(CROSS_PACKAGES)); do \
+		dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q 'ok installed' || echo $$p; done); \
+	if [ -n "$$missing" ]; then \
+		if [ "$$(id -u)" = 0 ]; then \
+			echo "installing:" $$missing; \
+			{ dpkg --print-foreign-architectures | grep -qx arm64 || dpkg --add-architecture arm64; } && \
+			apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null \
+			|| { [ -n "$(OPTIONAL)" ] || exit 1; echo "could not install" $$missing "(arm64 tests will SKIP)"; }; \
+		else \
+			echo "missing packages; run: sudo dpkg --add-architecture arm64 && sudo apt-get update &&" \
+				"sudo apt-get install" $$missing >&2; \
+			[ -n "$(OPTIONAL)" ] || exit 1; \
+		fi; \
+	fi
 
 $(BUILD)/compiler/schema_sql.o: compiler/schema_sql.S compiler/schema.sql
 	@mkdir -p $(dir $@)
