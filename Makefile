@@ -39,7 +39,7 @@ TESTS := $(BUILD)/tests/test_catalog $(BUILD)/tests/test_tables $(BUILD)/tests/t
 	$(BUILD)/tests/test_encode $(BUILD)/tests/test_cli $(BUILD)/tests/test_detect $(BUILD)/tests/test_vendor \
 	$(BUILD)/tests/test_reconcile
 
-.PHONY: all run test check bench deps clean static dist deps-cross check-static
+.PHONY: all run test check bench deps clean static dist sizes deps-cross
 all: deps $(BUILD)/pmudb-build $(BUILD)/pmudb.db $(BUILD)/libpmudb.a $(BUILD)/libpmudb.so $(BUILD)/pmudb
 
 # The packages the build needs; installed when running as root, else the
@@ -133,6 +133,10 @@ CROSS_PACKAGES := gcc-aarch64-linux-gnu libc6-dev-arm64-cross libsqlite3-dev:arm
 CROSS_TEST_PACKAGES := $(CROSS_PACKAGES) qemu-user-static
 
 static: deps $(if $(CROSS_DIR),deps-cross) $(STATIC_BIN)
+	@$(MAKE) --no-print-directory sizes
+
+# The size of each binary there is, and of the catalog inside it.
+sizes:
 	@echo "sizes (the catalog inside: the bytes between pmudb_builtin_catalog and its end):"
 	@for b in $(BUILD)/pmudb $(BUILD)/pmudb-static $(BUILD)/arm64/pmudb-static; do \
 		[ -f $$b ] || continue; \
@@ -142,11 +146,16 @@ static: deps $(if $(CROSS_DIR),deps-cross) $(STATIC_BIN)
 		case "$$(readelf -hW $$b | grep Machine:)" in *X86-64*) machine=x86_64;; *AArch64*) machine=aarch64;; \
 			*) machine=unknown;; esac; \
 		awk -v b=$$b -v size=$$(stat -c %s $$b) -v cat=$$((0x$$hi - 0x$$lo)) -v what="$$machine, $$kind" \
-			'BEGIN { printf "  %-26s %5.1f MB (%d bytes), %s; the catalog inside %.1f MB (%d bytes)\n", \
+			'BEGIN { printf "  %-34s %5.1f MB (%d bytes), %s; the catalog inside %.1f MB (%d bytes)\n", \
 				b, size / 1e6, size, what, cat / 1e6, cat }'; \
 	done
 	@awk -v b=$(BUILD)/pmudb.db -v size=$$(stat -c %s $(BUILD)/pmudb.db) \
-		'BEGIN { printf "  %-26s %5.1f MB (%d bytes), the catalog file\n", b, size / 1e6, size }'
+		'BEGIN { printf "  %-34s %5.1f MB (%d bytes), the catalog file\n", b, size / 1e6, size }'
+	@for t in $(BUILD)/pmudb-*.tar.gz; do \
+		[ -f $$t ] || continue; \
+		awk -v b=$$t -v size=$$(stat -c %s $$t) \
+			'BEGIN { printf "  %-34s %5.1f MB (%d bytes), make dist\n", b, size / 1e6, size }'; \
+	done
 
 ifneq ($(SAN),)
 $(STATIC_BIN):
@@ -175,6 +184,28 @@ $(CROSS_DIR)/pmudb-static: $(CROSS_OBJ)
 	@echo "(the linker's dlopen warning: SQLite's load_extension refers to it; pmudb never calls it)"
 	$(STRIP) --strip-debug $@
 endif
+
+# make dist: build/pmudb-VERSION-ARCH.tar.gz, the static binary (as
+# pmudb), the catalog file, the man pages and the README, for copying onto
+# a machine with nothing installed.  Reproducible: sorted, owned by root,
+# dated by the last commit (or $SOURCE_DATE_EPOCH).
+DIST_NAME := pmudb-$(VERSION)-$(TARGET_ARCH)
+DIST_TGZ := $(BUILD)/$(DIST_NAME).tar.gz
+DIST_DATE = $(or $(SOURCE_DATE_EPOCH),$(shell git log -1 --format=%ct 2>/dev/null),0)
+dist: deps $(if $(CROSS_DIR),deps-cross) $(DIST_TGZ)
+	@$(MAKE) --no-print-directory sizes
+
+$(DIST_TGZ): $(STATIC_BIN) $(BUILD)/pmudb.db README.md docs/pmudb.1 docs/libpmudb.3 docs/schema.md
+	rm -rf $(BUILD)/dist/$(DIST_NAME)
+	mkdir -p $(BUILD)/dist/$(DIST_NAME)/man/man1 $(BUILD)/dist/$(DIST_NAME)/man/man3 $(BUILD)/dist/$(DIST_NAME)/docs
+	install -m 755 $(STATIC_BIN) $(BUILD)/dist/$(DIST_NAME)/pmudb
+	install -m 644 $(BUILD)/pmudb.db README.md $(BUILD)/dist/$(DIST_NAME)/
+	install -m 644 docs/schema.md $(BUILD)/dist/$(DIST_NAME)/docs/
+	install -m 644 docs/pmudb.1 $(BUILD)/dist/$(DIST_NAME)/man/man1/
+	install -m 644 docs/libpmudb.3 $(BUILD)/dist/$(DIST_NAME)/man/man3/
+	tar --sort=name --owner=0 --group=0 --numeric-owner --mtime=@$(DIST_DATE) -C $(BUILD)/dist -cf - $(DIST_NAME) \
+		| gzip -9n > $@.tmp
+	mv $@.tmp $@
 
 # The cross toolchain and arm64 SQLite, installed as `deps` installs the
 # rest (the arm64 architecture added to dpkg first).  OPTIONAL=1 (as
