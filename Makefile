@@ -38,8 +38,13 @@ CLI_OBJ := $(CLI_SRC:%.c=$(BUILD)/%.o)
 TESTS := $(BUILD)/tests/test_catalog $(BUILD)/tests/test_tables $(BUILD)/tests/test_build \
 	$(BUILD)/tests/test_encode $(BUILD)/tests/test_cli $(BUILD)/tests/test_detect $(BUILD)/tests/test_vendor \
 	$(BUILD)/tests/test_reconcile
+# The static binaries cannot link the sanitizers: test_static runs in the
+# plain pass only.
+ifeq ($(SAN),)
+TESTS += $(BUILD)/tests/test_static
+endif
 
-.PHONY: all run test check bench deps clean static dist sizes deps-cross
+.PHONY: all run test check bench deps clean static dist sizes deps-cross check-static
 all: deps $(BUILD)/pmudb-build $(BUILD)/pmudb.db $(BUILD)/libpmudb.a $(BUILD)/libpmudb.so $(BUILD)/pmudb
 
 # The packages the build needs; installed when running as root, else the
@@ -207,6 +212,21 @@ $(DIST_TGZ): $(STATIC_BIN) $(BUILD)/pmudb.db README.md docs/pmudb.1 docs/libpmud
 		| gzip -9n > $@.tmp
 	mv $@.tmp $@
 
+# What `make check` needs for test_static: this host's static binary and
+# tarball, and the arm64 binary where Debian's cross toolchain is (or can
+# be) installed; test_static says SKIP, naming the package, where not.
+check-static:
+	@$(MAKE) --no-print-directory ARCH=$(HOST_ARCH) $(BUILD)/pmudb-static \
+		$(BUILD)/pmudb-$(VERSION)-$(call arch_name,$(HOST_ARCH)).tar.gz
+ifneq ($(call arch_name,$(HOST_ARCH)),aarch64)
+	@$(MAKE) --no-print-directory deps-cross OPTIONAL=1
+	@if [ -x /usr/bin/aarch64-linux-gnu-gcc ] && [ -f /usr/aarch64-linux-gnu/lib/libc.a ] \
+		&& [ -f /usr/lib/aarch64-linux-gnu/libsqlite3.a ]; then \
+		$(MAKE) --no-print-directory ARCH=arm64 $(BUILD)/arm64/pmudb-static; \
+	fi
+endif
+	@$(MAKE) --no-print-directory sizes
+
 # The cross toolchain and arm64 SQLite, installed as `deps` installs the
 # rest (the arm64 architecture added to dpkg first).  OPTIONAL=1 (as
 # `make check` asks): a missing package is reported, not an error, and
@@ -294,11 +314,12 @@ HARNESS_ARGS := --sample 25
 endif
 
 # Runs the tests against the catalog and programs of $(BUILD).
-check: all $(TESTS) $(BUILD)/tests/harness
+check: all $(TESTS) $(BUILD)/tests/harness $(if $(SAN),,check-static)
 	@for t in $(TESTS); do \
 		echo "== $$t"; \
 		PMUDB_BUILD=$(BUILD) PMUDB_PMU_EVENTS=$(PMU_EVENTS_DIR) $$t || exit 1; \
 	done
+	$(if $(SAN),@echo "== test_static: in the plain pass only (a static binary cannot link the sanitizers)")
 	@echo "== $(BUILD)/tests/harness $(HARNESS_ARGS)"
 	@$(BUILD)/tests/harness $(HARNESS_ARGS)
 
