@@ -18,7 +18,11 @@
  * corrected is an intended difference: listed by name with the override's
  * source, apart from the disagreements.
  *
- * usage: harness [--sample N] [--floor FILE] [--write-floor FILE] [--pmu NAME] [--all FILE] [--db FILE]
+ * --print writes the corpus instead, one string a line (every Nth with
+ * --sample N, the malformed strings always), for tests that feed it to
+ * other programs (test_static: the arm64 binary against the native one).
+ *
+ * usage: harness [--sample N] [--floor FILE] [--write-floor FILE] [--pmu NAME] [--all FILE] [--db FILE] [--print]
  */
 #include <getopt.h>
 #include <perfmon/pfmlib_perf_event.h>
@@ -49,6 +53,7 @@ static long sample = 1, counter;
 static const char *only_pmu;
 static FILE *all_out;	/* --all FILE: every disagreement */
 static FILE *intended_out;	/* where intended differences are listed (stdout) */
+static bool print_only;	/* --print: write the corpus, compare nothing */
 
 static struct group *group_named(const char *name)
 {
@@ -201,6 +206,11 @@ static void compare(struct group *g, const char *s)
 static void on_string(void *ctx, const char *group, const char *s)
 {
 	(void)ctx;
+	if (print_only) {
+		if (!strcmp(group, "malformed") || counter++ % sample == 0)
+			puts(s);
+		return;
+	}
 	compare(group_named(group), s);
 }
 
@@ -224,7 +234,8 @@ int main(int argc, char **argv)
 	static const struct option options[] = {
 		{ "sample", required_argument, NULL, 's' }, { "floor", required_argument, NULL, 'f' },
 		{ "write-floor", required_argument, NULL, 'w' }, { "pmu", required_argument, NULL, 'p' },
-		{ "db", required_argument, NULL, 'd' }, { "all", required_argument, NULL, 'a' }, { NULL, 0, NULL, 0 },
+		{ "db", required_argument, NULL, 'd' }, { "all", required_argument, NULL, 'a' },
+		{ "print", no_argument, NULL, 'P' }, { NULL, 0, NULL, 0 },
 	};
 	const char *floor_file = NULL, *write_floor = NULL, *catalog = NULL;
 	int opt;
@@ -236,6 +247,7 @@ int main(int argc, char **argv)
 		case 'p': only_pmu = optarg; break;
 		case 'd': catalog = optarg; break;
 		case 'a': all_out = fopen(optarg, "w"); break;
+		case 'P': print_only = true; break;
 		default: return 2;
 		}
 	}
@@ -244,6 +256,12 @@ int main(int argc, char **argv)
 	if (pfm_initialize() != PFM_SUCCESS || !(db = pmudb_open(catalog, &err))) {
 		fprintf(stderr, "harness: cannot start: %s\n", db ? "libpfm" : err.message);
 		return 2;
+	}
+	if (print_only) {
+		corpus_generate(db, only_pmu, on_string, NULL);
+		pmudb_close(db);
+		pfm_terminate();
+		return fflush(stdout) ? 2 : 0;
 	}
 	intended_out = stdout;
 	printf("intended differences (strings an override in tables/ corrects, with its source):\n");
