@@ -30,8 +30,10 @@ PFM_LIBS := -lpfm
 endif
 
 COMPILER_SRC := $(wildcard compiler/*.c)
-# The compiler reads its packed blobs back with the runtime's reader.
-RUNTIME_READER := $(addprefix $(BUILD)/db/,packed.o unpack.o name_index.o arena.o)
+# The compiler reads its packed blobs back with the runtime's reader, and
+# checks family names against the runtime's encoders.
+RUNTIME_READER := $(addprefix $(BUILD)/db/,packed.o unpack.o name_index.o arena.o family_encoders.o rules.o \
+	request.o errors.o)
 COMPILER_OBJ := $(COMPILER_SRC:%.c=$(BUILD)/%.o) $(BUILD)/compiler/schema_sql.o $(RUNTIME_READER)
 DB_SRC := $(wildcard db/*.c)
 DB_OBJ := $(DB_SRC:%.c=$(BUILD)/%.o) $(BUILD)/db/builtin.o
@@ -322,9 +324,18 @@ $(BUILD)/tests/libpfm_once: tests/libpfm_once.c $(BUILD)/tests/libpfm_ask.o
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(PFM_CFLAGS) $< $(BUILD)/tests/libpfm_ask.o -o $@ $(LDFLAGS) $(PFM_LIBS)
 
+$(BUILD)/tests/libpfm_batch: tests/libpfm_batch.c $(BUILD)/tests/libpfm_ask.o
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(PFM_CFLAGS) $< $(BUILD)/tests/libpfm_ask.o -o $@ $(LDFLAGS) $(PFM_LIBS)
+
+$(BUILD)/tests/spawner: tests/spawner.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $< -o $@ $(LDFLAGS)
+
 # Speed, as ratios against libpfm with a null control (never a timed test).
-bench: all $(BUILD)/tests/bench $(BUILD)/tests/libpfm_once
-	$(BUILD)/tests/bench $(BUILD)/pmudb $(BUILD)/tests/libpfm_once
+BENCH_TOOLS := $(BUILD)/tests/libpfm_once $(BUILD)/tests/libpfm_batch $(BUILD)/tests/spawner
+bench: all $(BUILD)/tests/bench $(BENCH_TOOLS)
+	$(BUILD)/tests/bench $(BUILD)/pmudb $(BENCH_TOOLS)
 
 # The harness checks the committed floors (agreements per family group,
 # which may only rise); under the sanitizers it runs on every 25th string.

@@ -120,6 +120,7 @@ void model_free_pmu(struct pmu *p)
 
 void model_free(struct model *m)
 {
+	free(m->families_at);
 	for (size_t i = 0; i < m->pmus.count; i++)
 		model_free_pmu(&m->pmus.items[i]);
 	for (size_t i = 0; i < m->uarchs.count; i++) {
@@ -263,6 +264,15 @@ void event_copy_modifiers(struct event *to, const struct event *from, char *cons
 		t->requires = f < 0 || from->modifiers.items[f].requires < 0
 			      ? -1 : event_modifier(to, from->modifiers.items[from->modifiers.items[f].requires].name);
 	}
+}
+
+struct event *pmu_find_alias(struct pmu *p, const char *name)
+{
+	for (size_t i = 0; i < p->events.count; i++)
+		for (size_t k = 0; k < p->events.items[i].aliases.count; k++)
+			if (!strcasecmp(p->events.items[i].aliases.items[k].name, name))
+				return &p->events.items[i];
+	return NULL;
 }
 
 struct event *pmu_find_event(struct pmu *p, const char *name)

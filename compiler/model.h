@@ -277,6 +277,7 @@ struct model {
 	VEC(struct finding) findings;
 	VEC(struct known_difference) differences;
 	VEC(char *) notes;	/* said once the build is done: what was left out, and why */
+	char *families_at;	/* FILE:LINE:COLUMN of the last 'families' section */
 };
 
 /* Adds a note (printf-style) to be printed after the build. */
@@ -293,6 +294,8 @@ struct pmu *model_find_pmu(struct model *m, const char *name);
 struct pmu_list { struct pmu **items; size_t count, cap; };
 void model_match_pmus(struct model *m, const char *pattern, struct pmu_list *out);
 struct event *pmu_find_event(struct pmu *p, const char *name);
+/* The event of P that has an alias NAME (case-insensitive), or NULL. */
+struct event *pmu_find_alias(struct pmu *p, const char *name);
 
 /* The position of EV's modifier NAME, or -1. */
 int event_modifier(const struct event *ev, const char *name);

@@ -39,7 +39,7 @@
 #include "../db/packed.h"
 #include "../db/unpack.h"
 
-#define MAX_POSITIONS 256	/* the runtime's MAX_UMASKS */
+#define MAX_POSITIONS MAX_UMASKS
 
 struct packer {
 	sqlite3 *db;

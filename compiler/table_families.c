@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../db/family_encoders.h"
 #include "sections.h"
 
 static const char *const family_keys[] = { "family", "group", "pmus", "why", NULL };
@@ -29,6 +30,10 @@ static int apply_entry(struct ydoc *d, yaml_node_t *entry, struct model *m)
 		|| ydoc_field_string(d, entry, "why", true, &why)
 		|| !(pmus = ydoc_require(d, entry, "pmus", "a families entry"))
 		|| ydoc_expect_sequence(d, pmus, "'pmus'");
+	/* a name the runtime does not know would encode nothing */
+	if (!r && !family_by_name(family))
+		r = ydoc_fail(d, ydoc_get(d, entry, "family"), "unknown encoding family '%s' (pmudb has encoders for: %s)",
+			      family, family_names());
 
 	for (yaml_node_item_t *it = r ? NULL : pmus->data.sequence.items.start;
 	     it && it < pmus->data.sequence.items.top && !r; it++) {
@@ -54,6 +59,8 @@ static int apply_entry(struct ydoc *d, yaml_node_t *entry, struct model *m)
 
 int families_apply(struct ydoc *d, yaml_node_t *list, struct model *m)
 {
+	free(m->families_at);
+	m->families_at = xprintf("%s:%zu:%zu", d->path, list->start_mark.line + 1, list->start_mark.column + 1);
 	for (yaml_node_item_t *it = list->data.sequence.items.start; it < list->data.sequence.items.top; it++)
 		if (apply_entry(d, ydoc_node(d, *it), m))
 			return -1;
@@ -75,9 +82,9 @@ int families_check(struct model *m, char **error)
 	}
 	if (!missing)
 		return 0;
-	*error = xprintf("%zu PMU%s of libpfm %s %s no encoding family: %s; add %s to the 'families' section of"
-			 " tables/families.yaml", missing, missing == 1 ? "" : "s", m->libpfm_version,
-			 missing == 1 ? "has" : "have", list, missing == 1 ? "it" : "them");
+	*error = xprintf("%s: %zu PMU%s of libpfm %s %s no encoding family: %s; add %s to this 'families' section",
+			 m->families_at ? m->families_at : "tables/families.yaml:1:1", missing, missing == 1 ? "" : "s",
+			 m->libpfm_version, missing == 1 ? "has" : "have", list, missing == 1 ? "it" : "them");
 	free(list);
 	return -1;
 }

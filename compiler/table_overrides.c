@@ -33,6 +33,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "../db/catalog_limits.h"
 #include "sections.h"
 
 static const char *const override_keys[] = {
@@ -186,6 +187,30 @@ static int state_config1(struct ydoc *d, struct override *o, const struct pmu *p
 	return 0;
 }
 
+/* A name the tables give a new unit mask, or a new event or alias, must be
+ * one a user can type and that means it: no separator of the event-string
+ * grammar (a dot is allowed in an event alias, a vendor's dotted name), and
+ * for a unit mask not a modifier's name, which it would shadow. */
+static int check_new_name(struct ydoc *d, yaml_node_t *at, const char *name, const struct event *ev, bool umask)
+{
+	const char *bad = strpbrk(name, umask ? ":.=, \t" : ":=, \t");
+	if (bad)
+		return ydoc_fail(d, at, "'%s' cannot be typed: '%c' separates %s", name, *bad,
+				 *bad == ':' || *bad == '.' ? "the parts of an event string" : "events or values");
+	if (umask && event_modifier(ev, name) >= 0)
+		return ydoc_fail(d, at, "'%s' is a modifier of %s: a unit mask of that name would shadow it", name, ev->name);
+	return 0;
+}
+
+/* The runtime reads at most MAX_UMASKS unit masks an event. */
+static int check_room(struct ydoc *d, yaml_node_t *at, const struct pmu *p, const struct event *ev)
+{
+	if (ev->umasks.count < MAX_UMASKS)
+		return 0;
+	return ydoc_fail(d, at, "%s::%s would have %zu unit masks; pmudb reads at most %d", p->name, ev->name,
+			 ev->umasks.count + 1, MAX_UMASKS);
+}
+
 static int apply_to_umask(struct ydoc *d, struct override *o, struct pmu *p, struct event *ev)
 {
 	struct umask *u = event_find_umask(ev, o->umask);
@@ -194,10 +219,14 @@ static int apply_to_umask(struct ydoc *d, struct override *o, struct pmu *p, str
 	if (add != !u)
 		return ydoc_fail(d, at, add ? "unit mask '%s' already exists in %s::%s" : "unknown unit mask '%s' in %s::%s",
 				 o->umask, p->name, ev->name);
+	if (add && (check_new_name(d, at, o->umask, ev, true) || check_room(d, at, p, ev)))
+		return -1;
 	if (!strcmp(o->action, "alias")) {
+		yaml_node_t *alias_at = ydoc_get(d, o->node, "alias");
 		if (event_find_umask(ev, o->alias))
-			return ydoc_fail(d, ydoc_get(d, o->node, "alias"), "unit mask '%s' already exists in %s::%s",
-					 o->alias, p->name, ev->name);
+			return ydoc_fail(d, alias_at, "unit mask '%s' already exists in %s::%s", o->alias, p->name, ev->name);
+		if (check_new_name(d, alias_at, o->alias, ev, true) || check_room(d, alias_at, p, ev))
+			return -1;
 		char *target = u->name;
 		u = vec_push(&ev->umasks);
 		u->name = xstrdup(o->alias);
@@ -253,10 +282,17 @@ static int apply_to_event(struct ydoc *d, struct override *o, struct pmu *p)
 	if (o->umask)
 		return apply_to_umask(d, o, p, ev);
 	if (!strcmp(o->action, "alias")) {
+		yaml_node_t *alias_at = ydoc_get(d, o->node, "alias");
 		if (pmu_find_event(p, o->alias))
-			return ydoc_fail(d, ydoc_get(d, o->node, "alias"), "event '%s' already exists in %s", o->alias, p->name);
+			return ydoc_fail(d, alias_at, "event '%s' already exists in %s", o->alias, p->name);
+		if (pmu_find_alias(p, o->alias))
+			return ydoc_fail(d, alias_at, "'%s' is already an alias in %s", o->alias, p->name);
+		if (check_new_name(d, alias_at, o->alias, ev, false))
+			return -1;
 		((struct event_alias *)vec_push(&ev->aliases))->name = xstrdup(o->alias);
 	} else if (add) {
+		if (check_new_name(d, at, o->event, NULL, false))
+			return -1;
 		ev = vec_push(&p->events);
 		ev->name = xstrdup(o->event);
 		ev->description = xstrdup(o->description ? o->description : "");

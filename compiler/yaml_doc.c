@@ -64,6 +64,20 @@ int ydoc_load(struct ydoc *d, const char *path)
 			  parser.context ? " " : "", parser.context ? parser.context : "");
 	} else {
 		d->loaded = true;
+		/* a second document after '---' would be silently unread */
+		yaml_document_t next;
+		if (!yaml_parser_load(&parser, &next)) {
+			ok = 0;
+			fail_mark(d, parser.problem_mark, "YAML syntax error: %s", parser.problem ? parser.problem : "unknown");
+		} else {
+			yaml_node_t *root = yaml_document_get_root_node(&next);
+			if (root) {
+				ok = 0;
+				fail_mark(d, root->start_mark, "a second YAML document: a table file holds one (remove the"
+					  " '---' or move this to a file of its own)");
+			}
+			yaml_document_delete(&next);
+		}
 	}
 	yaml_parser_delete(&parser);
 	fclose(f);

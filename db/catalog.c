@@ -177,7 +177,7 @@ int catalog_find_pmu(struct pmudb *db, const char *name, struct pmudb_error *err
 		    || unpack_directory_entry(db->directory, db->directory_size, db->nslots, (uint32_t)db->npmus,
 					      (int)slot - 1, &entry, &id))
 			return set_error(err, PMUDB_ERR_CATALOG, "%s: the PMU directory is damaged", db->what);
-		if (!strcasecmp(entry, name))
+		if (same_name(entry, name))
 			return catalog_pmu(db, (int)slot - 1, err) ? (int)slot - 1 : PMUDB_ERR_CATALOG;
 	}
 	return -1;

@@ -22,13 +22,10 @@
 
 #include "arena.h"
 #include "errors.h"
+#include "catalog_limits.h"
 #include "name_index.h"
 #include "pmudb.h"
 
-/* Limits of one event, checked when a table is read so that a catalog
- * with more (another libpfm, a damaged file) is refused, not overrun. */
-#define MAX_UMASKS 256
-#define MAX_MODIFIERS 64
 
 /* perf_event_attr fields (and raw code words) a modifier can land in. */
 enum field {
@@ -52,6 +49,8 @@ struct landing {
 /* Strings point into the table's blob. */
 struct modifier {
 	const char *name, *description;
+	const char *fstr_key;	/* ":name=", as fstr shows it */
+	int fstr_key_len;
 	bool is_integer, from_perf, probed, follows_plm;
 	uint64_t default_value, min, max;
 	int range_error;	/* libpfm's error past min..max (0: ATTR_VAL) */
@@ -66,10 +65,15 @@ struct modifier {
 	uint64_t shown;
 };
 
+/* Bit m of a modifier mask stands for the modifier at position m. */
 struct modifier_set {
 	int count;
 	struct modifier *items;
 	int ldlat;		/* position of "ldlat", or -1 */
+	struct name_index by_name;
+	uint64_t from_perf;	/* the perf_events layer's */
+	uint64_t ranged;	/* checked against min..max when given */
+	uint64_t requiring;	/* need another modifier non-zero */
 };
 
 struct implied {
@@ -94,6 +98,7 @@ struct event_details {
 
 struct umask {
 	const char *name, *equiv;
+	int name_len;
 	uint64_t code;
 	bool is_default, retired;
 	bool sets_event_select;	/* measured: replaces the event select */
@@ -122,6 +127,7 @@ struct pair_default {
 
 struct event {
 	const char *name, *equiv;
+	int name_len;
 	uint64_t code;
 	bool is_precise, retired;
 	bool umasks_in_config1;	/* measured: unit masks go to config1 */
@@ -136,6 +142,10 @@ struct event {
 	uint16_t *bare_added;
 	int nrules;
 	struct group_rule *rules;
+	/* the rules as a matrix, by group and group: -error (when the groups
+	 * are few; else rule_groups is 0 and the list is searched) */
+	int rule_groups;
+	uint8_t *rule_matrix;
 	int npairs;
 	struct pair_default *pairs;
 	uint64_t hidden;	/* bit m: PMU modifier m left out of fstr unless given */

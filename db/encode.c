@@ -321,14 +321,15 @@ static int parse_everything(struct request *rq, const char *alias_attrs, char *u
 	return r;
 }
 
-static void finish(struct request *rq)
+/* out->fstr starts "PMU::"; what the stages add follows (rq->fstr). */
+static void start_fstr(struct request *rq)
 {
-	struct pmudb_encoding *out = rq->out;
-	resolve_perf_type(rq);
-	copy_cut(out->pmu, sizeof(out->pmu), rq->pmu->name);
-	size_t n = copy_cut(out->fstr, sizeof(out->fstr), rq->pmu->name);
-	n += copy_cut(out->fstr + n, sizeof(out->fstr) - n, "::");
-	copy_cut(out->fstr + n, sizeof(out->fstr) - n, rq->fstr);
+	char *f = rq->out->fstr;
+	size_t n = strnlen(rq->pmu->name, sizeof(rq->out->fstr) - FSTR_MAX - 3);
+	memcpy(f, rq->pmu->name, n);
+	memcpy(f + n, "::", 3);
+	rq->fstr = f + n + 2;
+	rq->fstr_len = 0;
 }
 
 static int run_stages(struct request *rq, const char *alias_attrs, char *user_attrs)
@@ -337,13 +338,14 @@ static int run_stages(struct request *rq, const char *alias_attrs, char *user_at
 	if (r)
 		return r;
 	const struct family *family = rq->pmu->family;
-	if (!family)
+	if (!family || !family->encode)
 		return set_error(rq->err, PMUDB_ERR_NOTSUPP, "%s: pmudb has no encoder for the %s family of PMU %s",
 				 pmudb_strerror(PMUDB_ERR_NOTSUPP), rq->pmu->family_name, rq->pmu->name);
+	start_fstr(rq);
 	/* perf_raw's fstr has no event name: libpfm's perf encoder for it
 	 * never writes one */
 	if (!family->match_name)
-		fstr_add(rq, "", rq->ev->name);
+		fstr_append(rq, rq->ev->name, (size_t)rq->ev->name_len);
 	r = check_umask_combination(rq);
 	if (!r)
 		r = check_modifier_values(rq);
@@ -357,8 +359,10 @@ static int run_stages(struct request *rq, const char *alias_attrs, char *user_at
 		r = check_requirements(rq);
 	if (!r)
 		r = apply_perf_layer(rq);
-	if (!r)
-		finish(rq);
+	if (!r) {
+		resolve_perf_type(rq);
+		copy_cut(rq->out->pmu, sizeof(rq->out->pmu), rq->pmu->name);
+	}
 	return r;
 }
 
@@ -384,7 +388,7 @@ static void start(struct request *rq, pmudb_t *db, struct pmudb_encoding *out, s
 	rq->ev = NULL;
 	rq->token = NULL;
 	rq->nasked = rq->nfinal = rq->fstr_len = rq->ntyped = rq->expanding = 0;
-	rq->fstr[0] = '\0';
+	rq->fstr = out->fstr;
 	rq->given = 0;
 	rq->conflict = -1;
 	memset(rq->codes, 0, sizeof(rq->codes));
@@ -435,18 +439,19 @@ int pmudb_encode(pmudb_t *db, const char *event, const struct pmudb_scope *scope
 				 pmudb_strerror(PMUDB_ERR_INVAL));
 	if (scope && check_scope(db, scope, err))
 		return PMUDB_ERR_INVAL;
-	if (strpbrk(event, ", \t\n"))
-		return set_error(err, PMUDB_ERR_INVAL, "%s: one event at a time, without blanks or ','",
-				 pmudb_strerror(PMUDB_ERR_INVAL));
 	char buf[512], *heap;
 	char *copy = working_copy(event, buf, sizeof(buf), &heap);
 	if (!copy)
 		return set_error(err, PMUDB_ERR_NOMEM, "%s", pmudb_strerror(PMUDB_ERR_NOMEM));
 	struct request request;
 	start(&request, db, out, err);
-	int r = encode_copy(&request, copy, scope);
+	int r = strpbrk(copy, ", \t\n") ? set_error(err, PMUDB_ERR_INVAL, "%s: one event at a time, without blanks or ','",
+						    pmudb_strerror(PMUDB_ERR_INVAL))
+		: encode_copy(&request, copy, scope);
 	free(heap);
-	if (!r)
+	if (r)
+		out->fstr[0] = '\0';
+	else
 		err->code = 0, err->message[0] = '\0';
 	return r;
 }

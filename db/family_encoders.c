@@ -16,6 +16,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -28,17 +29,15 @@
 static int apply_pmu_modifiers(struct request *rq, bool implied)
 {
 	const struct modifier_set *set = rq->ev->modifiers;
-	for (int m = 0; m < set->count; m++) {
+	uint64_t values[MAX_MODIFIERS];
+	uint64_t implied_mask = implied ? implied_modifiers(rq, values) & ~rq->given : 0;
+	int m;
+	for (each_bit(m, (rq->given | implied_mask) & ~set->from_perf)) {
 		const struct modifier *mod = &set->items[m];
-		if (mod->from_perf)
-			continue;
 		if (!is_given(rq, m)) {
-			if (!implied)
-				continue;
 			/* a value a unit mask implies (ldlat=3) goes in too */
-			uint64_t v = modifier_value(rq, m);
-			if (v != mod->default_value)
-				apply_landings(rq, mod, v);
+			if (values[m] != mod->default_value)
+				apply_landings(rq, mod, values[m]);
 			continue;
 		}
 		uint64_t v = rq->value[m];
@@ -218,7 +217,17 @@ static const struct family families[] = {
 	{ "intel_nhm_unc", encode_intel_snbep_unc, NULL },
 	{ "perf_raw", encode_perf_raw, match_raw_name },
 	{ "arm_pmuv3", encode_or, NULL },
+	{ "intel_netburst", NULL, NULL },	/* known, no encoder yet: PMUDB_ERR_NOTSUPP */
 };
+
+const char *family_names(void)
+{
+	static char list[256];
+	if (!list[0])
+		for (size_t i = 0; i < sizeof(families) / sizeof(families[0]); i++)
+			snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s", i ? ", " : "", families[i].name);
+	return list;
+}
 
 const struct family *family_by_name(const char *name)
 {

@@ -11,14 +11,18 @@ struct request;
 
 struct family {
 	const char *name;
-	/* Sets config/config1/config2 (or codes) and the PMU part of fstr. */
+	/* Sets config/config1/config2 (or codes) and the PMU part of fstr;
+	 * NULL for a family pmudb knows but cannot encode yet. */
 	int (*encode)(struct request *rq);
 	/* For PMUs whose event names are numbers (perf_raw's rNNNN): 0 and
 	 * *code set when NAME is one, else -1.  NULL for named events. */
 	int (*match_name)(const char *name, uint64_t *code);
 };
 
-/* The encoder of the family NAME, or NULL. */
+/* The family NAME, or NULL when pmudb does not know it (the compiler
+ * refuses such a name in the tables). */
 const struct family *family_by_name(const char *name);
+/* Every family's name, ", "-separated, for messages. */
+const char *family_names(void);
 
 #endif

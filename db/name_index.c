@@ -6,16 +6,35 @@
 
 #include "arena.h"
 
-#include <ctype.h>
 #include <stdlib.h>
-#include <strings.h>
 
+/* tolower() of the C locale, without the locale lookup. */
+static inline unsigned char ascii_lower(unsigned char c)
+{
+	return (unsigned char)(c + ((unsigned)(c - 'A') < 26u ? 'a' - 'A' : 0));
+}
+
+/* Bit 5 set folds the case of ASCII letters (other bytes that differ only
+ * there merely share a hash): no branch, no table. */
 uint32_t name_hash(const char *s)
 {
 	uint32_t h = 2166136261u;
 	for (; *s; s++)
-		h = (h ^ (uint32_t)tolower((unsigned char)*s)) * 16777619u;
+		h = (h ^ ((unsigned char)*s | 0x20u)) * 16777619u;
+	/* FNV's low bits, which pick the slot, mix poorly: avalanche them */
+	h ^= h >> 16;
+	h *= 0x7feb352du;
+	h ^= h >> 15;
 	return h;
+}
+
+bool same_name(const char *a, const char *b)
+{
+	const unsigned char *x = (const unsigned char *)a, *y = (const unsigned char *)b;
+	for (; *x; x++, y++)
+		if (*x != *y && ascii_lower(*x) != ascii_lower(*y))
+			return false;
+	return !*y;
 }
 
 static uint32_t slot_of(const struct name_index *ix, uint32_t hash, int key)
@@ -28,11 +47,14 @@ static int key_of(const struct name_index *ix, int i)
 	return ix->key_at ? ix->key_at(ix->list, i) : 0;
 }
 
+/* A slot holds the name's hash and its position + 1; 0 is empty. */
 static int find(const struct name_index *ix, const char *name, uint32_t hash, int key)
 {
 	for (uint32_t h = slot_of(ix, hash, key); ix->slots[h]; h = (h + 1) & ix->mask) {
-		int i = ix->slots[h] - 1;
-		if (key_of(ix, i) == key && !strcasecmp(ix->name_at(ix->list, i), name))
+		if ((uint32_t)(ix->slots[h] >> 32) != hash)
+			continue;
+		int i = (int)(uint32_t)ix->slots[h] - 1;
+		if (key_of(ix, i) == key && same_name(ix->name_at(ix->list, i), name))
 			return i;
 	}
 	return -1;
@@ -63,7 +85,7 @@ int name_index_build(struct name_index *ix, const void *list, int count, name_at
 		uint32_t h = slot_of(ix, hash, key);
 		while (ix->slots[h])
 			h = (h + 1) & ix->mask;
-		ix->slots[h] = i + 1;
+		ix->slots[h] = (uint64_t)hash << 32 | (uint32_t)(i + 1);
 	}
 	return 0;
 }

@@ -12,9 +12,13 @@
 
 struct arena;
 
-/* FNV-1a over the lower-cased bytes: also the hash of the PMU directory
- * the compiler writes (packed.h), so it never changes. */
+/* FNV-1a over the bytes with their case folded: also the hash of the PMU
+ * directory the compiler writes (packed.h), so it changes only with the
+ * format's version. */
 uint32_t name_hash(const char *s);
+/* A and B equal but for the case of ASCII letters (strcasecmp in the C
+ * locale, which every name lookup of libpfm's is). */
+bool same_name(const char *a, const char *b);
 
 /* The name at position I of the indexed list (NULL: left out), and the key
  * it is filed under (the event of a unit mask); KEY_AT may be NULL. */
@@ -23,7 +27,7 @@ typedef int (*key_at_fn)(const void *list, int i);
 
 struct name_index {
 	uint32_t mask;		/* slot count - 1 */
-	int32_t *slots;		/* position + 1, or 0 for empty */
+	uint64_t *slots;	/* hash << 32 | position + 1, or 0 for empty */
 	const void *list;
 	name_at_fn name_at;
 	key_at_fn key_at;

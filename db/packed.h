@@ -14,7 +14,7 @@
  * zstd refuses a damaged one) holding an 8-byte magic that names its kind
  * and format version, then (u32 little-endian):
  *
- *   directory ("pmudbD3"): u32 npmus, u32 nslots, u32 slot[nslots], then
+ *   directory ("pmudbD4"): u32 npmus, u32 nslots, u32 slot[nslots], then
  *       per PMU u32 name_offset, u32 pmu_id (its row in table pmu), then the
  *       names, each NUL-terminated; the blob ends with a NUL.  Slots hash
  *       the lower-cased names (name_hash()) with linear probing; a slot
@@ -39,7 +39,7 @@
 #include <stdint.h>
 
 #define PACKED_HEADER 8		/* the magic */
-#define PACKED_DIRECTORY_MAGIC "pmudbD3"	/* 8 bytes with the NUL */
+#define PACKED_DIRECTORY_MAGIC "pmudbD4"	/* 8 bytes with the NUL */
 #define PACKED_TABLE_MAGIC "pmudbT3"
 #define PACKED_ALIASES_MAGIC "pmudbA3"
 #define PACKED_MAX_SIZE (64u << 20)	/* of a blob, unpacked */

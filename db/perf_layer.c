@@ -61,19 +61,19 @@ static void fstr_perf(struct request *rq, const struct modifier *m, enum perf_mo
 {
 	const struct pmudb_encoding *out = rq->out;
 	switch (which) {
-	case P_K: fstr_add_value(rq, m->name, !!(plm & PLM0)); break;
-	case P_U: fstr_add_value(rq, m->name, !!(plm & PLM3)); break;
-	case P_H: fstr_add_value(rq, m->name, !!(plm & PLMH)); break;
+	case P_K: fstr_add_modifier(rq, m, !!(plm & PLM0)); break;
+	case P_U: fstr_add_modifier(rq, m, !!(plm & PLM3)); break;
+	case P_H: fstr_add_modifier(rq, m, !!(plm & PLMH)); break;
 	case P_PRECISE:
-	case P_HW_SMPL: fstr_add_value(rq, m->name, out->precise_ip); break;
+	case P_HW_SMPL: fstr_add_modifier(rq, m, out->precise_ip); break;
 	case P_PERIOD:
 	case P_FREQ:
 		if (out->sample_period)
-			fstr_add_value(rq, m->name, out->sample_period);
+			fstr_add_modifier(rq, m, out->sample_period);
 		break;
-	case P_MG: fstr_add_value(rq, m->name, !out->exclude_guest); break;
-	case P_MH: fstr_add_value(rq, m->name, !out->exclude_host); break;
-	case P_EXCL: fstr_add_value(rq, m->name, out->exclusive); break;
+	case P_MG: fstr_add_modifier(rq, m, !out->exclude_guest); break;
+	case P_MH: fstr_add_modifier(rq, m, !out->exclude_host); break;
+	case P_EXCL: fstr_add_modifier(rq, m, out->exclusive); break;
 	default: break;
 	}
 }
@@ -82,9 +82,8 @@ int apply_perf_layer(struct request *rq)
 {
 	const struct modifier_set *set = rq->ev->modifiers;
 	struct perf_state st = {0};
-	for (int m = 0; m < set->count; m++) {
-		if (!set->items[m].from_perf || !is_given(rq, m))
-			continue;
+	int m;
+	for (each_bit(m, rq->given & set->from_perf)) {
 		int r = apply_one(rq, set->items[m].perf_kind, rq->value[m], &st);
 		if (r)
 			return r;
@@ -104,8 +103,7 @@ int apply_perf_layer(struct request *rq)
 	out->exclude_guest = !(st.vmx_plm & PLM3);
 	out->exclude_host = !(st.vmx_plm & PLM0);
 
-	for (int m = 0; m < set->count; m++)
-		if (set->items[m].from_perf)
-			fstr_perf(rq, &set->items[m], set->items[m].perf_kind, st.plm);
+	for (each_bit(m, set->from_perf))
+		fstr_perf(rq, &set->items[m], set->items[m].perf_kind, st.plm);
 	return 0;
 }

@@ -9,49 +9,55 @@
 #include <string.h>
 #include <strings.h>
 
-/* Appends S, cut at libpfm's limit as its vsnprintf-based appends cut. */
-static void fstr_put(struct request *rq, const char *s)
+void fstr_append(struct request *rq, const char *s, size_t n)
 {
-	while (*s && rq->fstr_len < FSTR_MAX - 1)
-		rq->fstr[rq->fstr_len++] = *s++;
+	size_t room = (size_t)(FSTR_MAX - 1 - rq->fstr_len);
+	if (n > room)
+		n = room;
+	memcpy(rq->fstr + rq->fstr_len, s, n);
+	rq->fstr_len += (int)n;
 	rq->fstr[rq->fstr_len] = '\0';
 }
 
-void fstr_add(struct request *rq, const char *prefix, const char *name)
+void fstr_add_umask(struct request *rq, const struct umask *u)
 {
-	fstr_put(rq, prefix);
-	fstr_put(rq, name);
+	fstr_append(rq, ":", 1);
+	fstr_append(rq, u->name, (size_t)u->name_len);
 }
 
-void fstr_add_value(struct request *rq, const char *name, uint64_t value)
+void fstr_add_modifier(struct request *rq, const struct modifier *m, uint64_t value)
 {
-	char digits[24], *d = digits + sizeof(digits) - 1;
-	*d = '\0';
+	int key = m->fstr_key_len;
+	if (value < 10 && rq->fstr_len + key + 1 < FSTR_MAX) {
+		/* the common case, a short key and one digit: no call */
+		char *f = rq->fstr + rq->fstr_len;
+		for (int i = 0; i < key; i++)
+			f[i] = m->fstr_key[i];
+		f[key] = (char)('0' + value);
+		f[key + 1] = '\0';
+		rq->fstr_len += key + 1;
+		return;
+	}
+	char digits[24], *d = digits + sizeof(digits);
 	do
 		*--d = (char)('0' + value % 10);
 	while (value /= 10);
-	fstr_put(rq, ":");
-	fstr_put(rq, name);
-	fstr_put(rq, "=");
-	fstr_put(rq, d);
+	fstr_append(rq, m->fstr_key, (size_t)key);
+	fstr_append(rq, d, (size_t)(digits + sizeof(digits) - d));
 }
 
-int fail(struct request *rq, int code, const char *fmt, ...)
+int fail_with(struct request *rq, int code, const char *fmt, ...)
 {
 	struct pmudb_error *err = rq->err;
 	err->code = code;
-	int n = snprintf(err->message, sizeof(err->message), "%s: ", pmudb_strerror(code));
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(err->message + n, sizeof(err->message) - (size_t)n, fmt, ap);
+	vsnprintf(err->message, sizeof(err->message), fmt, ap);
 	va_end(ap);
 	return code;
 }
 
 int find_modifier(const struct event *ev, const char *name)
 {
-	for (int i = 0; i < ev->modifiers->count; i++)
-		if (!strcasecmp(ev->modifiers->items[i].name, name))
-			return i;
-	return -1;
+	return name_index_find(&ev->modifiers->by_name, name, 0);
 }

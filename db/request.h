@@ -50,7 +50,9 @@ struct request {
 	struct pmudb_encoding *out;
 	uint64_t codes[4];		/* raw words, for PMUs with no perf encoding */
 	uint64_t raw_code;		/* the number a match_name event name gave */
-	char fstr[FSTR_MAX];		/* "EVENT:UMASK...:mod=value..." */
+	/* "EVENT:UMASK...:mod=value...", in out->fstr after "PMU::", cut at
+	 * libpfm's limit */
+	char *fstr;
 	int fstr_len;
 };
 
@@ -59,12 +61,20 @@ static inline bool is_given(const struct request *rq, int m)
 	return rq->given >> m & 1;
 }
 
-/* Append PREFIX NAME, or ":NAME=VALUE", to rq->fstr, cut at libpfm's limit. */
-void fstr_add(struct request *rq, const char *prefix, const char *name);
-void fstr_add_value(struct request *rq, const char *name, uint64_t value);
+/* For the positions M of the set bits of MASK, lowest first:
+ * for (each_bit(m, mask)) ... (modifier masks: bit m is position m). */
+#define each_bit(m, mask) uint64_t bits_ = (mask); bits_ && ((m) = __builtin_ctzll(bits_), 1); bits_ &= bits_ - 1
 
-/* Fails the request with CODE; the message names the current token. */
-int fail(struct request *rq, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* Appends to rq->fstr, cut at libpfm's limit: N bytes of S; ":NAME" of a
+ * unit mask; ":NAME=VALUE" of a modifier. */
+void fstr_append(struct request *rq, const char *s, size_t n);
+void fstr_add_umask(struct request *rq, const struct umask *u);
+void fstr_add_modifier(struct request *rq, const struct modifier *m, uint64_t value);
+
+/* Fails the request with CODE and a message (libpfm's text for CODE, then
+ * FMT's); one formatting call, as a batch meets many refusals. */
+#define fail(rq, code, fmt, ...) fail_with((rq), (code), "%s: " fmt, pmudb_strerror(code), ##__VA_ARGS__)
+int fail_with(struct request *rq, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 int find_modifier(const struct event *ev, const char *name);	/* position or -1 */
 

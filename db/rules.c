@@ -10,6 +10,10 @@
 
 static int rule_error(const struct event *ev, int ga, int gb)
 {
+	if (ev->rule_matrix) {
+		bool in = ga >= 0 && gb >= 0 && ga < ev->rule_groups && gb < ev->rule_groups;
+		return in ? -ev->rule_matrix[ga * ev->rule_groups + gb] : 0;
+	}
 	int lo = ga < gb ? ga : gb, hi = ga < gb ? gb : ga;
 	for (int i = 0; i < ev->nrules; i++)
 		if (ev->rules[i].group_a == lo && ev->rules[i].group_b == hi)
@@ -25,9 +29,16 @@ static bool in_list(const uint16_t *items, int n, int x)
 	return false;
 }
 
-static int compare_positions(const void *a, const void *b)
+/* The final unit masks are few: an insertion sort. */
+static void sort_positions(uint16_t *v, int n)
 {
-	return (int)*(const uint16_t *)a - (int)*(const uint16_t *)b;
+	for (int i = 1; i < n; i++) {
+		uint16_t x = v[i];
+		int j = i;
+		for (; j > 0 && v[j - 1] > x; j--)
+			v[j] = v[j - 1];
+		v[j] = x;
+	}
 }
 
 /* A combination gets the defaults every one of its unit masks gets alone,
@@ -118,9 +129,9 @@ int add_umask_defaults(struct request *rq)
 		rq->nfinal = rq->nasked;
 		add_common_defaults(rq);
 	}
-	qsort(rq->final, (size_t)rq->nfinal, sizeof(*rq->final), compare_positions);
+	sort_positions(rq->final, rq->nfinal);
 	for (int i = 0; i < rq->nfinal; i++)
-		fstr_add(rq, ":", ev->umasks[rq->final[i]].name);
+		fstr_add_umask(rq, &ev->umasks[rq->final[i]]);
 	return apply_implied(rq);
 }
 
@@ -129,16 +140,11 @@ int add_umask_defaults(struct request *rq)
 int check_modifier_values(struct request *rq)
 {
 	const struct modifier_set *set = rq->ev->modifiers;
-	for (int m = 0; m < set->count; m++) {
+	int m;
+	for (each_bit(m, rq->given & set->ranged)) {
 		const struct modifier *mod = &set->items[m];
-		if (!is_given(rq, m))
-			continue;
 		uint64_t v = rq->value[m];
-		/* a "range" libpfm refused with ATTR_SET was a unit mask forcing
-		 * the value, measured on a base that forces it: not a range */
-		if (mod->range_error == PMUDB_ERR_ATTR_SET)
-			continue;
-		if (!mod->from_perf && mod->is_integer && mod->probed && (v < mod->min || v > mod->max))
+		if (v < mod->min || v > mod->max)
 			return fail(rq, mod->range_error ? mod->range_error : PMUDB_ERR_ATTR_VAL,
 				    "%s=%llu is out of range %llu..%llu", mod->name,
 				    (unsigned long long)v, (unsigned long long)mod->min, (unsigned long long)mod->max);
@@ -150,17 +156,17 @@ int check_modifier_values(struct request *rq)
  * libpfm checks this once the unit masks are settled. */
 int check_hidden_modifiers(struct request *rq)
 {
-	const struct modifier_set *set = rq->ev->modifiers;
-	for (int m = 0; m < set->count; m++) {
-		const struct event *ev = rq->ev;
-		if (!is_given(rq, m) || !(ev->hidden >> m & 1) || !ev->hidden_error[m])
+	const struct event *ev = rq->ev;
+	int m;
+	for (each_bit(m, rq->given & ev->hidden)) {
+		if (!ev->hidden_error[m])
 			continue;
 		bool unlocked = false;
 		for (int i = 0; i < rq->nasked && !unlocked; i++)
 			unlocked = ev->umasks[rq->asked[i]].unlocks >> m & 1;
 		if (!unlocked)
 			return fail(rq, ev->hidden_error[m], "%s= goes only with a unit mask of %s that needs it",
-				    set->items[m].name, ev->name);
+				    ev->modifiers->items[m].name, ev->name);
 	}
 	return 0;
 }
@@ -200,6 +206,22 @@ void apply_landings(struct request *rq, const struct modifier *m, uint64_t value
 	}
 }
 
+uint64_t implied_modifiers(const struct request *rq, uint64_t *values)
+{
+	const struct event *ev = rq->ev;
+	uint64_t mask = 0;
+	for (int i = 0; i < rq->nasked; i++) {
+		const struct umask *u = &ev->umasks[rq->asked[i]];
+		for (int k = 0; k < u->nimplied; k++) {
+			int m = u->implied[k].modifier;
+			if (!(mask >> m & 1))	/* the first unit mask asked wins */
+				values[m] = u->implied[k].value;
+			mask |= 1ULL << m;
+		}
+	}
+	return mask;
+}
+
 uint64_t modifier_value(const struct request *rq, int m)
 {
 	if (is_given(rq, m))
@@ -229,9 +251,10 @@ static uint64_t register_value(struct request *rq, int m)
 int check_requirements(struct request *rq)
 {
 	const struct modifier_set *set = rq->ev->modifiers;
-	for (int m = 0; m < set->count; m++) {
+	int m;
+	for (each_bit(m, set->requiring)) {
 		const struct modifier *mod = &set->items[m];
-		if (mod->requires < 0 || mod->requires >= set->count || !register_value(rq, m))
+		if (!register_value(rq, m))
 			continue;
 		if (!register_value(rq, mod->requires))
 			return fail(rq, mod->refused_error, "%s=1 needs %s on %s", mod->name,
@@ -262,10 +285,11 @@ static bool shows_constant(struct request *rq, int m)
 void fstr_pmu_modifiers(struct request *rq)
 {
 	const struct modifier_set *set = rq->ev->modifiers;
-	for (int m = 0; m < set->count; m++) {
+	uint64_t all = set->count < 64 ? (1ULL << set->count) - 1 : ~0ULL;
+	int m;
+	/* hidden ones only when given */
+	for (each_bit(m, all & ~set->from_perf & ~(rq->ev->hidden & ~rq->given))) {
 		const struct modifier *mod = &set->items[m];
-		if (mod->from_perf || (m < 64 && (rq->ev->hidden >> m & 1) && !is_given(rq, m)))
-			continue;
-		fstr_add_value(rq, mod->name, shows_constant(rq, m) ? mod->shown : register_value(rq, m));
+		fstr_add_modifier(rq, mod, shows_constant(rq, m) ? mod->shown : register_value(rq, m));
 	}
 }

@@ -23,6 +23,9 @@ void apply_landings(struct request *rq, const struct modifier *m, uint64_t value
 
 /* The value of modifier M: given, implied by a unit mask, or its default. */
 uint64_t modifier_value(const struct request *rq, int m);
+/* The modifiers the asked unit masks imply (a mask), their values into
+ * VALUES (by position; the first unit mask asked wins). */
+uint64_t implied_modifiers(const struct request *rq, uint64_t *values);
 
 /* Appends ":name=value" for every PMU modifier, as libpfm's encoders do:
  * the value read back from the registers. */

@@ -45,7 +45,7 @@ enum perf_mod perf_modifier_kind(const char *name)
 	return P_NONE;
 }
 
-static const struct modifier_set no_modifiers = { 0, NULL, -1 };
+static const struct modifier_set no_modifiers = { .ldlat = -1 };
 
 struct unpacker {
 	struct packed_reader r;
@@ -129,7 +129,21 @@ static int read_modifier(struct unpacker *u, struct modifier *m, int count)
 		return refuse(u, "a modifier requires a modifier the set lacks");
 	m->requires = (int)requires;
 	m->perf_kind = perf_modifier_kind(m->name);
+	size_t n = strlen(m->name);
+	char *key = n < 200 ? arena_calloc(&u->t->arena, n + 3, 1) : NULL;
+	if (!key)
+		return refuse(u, n < 200 ? "out of memory" : "a modifier name too long");
+	key[0] = ':';
+	memcpy(key + 1, m->name, n);
+	key[n + 1] = '=';
+	m->fstr_key = key;
+	m->fstr_key_len = (int)n + 2;
 	return read_landings(u, m->landings, &m->nlandings, 4) || read_landings(u, m->presence, &m->npresence, 3);
+}
+
+static const char *modifier_name(const void *list, int i)
+{
+	return ((const struct modifier *)list)[i].name;
 }
 
 /* Modifier set S of the table, decoded on first use. */
@@ -152,10 +166,21 @@ static const struct modifier_set *modifier_set(struct unpacker *u, int s)
 		return NULL;
 	}
 	for (int m = 0; m < set->count; m++) {
+		const struct modifier *mod = &set->items[m];
 		if (read_modifier(u, &set->items[m], set->count))
 			return NULL;
-		if (set->ldlat < 0 && !strcasecmp(set->items[m].name, "ldlat"))
+		if (set->ldlat < 0 && !strcasecmp(mod->name, "ldlat"))
 			set->ldlat = m;
+		set->from_perf |= mod->from_perf ? 1ULL << m : 0;
+		/* a "range" libpfm refused with ATTR_SET was a unit mask forcing
+		 * the value, measured on a base that forces it: not a range */
+		set->ranged |= !mod->from_perf && mod->is_integer && mod->probed && mod->range_error != PMUDB_ERR_ATTR_SET
+			       ? 1ULL << m : 0;
+		set->requiring |= mod->requires >= 0 ? 1ULL << m : 0;
+	}
+	if (name_index_build(&set->by_name, set->items, set->count, modifier_name, NULL, &t->arena)) {
+		refuse(u, "out of memory");
+		return NULL;
 	}
 	return t->sets[s] = set;
 }
@@ -202,6 +227,7 @@ static int read_umask(struct unpacker *u, struct event *ev, struct umask *um)
 	um->unlocks = read_varint(r);
 	if (!r->ok || !um->name || !*um->name)
 		return refuse(u, "a unit mask without a name");
+	um->name_len = (int)strnlen(um->name, INT_MAX);
 	if (group < -1 || group > INT_MAX)
 		return refuse(u, "a unit-mask group out of range");
 	um->group = (int)group;
@@ -225,6 +251,28 @@ static int read_umask(struct unpacker *u, struct event *ev, struct umask *um)
 	return 0;
 }
 
+/* The group rules as a matrix, when the groups are few. */
+static int rule_matrix(struct unpacker *u, struct event *ev)
+{
+	int groups = 0;
+	for (int i = 0; i < ev->nrules; i++)
+		if (ev->rules[i].group_b >= groups)
+			groups = ev->rules[i].group_b + 1;
+	if (!ev->nrules || groups > 32)
+		return 0;
+	ev->rule_matrix = arena_calloc(&u->t->arena, (size_t)(groups * groups), 1);
+	if (!ev->rule_matrix)
+		return refuse(u, "out of memory");
+	for (int i = 0; i < ev->nrules; i++) {
+		const struct group_rule *g = &ev->rules[i];
+		uint8_t e = (uint8_t)-g->error;
+		ev->rule_matrix[g->group_a * groups + g->group_b] = e;
+		ev->rule_matrix[g->group_b * groups + g->group_a] = e;
+	}
+	ev->rule_groups = groups;
+	return 0;
+}
+
 static int read_rules(struct unpacker *u, struct event *ev)
 {
 	struct packed_reader *r = &u->r;
@@ -243,6 +291,8 @@ static int read_rules(struct unpacker *u, struct event *ev)
 		ev->rules[i].group_a = (int)ga;
 		ev->rules[i].group_b = (int)gb;
 	}
+	if (rule_matrix(u, ev))
+		return -1;
 	ev->npairs = (int)read_length(r, (uint64_t)MAX_UMASKS * MAX_UMASKS);
 	ev->pairs = arena_calloc(a, (size_t)ev->npairs + 1, sizeof(*ev->pairs));
 	if (!ev->pairs)
@@ -302,6 +352,7 @@ static int read_event(struct unpacker *u, struct event *ev)
 	ev->filter_default = read_varint(r);
 	if (!r->ok || !ev->name || !*ev->name)
 		return refuse(u, "an event without a name");
+	ev->name_len = (int)strnlen(ev->name, INT_MAX);
 	if (type < INT32_MIN || type > INT32_MAX || ((flags & EV_HAS_PERF_TYPE) && type == INT32_MIN))
 		return refuse(u, "an event's perf type out of range");
 	ev->perf_type = (int)type;

@@ -1,19 +1,28 @@
 /*
- * bench.c - `make bench`: pmudb's encoder against libpfm's, in one process,
- * on the harness corpus; and a whole `pmudb encode X` process against a
- * libpfm program that initialises and encodes X.
+ * bench.c - `make bench`: pmudb against libpfm, as ratios (libpfm's time /
+ * pmudb's: above 1, pmudb is faster), each beside a null control (libpfm
+ * against itself, the noise floor).  Only ratios and memory are printed:
+ * the machine is shared and its speed drifts.
  *
- * Rounds are interleaved (the order of the arms rotates every round) and a
- * null-control arm, libpfm against itself, is printed beside each ratio as
- * the noise floor.  Only ratios are printed: the machine is shared.
+ *   warm   in this process, per string, per family group of the harness
+ *          corpus and over the whole mix; rounds interleaved, the order of
+ *          the three arms (pmudb, libpfm, libpfm again) rotating
+ *   cold   a whole `pmudb encode EVENT` process against a libpfm program
+ *          that initialises and encodes EVENT: CPU time (user + system, the
+ *          kernel's accounting of the reaped child) and peak memory, for a
+ *          core event, an uncore event and an event of the largest table
+ *   batch  `pmudb encode --stdin` against a libpfm program reading the
+ *          same 100,000 lines and printing its encodings
  *
- * usage: bench [--rounds N] [--sample N] PMUDB_BINARY LIBPFM_ONCE_BINARY
+ * usage: bench [--rounds N] [--sample N] PMUDB LIBPFM_ONCE LIBPFM_BATCH SPAWNER
  */
+#include <fcntl.h>
 #include <getopt.h>
 #include <perfmon/pfmlib_perf_event.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -22,24 +31,47 @@
 #include "libpfm_ask.h"
 #include "pmudb.h"
 
-struct corpus {
+/* ---- the corpus, by family group ------------------------------------------ */
+
+struct strings {
 	char **items;
 	size_t count, cap;
+};
+
+static void push(struct strings *s, const char *item)
+{
+	if (s->count == s->cap) {
+		s->cap = s->cap ? 2 * s->cap : 4096;
+		s->items = realloc(s->items, s->cap * sizeof(*s->items));
+		if (!s->items)
+			exit(2);
+	}
+	s->items[s->count++] = strdup(item);
+}
+
+static const char *const groups[] = { "intel_core", "amd_core", "intel_uncore", "amd_uncore_rapl", "os" };
+#define NGROUPS (sizeof(groups) / sizeof(groups[0]))
+
+struct corpus {
 	long seen, sample;
+	struct strings group[NGROUPS], all, core;
 };
 
 static void collect(void *ctx, const char *group, const char *s)
 {
-	(void)group;
 	struct corpus *c = ctx;
-	if (c->seen++ % c->sample)
-		return;
-	if (c->count == c->cap) {
-		c->cap = c->cap ? 2 * c->cap : 4096;
-		c->items = realloc(c->items, c->cap * sizeof(*c->items));
-	}
-	c->items[c->count++] = strdup(s);
+	for (size_t g = 0; g < NGROUPS; g++)
+		if (!strcmp(group, groups[g])) {
+			if (g < 2)
+				push(&c->core, s);	/* every core string, for the batch */
+			if (c->seen++ % c->sample == 0) {
+				push(&c->group[g], s);
+				push(&c->all, s);
+			}
+		}
 }
+
+/* ---- timing ------------------------------------------------------------------ */
 
 static double now(void)
 {
@@ -50,7 +82,7 @@ static double now(void)
 
 static pmudb_t *db;
 
-static double run_pmudb(const struct corpus *c)
+static double run_pmudb(const struct strings *c)
 {
 	struct pmudb_encoding e;
 	struct pmudb_error err;
@@ -60,7 +92,7 @@ static double run_pmudb(const struct corpus *c)
 	return now() - t0;
 }
 
-static double run_libpfm(const struct corpus *c)
+static double run_libpfm(const struct strings *c)
 {
 	double t0 = now();
 	for (size_t i = 0; i < c->count; i++) {
@@ -72,20 +104,44 @@ static double run_libpfm(const struct corpus *c)
 	return now() - t0;
 }
 
-static double run_process(char *const argv[])
+struct usage {
+	double cpu;		/* seconds, user + system */
+	long peak_kb;
+};
+
+/* Processes are started by tests/spawner.c, which says why. */
+static FILE *to_spawner, *from_spawner;
+
+static void start_spawner(const char *path)
 {
-	fflush(stdout);
-	double t0 = now();
+	int req[2], rep[2];
+	if (pipe(req) || pipe(rep))
+		exit(2);
 	pid_t pid = fork();
 	if (pid == 0) {
-		if (!freopen("/dev/null", "w", stdout))
-			_exit(127);
-		execv(argv[0], argv);
+		dup2(req[0], 0);
+		dup2(rep[1], 1);
+		execl(path, path, (char *)NULL);
 		_exit(127);
 	}
-	int st;
-	waitpid(pid, &st, 0);
-	return now() - t0;
+	close(req[0]);
+	close(rep[1]);
+	to_spawner = fdopen(req[1], "w");
+	from_spawner = fdopen(rep[0], "r");
+}
+
+/* Runs ARGV with stdin from IN (or /dev/null) and stdout to /dev/null. */
+static struct usage run_process(char *const argv[], const char *in)
+{
+	fprintf(to_spawner, "%s", in ? in : "");
+	for (int i = 0; argv[i]; i++)
+		fprintf(to_spawner, "\t%s", argv[i]);
+	fputc('\n', to_spawner);
+	fflush(to_spawner);
+	struct usage u = { 0, 0 };
+	if (fscanf(from_spawner, "%lf %ld", &u.cpu, &u.peak_kb) != 2)
+		exit(2);
+	return u;
 }
 
 static int compare_doubles(const void *a, const void *b)
@@ -100,11 +156,135 @@ static double median(double *v, int n)
 	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
-/* Three arms A (pmudb), B and C (libpfm twice) in rotating order. */
-static void report(const char *what, double *ratio, double *null, int rounds)
+static void report(const char *what, double *ratio, double *null, int n, const char *extra)
 {
-	double r = median(ratio, rounds), n = median(null, rounds);
-	printf("%-44s %6.2f   (null control libpfm/libpfm: %.2f)\n", what, r, n);
+	double r = median(ratio, n), z = median(null, n);
+	printf("  %-42s %7.2f   (null control libpfm/libpfm: %.2f)%s\n", what, r, z, extra ? extra : "");
+}
+
+/* ---- the three benchmarks ---------------------------------------------------- */
+
+static void warm(const char *what, const struct strings *c, int rounds)
+{
+	if (!c->count)
+		return;
+	run_pmudb(c);	/* tables read, caches filled */
+	run_libpfm(c);
+	double *ratio = calloc((size_t)rounds, sizeof(double)), *null = calloc((size_t)rounds, sizeof(double));
+	for (int r = 0; r < rounds; r++) {
+		double t[3];
+		for (int k = 0; k < 3; k++) {
+			int arm = (r + k) % 3;
+			t[arm] = arm == 0 ? run_pmudb(c) : run_libpfm(c);
+		}
+		ratio[r] = t[1] / t[0];
+		null[r] = t[1] / t[2];
+	}
+	char label[96], extra[64];
+	snprintf(label, sizeof(label), "%s (%zu strings)", what, c->count);
+	snprintf(extra, sizeof(extra), "  pmudb %.0f ns a string", 1e9 * run_pmudb(c) / (double)c->count);
+	report(label, ratio, null, rounds, extra);
+	free(ratio);
+	free(null);
+}
+
+/* Interleaves RUNS of A against B and B against itself. */
+static void processes(const char *what, char *const a[], char *const b[], const char *in, int runs)
+{
+	double *ratio = calloc((size_t)runs, sizeof(double)), *null = calloc((size_t)runs, sizeof(double));
+	long *peak_a = calloc((size_t)runs, sizeof(long)), *peak_b = calloc((size_t)runs, sizeof(long));
+	run_process(a, in);
+	run_process(b, in);
+	for (int r = 0; r < runs; r++) {
+		struct usage u[3];
+		for (int k = 0; k < 3; k++) {
+			int arm = (r + k) % 3;
+			u[arm] = run_process(arm == 0 ? a : b, in);
+		}
+		ratio[r] = u[0].cpu > 0 ? u[1].cpu / u[0].cpu : 0;
+		null[r] = u[2].cpu > 0 ? u[1].cpu / u[2].cpu : 0;
+		peak_a[r] = u[0].peak_kb;
+		peak_b[r] = u[1].peak_kb;
+	}
+	long pa = 0, pb = 0;
+	for (int r = 0; r < runs; r++) {
+		pa = peak_a[r] > pa ? peak_a[r] : pa;
+		pb = peak_b[r] > pb ? peak_b[r] : pb;
+	}
+	char extra[96];
+	snprintf(extra, sizeof(extra), "  peak memory pmudb %.1f MB, libpfm %.1f MB", pa / 1024.0, pb / 1024.0);
+	report(what, ratio, null, runs, extra);
+	free(ratio);
+	free(null);
+	free(peak_a);
+	free(peak_b);
+}
+
+/* The PMU whose table is largest (events and unit masks), and its first
+ * event with a unit mask, as "pmu::event:umask". */
+static void largest_event(char *out, size_t size)
+{
+	int best = -1, best_size = -1;
+	for (int p = 0; p < pmudb_pmu_count(db); p++) {
+		struct pmudb_pmu_info pi;
+		if (pmudb_pmu_info(db, p, &pi))
+			continue;
+		int n = 0;
+		for (int e = 0; e < pi.event_count; e++) {
+			struct pmudb_event_info ei;
+			if (!pmudb_event_info(db, p, e, &ei))
+				n += 1 + ei.umask_count;
+		}
+		if (n > best_size) {
+			best = p;
+			best_size = n;
+		}
+	}
+	struct pmudb_pmu_info pi;
+	pmudb_pmu_info(db, best, &pi);
+	for (int e = 0; e < pi.event_count; e++) {
+		struct pmudb_event_info ei;
+		struct pmudb_umask_info ui;
+		if (!pmudb_event_info(db, best, e, &ei) && ei.umask_count && !pmudb_umask_info(db, best, e, 0, &ui)) {
+			snprintf(out, size, "%s::%s:%s", pi.name, ei.name, ui.name);
+			return;
+		}
+	}
+	snprintf(out, size, "%s::0", pi.name);
+}
+
+static void cold(char *const argv[], int runs)
+{
+	char largest[256];
+	largest_event(largest, sizeof(largest));
+	const char *events[] = { "spr::INST_RETIRED:ANY_P:u", "skx_unc_cha0::UNC_C_CLOCKTICKS", largest };
+	const char *kinds[] = { "core", "uncore", "largest table" };
+	for (int i = 0; i < 3; i++) {
+		char *p[] = { argv[0], "encode", (char *)events[i], NULL };
+		char *l[] = { argv[1], (char *)events[i], NULL };
+		char what[256];
+		snprintf(what, sizeof(what), "%s: %s", kinds[i], events[i]);
+		processes(what, p, l, NULL, runs);
+	}
+}
+
+static void batch(char *const argv[], const struct strings *core, int runs)
+{
+	char path[] = "/tmp/pmudb-bench-XXXXXX";
+	int fd = mkstemp(path);
+	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+	if (!f || !core->count)
+		return;
+	const size_t lines = 100000;
+	for (size_t i = 0; i < lines; i++)
+		fprintf(f, "%s\n", core->items[(i * 7919) % core->count]);
+	fclose(f);
+	char *p[] = { argv[0], "encode", "--stdin", NULL };
+	char *l[] = { argv[2], NULL };
+	char what[96];
+	snprintf(what, sizeof(what), "%zu core lines through --stdin", lines);
+	processes(what, p, l, path, runs);
+	unlink(path);
 }
 
 int main(int argc, char **argv)
@@ -122,11 +302,13 @@ int main(int argc, char **argv)
 		else
 			return 2;
 	}
-	if (argc - optind != 2) {
-		fputs("usage: bench [--rounds N] [--sample N] PMUDB_BINARY LIBPFM_ONCE_BINARY\n", stderr);
+	if (argc - optind != 4) {
+		fputs("usage: bench [--rounds N] [--sample N] PMUDB LIBPFM_ONCE LIBPFM_BATCH SPAWNER\n", stderr);
 		return 2;
 	}
+	/* libpfm encodes every PMU, not only this host's, as the harness does */
 	setenv("LIBPFM_ENCODE_INACTIVE", "1", 1);
+	start_spawner(argv[optind + 3]);
 	struct pmudb_error err;
 	if (pfm_initialize() != PFM_SUCCESS || !(db = pmudb_open(NULL, &err))) {
 		fprintf(stderr, "bench: cannot start\n");
@@ -134,39 +316,15 @@ int main(int argc, char **argv)
 	}
 	struct corpus c = { .sample = sample };
 	corpus_generate(db, NULL, collect, &c);
-	run_pmudb(&c);	/* warm: tables loaded, caches filled */
-	run_libpfm(&c);
-
-	double *ratio = calloc((size_t)rounds, sizeof(double)), *null = calloc((size_t)rounds, sizeof(double));
-	for (int r = 0; r < rounds; r++) {
-		double t[3];
-		for (int k = 0; k < 3; k++) {
-			int arm = (r + k) % 3;
-			t[arm] = arm == 0 ? run_pmudb(&c) : run_libpfm(&c);
-		}
-		ratio[r] = t[1] / t[0];
-		null[r] = t[1] / t[2];
-	}
-	printf("corpus: %zu strings (every %ld%s of the harness corpus), %d interleaved rounds\n", c.count, sample,
-	       sample == 1 ? "" : "th", rounds);
-	printf("ratios are libpfm's time / pmudb's time (above 1: pmudb is faster), medians of the rounds\n");
-	report("warm encode, per string (pmudb vs libpfm)", ratio, null, rounds);
-
-	const char *event = "amd64_fam19h_zen4::RETIRED_INSTRUCTIONS";
-	char *pmudb_argv[] = { argv[optind], "encode", (char *)event, NULL };
-	char *libpfm_argv[] = { argv[optind + 1], (char *)event, NULL };
-	int runs = rounds * 5;
-	double *pr = calloc((size_t)runs, sizeof(double)), *pn = calloc((size_t)runs, sizeof(double));
-	for (int r = 0; r < runs; r++) {
-		double t[3];
-		for (int k = 0; k < 3; k++) {
-			int arm = (r + k) % 3;
-			t[arm] = run_process(arm == 0 ? pmudb_argv : libpfm_argv);
-		}
-		pr[r] = t[1] / t[0];
-		pn[r] = t[1] / t[2];
-	}
-	report("whole process `pmudb encode X` vs libpfm", pr, pn, runs);
+	printf("ratios: libpfm's time / pmudb's time (above 1: pmudb is faster), medians of interleaved rounds\n");
+	printf("warm, per string in one process (every %ldth string of the harness corpus, %d rounds):\n", sample, rounds);
+	for (size_t g = 0; g < NGROUPS; g++)
+		warm(groups[g], &c.group[g], rounds);
+	warm("the harness mix", &c.all, rounds);
+	printf("cold, one `pmudb encode EVENT` process against a libpfm program, CPU time (%d runs):\n", rounds * 5);
+	cold(argv + optind, rounds * 5);
+	printf("batch, CPU time (%d runs):\n", rounds > 5 ? 5 : rounds);
+	batch(argv + optind, &c.core, rounds > 5 ? 5 : rounds);
 	pmudb_close(db);
 	pfm_terminate();
 	return 0;

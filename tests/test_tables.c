@@ -92,6 +92,79 @@ static void test_every_bad_table_is_refused_with_its_position(void **state)
 	free(compiler);
 }
 
+static int64_t query_int(sqlite3 *db, const char *sql);
+
+/* Runs the compiler with TABLES (NULL-ended) and expects one line, exit 1,
+ * starting with PREFIX and holding WORDS. */
+static void expect_refusal(char *const *tables, const char *prefix, const char *words)
+{
+	char *compiler = test_build_path("pmudb-build");
+	char *out = NULL;
+	assert_true(asprintf(&out, "%s/bad.db", tmp) > 0);
+	char *argv[16] = { compiler };
+	int n = 1;
+	for (int i = 0; tables[i] && n < 12; i++) {
+		argv[n++] = "--tables";
+		argv[n++] = tables[i];
+	}
+	argv[n++] = "--out";
+	argv[n++] = out;
+	struct run_result r;
+	test_run(argv, NULL, &r);
+	if (r.status != 1 || test_line_count(r.err) != 1 || strncmp(r.err, prefix, strlen(prefix)) || !strstr(r.err, words))
+		fail_msg("exit %d, stderr:\n%s\nexpected exit 1 and one line starting '%s' with '%s'", r.status, r.err,
+			 prefix, words);
+	print_message("%s", r.err);
+	assert_int_equal(access(out, F_OK), -1);
+	test_run_free(&r);
+	free(out);
+	free(compiler);
+}
+
+/* More unit masks than the runtime reads, added one by one: the one past
+ * the limit is refused where it is written. */
+static void test_too_many_unit_masks_are_refused_where_written(void **state)
+{
+	(void)state;
+	char *path = NULL;
+	assert_true(asprintf(&path, "%s/many.yaml", tmp) > 0);
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	fputs("overrides:\n", f);
+	for (int i = 0; i < 300; i++)
+		fprintf(f, "  - {action: add, pmu: skl, event: INST_RETIRED, umask: EXTRA_%d, code: 0x1, why: test}\n", i);
+	fclose(f);
+	/* INST_RETIRED has unit masks of its own when the overrides apply:
+	 * libpfm's, counted here rather than assumed */
+	setenv("LIBPFM_ENCODE_INACTIVE", "1", 1);
+	assert_int_equal(pfm_initialize(), PFM_SUCCESS);
+	int idx = pfm_find_event("skl::INST_RETIRED");
+	assert_true(idx >= 0);
+	pfm_event_info_t info = { .size = sizeof(info) };
+	assert_int_equal(pfm_get_event_info(idx, PFM_OS_NONE, &info), PFM_SUCCESS);
+	int64_t own = 0;
+	for (int a = 0; a < info.nattrs; a++) {
+		pfm_event_attr_info_t ai = { .size = sizeof(ai) };
+		assert_int_equal(pfm_get_event_attr_info(idx, a, PFM_OS_NONE, &ai), PFM_SUCCESS);
+		own += ai.type == PFM_ATTR_UMASK;
+	}
+	char prefix[600];
+	/* line 1 is the section key; entry k (from 0) is on line k + 2 */
+	snprintf(prefix, sizeof(prefix), "%s:%lld:", path, (long long)(256 - own + 2));
+	char *tables[] = { "tables", path, NULL };
+	expect_refusal(tables, prefix, "pmudb reads at most 256");
+	free(path);
+}
+
+/* A PMU no family covers: the build names every such PMU, at the position
+ * of the families section to edit. */
+static void test_pmus_without_family_are_listed_where_to_add_them(void **state)
+{
+	(void)state;
+	char *tables[] = { "tests/fixtures/tables/families_only", NULL };
+	expect_refusal(tables, "tests/fixtures/tables/families_only/families.yaml:4:3:", "no encoding family");
+}
+
 static int64_t query_int(sqlite3 *db, const char *sql)
 {
 	sqlite3_stmt *st = NULL;
@@ -226,6 +299,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_every_bad_table_is_refused_with_its_position),
+		cmocka_unit_test(test_too_many_unit_masks_are_refused_where_written),
+		cmocka_unit_test(test_pmus_without_family_are_listed_where_to_add_them),
 		cmocka_unit_test(test_every_override_action_lands_in_the_catalog),
 		cmocka_unit_test(test_overrides_change_encodings),
 		cmocka_unit_test(test_usage_errors_exit_2),

@@ -1,0 +1,12 @@
+/*
+ * catalog_limits.h - how much one event may hold: what the runtime reads and the
+ * compiler checks before it writes (what the runtime would refuse, the
+ * compiler must not write).
+ */
+#ifndef PMUDB_CATALOG_LIMITS_H
+#define PMUDB_CATALOG_LIMITS_H
+
+#define MAX_UMASKS 256		/* unit masks of one event */
+#define MAX_MODIFIERS 64	/* modifiers of one event (bits of a 64-bit mask) */
+
+#endif
