@@ -45,6 +45,7 @@ int fail(struct request *rq, int code, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(err->message + n, sizeof(err->message) - (size_t)n, fmt, ap);
 	va_end(ap);
+	error_one_line(err->message);
 	return code;
 }
 
