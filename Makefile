@@ -31,7 +31,7 @@ endif
 
 COMPILER_SRC := $(wildcard compiler/*.c)
 # The compiler reads its packed blobs back with the runtime's reader.
-RUNTIME_READER := $(addprefix $(BUILD)/db/,packed.o unpack.o name_index.o arena.o)
+RUNTIME_READER := $(addprefix $(BUILD)/db/,packed.o unpack.o name_index.o arena.o pmu_row.o)
 COMPILER_OBJ := $(COMPILER_SRC:%.c=$(BUILD)/%.o) $(BUILD)/compiler/schema_sql.o $(RUNTIME_READER)
 DB_SRC := $(wildcard db/*.c)
 DB_OBJ := $(DB_SRC:%.c=$(BUILD)/%.o) $(BUILD)/db/builtin.o
