@@ -372,9 +372,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct pmudb_error err;
 	struct browse_result r;
 	char *refusal = NULL;
+	/* in a transaction, so that a refusal leaves the rows as they were
+	 * (committed before the file is made: an in-memory database's image
+	 * holds committed pages only) */
 	exec(db, "BEGIN");
 	if (!pack_catalog(db, true, &refusal)) {
 		fuzz_note("packed");
+		exec(db, "COMMIT");
 		pmudb_t *pdb = open_copy(db, &err);
 		if (!pdb)
 			fuzz_fail("the packer accepted what the runtime refuses at open: %s", err.message);
@@ -383,7 +387,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (r.encode_catalog)
 			fuzz_fail("the packer accepted what the runtime refuses: %s", r.first_encode);
 		pmudb_close(pdb);
-		exec(db, "ROLLBACK");
 	} else {
 		fuzz_note("the packer refused: %s", refusal ? refusal : "(nothing)");
 		if (!refusal || strchr(refusal, '\n'))

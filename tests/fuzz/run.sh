@@ -20,6 +20,7 @@ for t in "$@"; do
 	artifacts=$dir/artifacts/$t
 	log=$dir/$t.log
 	mkdir -p "$corpus" "$artifacts"
+	: >"$dir/$t.start"	# what this run finds is newer
 	set -- "$corpus" tests/fuzz/seeds/"$t" tests/fuzz/regressions/"$t"
 	[ -d "$dir/seeds/$t" ] && set -- "$@" "$dir/seeds/$t"
 	PMUDB_FUZZ_SEED=$dir/seed.db nice -n 10 "$dir/fuzz_$t" -max_total_time="$seconds" -print_final_stats=1 \
@@ -29,11 +30,12 @@ for t in "$@"; do
 	rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log")
 	cov=$(grep -o 'cov: [0-9]*' "$log" | tail -n 1)
 	inputs=$(find "$corpus" -type f | wc -l)
-	found=$(find "$artifacts" -type f | wc -l)
+	found=$(find "$artifacts" -type f -newer "$dir/$t.start" | wc -l)
 	if [ "$rc" = 0 ] && [ "$found" = 0 ]; then
 		echo "fuzz_$t: $seconds s, ${execs:-?} executions (${rate:-?}/s), corpus $inputs inputs, ${cov:-cov: ?}, no finding"
 	else
-		echo "fuzz_$t: FINDING (exit $rc) after ${execs:-?} executions: $(ls "$artifacts" | tr '\n' ' ')(see $log)"
+		echo "fuzz_$t: FINDING (exit $rc) after ${execs:-?} executions:" \
+			"$(find "$artifacts" -type f -newer "$dir/$t.start" | tr '\n' ' ')(see $log)"
 		status=1
 	fi
 done
