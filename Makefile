@@ -430,7 +430,7 @@ $(BUILD)/tests/fuzz/seed_catalog: tests/fuzz/seed_catalog.c $(BUILD)/compiler/pa
 		-lpthread
 $(BUILD)/fuzz/seed.db: $(BUILD)/tests/fuzz/seed_catalog $(BUILD)/pmudb.db
 	@mkdir -p $(BUILD)/fuzz/seeds/catalog_bytes $(BUILD)/fuzz/seeds/packed
-	$(BUILD)/tests/fuzz/seed_catalog $(BUILD)/pmudb.db $@ 16 $(BUILD)/fuzz/seeds/packed
+	$(BUILD)/tests/fuzz/seed_catalog $(BUILD)/pmudb.db $@ 8 $(BUILD)/fuzz/seeds/packed
 	cp $@ $(BUILD)/fuzz/seeds/catalog_bytes/seed.db
 
 fuzz-build: all fuzz-deps $(FUZZ_TARGETS:%=$(FUZZ_DIR)/fuzz_%) $(BUILD)/fuzz/seed.db

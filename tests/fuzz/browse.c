@@ -9,7 +9,7 @@
 
 #include "fuzz.h"
 
-/* Bounds per input: the seed catalog's PMUs have 16 events each. */
+/* Bounds per input: the seed catalog's PMUs have at most 8 events each. */
 #define MAX_PMUS 16
 #define MAX_EVENTS 32
 #define MAX_ATTRS 8

@@ -6,7 +6,7 @@
  * line, never crash or overrun; what SQLite's and zstd's own checks let
  * through reaches the runtime's readers.
  *
- * Seeds: the seed catalog (seed_catalog.c, 150 kB) and tests/fuzz/seeds/.
+ * Seeds: the seed catalog (seed_catalog.c, 120 kB) and tests/fuzz/seeds/.
  */
 #include <string.h>
 

@@ -8,7 +8,7 @@
  * amd64_fam19h_zen4 (AMD core), skx_unc_cha0 and skx_unc_cha1 (server
  * uncore, sharing one event table), perf and perf_raw (the OS's), and
  * amd64_fam1ah_zen5 (made from a vendor list); at most EVENTS events per
- * event table (default 16: those named by other events' equivalences and
+ * event table (default 8: those named by other events' equivalences and
  * rows of every rule table first), positions renumbered.  Every row that
  * refers to something gone is deleted, the rows are packed again as the
  * compiler packs them (checked: a seed the runtime refuses would make
@@ -183,7 +183,7 @@ int main(int argc, char **argv)
 		fputs("usage: seed_catalog FROM TO [EVENTS [PACKED_SEEDS]]\n", stderr);
 		return 2;
 	}
-	int events = argc > 3 ? atoi(argv[3]) : 16;
+	int events = argc > 3 ? atoi(argv[3]) : 8;
 	sqlite3 *from;
 	if (sqlite3_open_v2(argv[1], &from, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK)
 		die(argv[1], sqlite3_errmsg(from));
