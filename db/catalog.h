@@ -29,6 +29,9 @@
  * with more (another libpfm, a damaged file) is refused, not overrun. */
 #define MAX_UMASKS 256
 #define MAX_MODIFIERS 64
+/* The longest event name an event's equivalence may name (the encoder
+ * copies it to look it up). */
+#define MAX_EQUIV_NAME 255
 
 /* perf_event_attr fields (and raw code words) a modifier can land in. */
 enum field {
