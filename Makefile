@@ -33,7 +33,7 @@ COMPILER_SRC := $(wildcard compiler/*.c)
 # The compiler reads its packed blobs back with the runtime's reader, and
 # checks family names against the runtime's encoders.
 RUNTIME_READER := $(addprefix $(BUILD)/db/,packed.o unpack.o name_index.o arena.o family_encoders.o rules.o \
-	request.o errors.o)
+	request.o errors.o pmu_row.o)
 COMPILER_OBJ := $(COMPILER_SRC:%.c=$(BUILD)/%.o) $(BUILD)/compiler/schema_sql.o $(RUNTIME_READER)
 DB_SRC := $(wildcard db/*.c)
 DB_OBJ := $(DB_SRC:%.c=$(BUILD)/%.o) $(BUILD)/db/builtin.o
@@ -47,8 +47,12 @@ TESTS := $(BUILD)/tests/test_catalog $(BUILD)/tests/test_tables $(BUILD)/tests/t
 ifeq ($(SAN),)
 TESTS += $(BUILD)/tests/test_static
 endif
+# The fuzz targets (tests/fuzz/fuzz_*.c; see `make fuzz` below): `make
+# check` replays their seeds and regression inputs.
+FUZZ_TARGETS ?= event catalog_bytes catalog_rows packed cpuinfo yaml vendor_json
+FUZZ_REPLAYS := $(FUZZ_TARGETS:%=$(BUILD)/tests/fuzz/replay_%)
 
-.PHONY: all run test check bench deps clean static dist sizes deps-cross check-static
+.PHONY: all run test check bench deps clean static dist sizes deps-cross check-static fuzz fuzz-deps fuzz-build
 all: deps $(BUILD)/pmudb-build $(BUILD)/pmudb.db $(BUILD)/libpmudb.a $(BUILD)/libpmudb.so $(BUILD)/pmudb
 
 # The packages the build needs; installed when running as root, else the
@@ -57,8 +61,10 @@ DEB_PACKAGES := gcc make pkg-config libsqlite3-dev libzstd-dev libyaml-dev libcm
 ifeq ($(LIBPFM),)
 DEB_PACKAGES += libpfm4-dev
 endif
-deps:
-	@missing=$$(for p in $(DEB_PACKAGES); do \
+# $(call install_packages,PACKAGES): installs those missing, as root;
+# otherwise prints the command to run and fails.
+define install_packages
+	@missing=$$(for p in $(1); do \
 		dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q 'ok installed' || echo $$p; done); \
 	if [ -n "$$missing" ]; then \
 		if [ "$$(id -u)" = 0 ]; then \
@@ -68,6 +74,9 @@ deps:
 			echo "missing packages; run: sudo apt-get install" $$missing >&2; exit 1; \
 		fi; \
 	fi
+endef
+deps:
+	$(call install_packages,$(DEB_PACKAGES))
 
 # pkg-config is asked when a recipe runs, after `deps` has installed it.
 SQLITE_LIBS = $(shell pkg-config --libs sqlite3)
@@ -346,10 +355,15 @@ HARNESS_ARGS := --sample 25
 endif
 
 # Runs the tests against the catalog and programs of $(BUILD).
-check: all $(TESTS) $(BUILD)/tests/harness $(if $(SAN),,check-static)
+check: all $(TESTS) $(BUILD)/tests/harness $(if $(SAN),,check-static) $(FUZZ_REPLAYS) $(BUILD)/fuzz/seed.db
 	@for t in $(TESTS); do \
 		echo "== $$t"; \
 		PMUDB_BUILD=$(BUILD) PMUDB_PMU_EVENTS=$(PMU_EVENTS_DIR) $$t || exit 1; \
+	done
+	@echo "== the fuzz targets on their seeds and regression inputs (tests/fuzz)"
+	@for t in $(FUZZ_TARGETS); do \
+		PMUDB_FUZZ_SEED=$(BUILD)/fuzz/seed.db $(BUILD)/tests/fuzz/replay_$$t tests/fuzz/seeds/$$t \
+			tests/fuzz/regressions/$$t $$(ls -d $(BUILD)/fuzz/seeds/$$t 2>/dev/null) || exit 1; \
 	done
 	$(if $(SAN),@echo "== test_static: in the plain pass only (a static binary cannot link the sanitizers)")
 	@echo "== $(BUILD)/tests/harness $(HARNESS_ARGS)"
@@ -358,6 +372,83 @@ check: all $(TESTS) $(BUILD)/tests/harness $(if $(SAN),,check-static)
 test:
 	$(MAKE) --no-print-directory check BUILD=build
 	$(MAKE) --no-print-directory check BUILD=build/san SAN=1
+
+# ---- fuzzing: `make fuzz [FUZZ_SECONDS=N] [FUZZ_TARGETS=...]` ----------------
+# libFuzzer targets (tests/fuzz/fuzz_*.c), built with clang under ASan and
+# UBSan into $(BUILD)/fuzz/, each run for FUZZ_SECONDS by tests/fuzz/run.sh,
+# which prints one line per target.  `make check` replays their seeds and
+# regression inputs with gcc-built drivers (replay.c), plain and sanitized.
+FUZZ_SECONDS ?= 60
+# Debian 12's clang; libFuzzer's runtime is in libclang-rt-14-dev.
+LLVM_VERSION := 14
+FUZZ_CC := clang-$(LLVM_VERSION)
+FUZZ_PACKAGES := clang-$(LLVM_VERSION) libclang-rt-$(LLVM_VERSION)-dev
+FUZZ_DIR := $(BUILD)/fuzz
+FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=undefined
+FUZZ_CFLAGS := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -g -O1 -fno-omit-frame-pointer -MMD -MP \
+	$(FUZZ_SAN) -fsanitize=fuzzer-no-link
+FUZZ_DB_OBJ := $(DB_SRC:%.c=$(FUZZ_DIR)/obj/%.o) $(FUZZ_DIR)/obj/db/builtin.o
+FUZZ_TABLES := tables table_cpuid table_differences table_families table_match table_overrides table_vendor_pmus \
+	yaml_doc model
+
+# What each target links besides itself and fuzz.c: tests/fuzz files,
+# compiler files, the runtime or not, and libraries.
+fuzz_tests_catalog_bytes := browse
+fuzz_tests_catalog_rows := browse
+fuzz_compiler_catalog_rows := pack
+fuzz_compiler_yaml := $(FUZZ_TABLES)
+fuzz_compiler_vendor_json := vendor_tree model
+fuzz_libs_yaml = $(YAML_LIBS)
+fuzz_libs_vendor_json = $(JSON_LIBS)
+fuzz_runtime = $(if $(filter vendor_json,$(1)),,yes)
+
+fuzz-deps:
+	$(call install_packages,$(FUZZ_PACKAGES))
+
+# clang is installed (fuzz-deps) before anything is compiled with it.
+$(FUZZ_DIR)/obj/db/%.o: db/%.c | fuzz-deps
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -c $< -o $@
+$(FUZZ_DIR)/obj/db/builtin.o: db/builtin.S $(BUILD)/pmudb.db | fuzz-deps
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) -c -DCATALOG='"$(BUILD)/pmudb.db"' $< -o $@
+$(FUZZ_DIR)/obj/compiler/%.o: compiler/%.c | fuzz-deps
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) $(PFM_CFLAGS) -c $< -o $@
+$(FUZZ_DIR)/obj/tests/fuzz/%.o: tests/fuzz/%.c | fuzz-deps
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -Idb -c $< -o $@
+
+# $(call fuzz_objs,TARGET,DIR of tests/ objects,DIR of compiler objects)
+fuzz_objs = $(2)/fuzz_$(1).o $(2)/fuzz.o $(fuzz_tests_$(1):%=$(2)/%.o) $(fuzz_compiler_$(1):%=$(3)/%.o)
+fuzz_link_libs = $(fuzz_libs_$(1)) $(if $(call fuzz_runtime,$(1)),$(SQLITE_LIBS) $(ZSTD_LIBS)) -lpthread
+
+define fuzz_target
+$(FUZZ_DIR)/fuzz_$(1): $(call fuzz_objs,$(1),$(FUZZ_DIR)/obj/tests/fuzz,$(FUZZ_DIR)/obj/compiler) \
+		$(if $(call fuzz_runtime,$(1)),$(FUZZ_DB_OBJ))
+	$(FUZZ_CC) $(FUZZ_SAN) -fsanitize=fuzzer $$^ -o $$@ $$(call fuzz_link_libs,$(1))
+$(BUILD)/tests/fuzz/replay_$(1): $(BUILD)/tests/fuzz/replay.o \
+		$(call fuzz_objs,$(1),$(BUILD)/tests/fuzz,$(BUILD)/compiler) $(BUILD)/libpmudb.a
+	$(CC) $(LDFLAGS) $$^ -o $$@ $$(call fuzz_link_libs,$(1)) $(SQLITE_LIBS) $(ZSTD_LIBS)
+endef
+$(foreach t,$(FUZZ_TARGETS),$(eval $(call fuzz_target,$(t))))
+
+# The small catalog the catalog targets start from (seed_catalog.c), and
+# fuzz_packed's seeds: the blobs inside it.
+$(BUILD)/tests/fuzz/seed_catalog: tests/fuzz/seed_catalog.c $(BUILD)/compiler/pack.o $(BUILD)/libpmudb.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -Idb $< $(BUILD)/compiler/pack.o -o $@ $(LDFLAGS) $(BUILD)/libpmudb.a $(SQLITE_LIBS) $(ZSTD_LIBS) \
+		-lpthread
+$(BUILD)/fuzz/seed.db: $(BUILD)/tests/fuzz/seed_catalog $(BUILD)/pmudb.db
+	@mkdir -p $(BUILD)/fuzz/seeds/catalog_bytes $(BUILD)/fuzz/seeds/packed
+	$(BUILD)/tests/fuzz/seed_catalog $(BUILD)/pmudb.db $@ 8 $(BUILD)/fuzz/seeds/packed
+	cp $@ $(BUILD)/fuzz/seeds/catalog_bytes/seed.db
+
+fuzz-build: all fuzz-deps $(FUZZ_TARGETS:%=$(FUZZ_DIR)/fuzz_%) $(BUILD)/fuzz/seed.db
+
+# Each target for FUZZ_SECONDS, one after another, under nice.
+fuzz: fuzz-build
+	@tests/fuzz/run.sh $(FUZZ_DIR) $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 
 clean:
 	rm -rf build

@@ -5,7 +5,8 @@
  *
  * With checking on (every build), each row is checked as the runtime would
  * check it and each blob is read back by the runtime's own reader
- * (db/unpack.c): a catalog the runtime would refuse is never written.
+ * (db/unpack.c), each PMU row the directory names by its own checks
+ * (db/pmu_row.c): a catalog the runtime would refuse is never written.
  * Checking off writes whatever the rows say; the tests use that to make the
  * hostile catalogs the runtime must refuse.
  *
@@ -37,6 +38,7 @@
 
 #include "../db/name_index.h"
 #include "../db/packed.h"
+#include "../db/pmu_row.h"
 #include "../db/unpack.h"
 
 #define MAX_POSITIONS MAX_UMASKS
@@ -572,7 +574,27 @@ static int pack_table(struct packer *pk, int64_t table)
 
 /* ---- the PMU directory ------------------------------------------------------------ */
 
-/* Checks the directory as the runtime will. */
+/* The row of PMU ID, named NAME in the directory, is one the runtime reads
+ * (pmu_row.h), of an event table that was packed. */
+static int check_pmu_row(struct packer *pk, int64_t id, const char *name, int64_t ntables)
+{
+	sqlite3_stmt *st = query(pk, PMU_ROW_SQL, id);
+	if (!st)
+		return -1;
+	const char *fault = sqlite3_step(st) == SQLITE_ROW ? pmu_row_fault(st, name, ntables) : "it has no row";
+	int64_t table = fault ? 0 : integer(st, PMU_ROW_TABLE);
+	sqlite3_finalize(st);
+	if (!fault) {
+		st = query(pk, "SELECT 1 FROM event_table WHERE id = ?1", table);
+		if (!st)
+			return -1;
+		fault = sqlite3_step(st) == SQLITE_ROW ? NULL : "its event table has no row";
+		sqlite3_finalize(st);
+	}
+	return fault ? fail(pk, "the PMU directory: the runtime would refuse PMU %s: %s", name, fault) : 0;
+}
+
+/* Checks the directory as the runtime will, and the PMU rows it names. */
 static int check_directory(struct packer *pk)
 {
 	uint32_t n, slots, tables;
@@ -583,6 +605,8 @@ static int check_directory(struct packer *pk)
 		int64_t id;
 		if (unpack_directory_entry(pk->w.data, pk->w.len, slots, n, (int)k, &name, &id))
 			return fail(pk, "the PMU directory: the runtime would refuse PMU %u", k);
+		if (check_pmu_row(pk, id, name, tables))
+			return -1;
 	}
 	return 0;
 }

@@ -242,7 +242,7 @@ static int follow_equiv(struct request *rq)
 {
 	const char *equiv = rq->ev->equiv;
 	size_t len = strcspn(equiv, ATTR_DELIMS);
-	char name[256];
+	char name[MAX_EQUIV_NAME + 1];
 	if (len >= sizeof(name))
 		return fail(rq, PMUDB_ERR_CATALOG, "%s stands for an event name too long", rq->ev->name);
 	memcpy(name, equiv, len);

@@ -353,6 +353,8 @@ static int read_event(struct unpacker *u, struct event *ev)
 	if (!r->ok || !ev->name || !*ev->name)
 		return refuse(u, "an event without a name");
 	ev->name_len = (int)strnlen(ev->name, INT_MAX);
+	if (ev->equiv && strcspn(ev->equiv, ":.") > MAX_EQUIV_NAME)
+		return refuse(u, "an event stands for an event name too long");
 	if (type < INT32_MIN || type > INT32_MAX || ((flags & EV_HAS_PERF_TYPE) && type == INT32_MIN))
 		return refuse(u, "an event's perf type out of range");
 	ev->perf_type = (int)type;
