@@ -39,7 +39,8 @@ CLI_SRC := $(wildcard cli/*.c)
 CLI_OBJ := $(CLI_SRC:%.c=$(BUILD)/%.o)
 TESTS := $(BUILD)/tests/test_catalog $(BUILD)/tests/test_tables $(BUILD)/tests/test_build \
 	$(BUILD)/tests/test_encode $(BUILD)/tests/test_cli $(BUILD)/tests/test_detect $(BUILD)/tests/test_vendor \
-	$(BUILD)/tests/test_reconcile $(BUILD)/tests/test_hostile $(BUILD)/tests/test_stat
+	$(BUILD)/tests/test_reconcile $(BUILD)/tests/test_hostile $(BUILD)/tests/test_stat \
+	$(BUILD)/tests/test_perf_syntax
 # The static binaries cannot link the sanitizers: test_static runs in the
 # plain pass only.
 ifeq ($(SAN),)
@@ -50,8 +51,11 @@ endif
 all: deps $(BUILD)/pmudb-build $(BUILD)/pmudb.db $(BUILD)/libpmudb.a $(BUILD)/libpmudb.so $(BUILD)/pmudb
 
 # The packages the build needs; installed when running as root, else the
-# command to run is printed.
-DEB_PACKAGES := gcc make pkg-config libsqlite3-dev libzstd-dev libyaml-dev libcmocka-dev libjansson-dev linux-source-6.12
+# command to run is printed.  linux-perf and python3 are for the tests: perf
+# parses `--format perf` output (test_perf_syntax), python3 runs perf's
+# jevents.py over the perf-json export (test_export).
+DEB_PACKAGES := gcc make pkg-config libsqlite3-dev libzstd-dev libyaml-dev libcmocka-dev libjansson-dev linux-source-6.12 \
+	linux-perf python3
 ifeq ($(LIBPFM),)
 DEB_PACKAGES += libpfm4-dev
 endif

@@ -119,6 +119,48 @@ struct pmudb_encoding {
 int pmudb_encode(pmudb_t *db, const char *event, const struct pmudb_scope *scope,
 		 struct pmudb_encoding *out, struct pmudb_error *err);
 
+/* ENC in perf's event syntax, what `perf stat -e` takes, into BUF (SIZE
+ * bytes): perf's own names for generic hardware and cache events
+ * ("cycles:u", "L1-dcache-load-misses"), else PMU/config=0x...[,config1=
+ * ...][,period=N]/ with perf's modifiers (u or k, p per precise level, G).
+ * The PMU is the kernel PMU the encoding names, "software" for software
+ * events, "cpu" for x86 core events and for Arm core events the kernel's
+ * PMUv3 PMU ("armv8_pmuv3_0" as on ACPI servers, or the armv8_/armv9_ PMU
+ * this machine's sysfs has).  PMUDB_ERR_NOTSUPP where perf has no syntax
+ * for it, PMUDB_ERR_TOOSMALL when BUF is too small. */
+int pmudb_perf_syntax(pmudb_t *db, const struct pmudb_encoding *enc, char *buf, size_t size,
+		      struct pmudb_error *err);
+
+/* ---- perf's PMU syntax: kernel PMU formats (perf_format.c) -------------- */
+
+/* One field of a kernel PMU's format, as its sysfs format file says:
+ * "umask" is config:8-15, AMD's "event" config:0-7,32-35 (a value's bits go
+ * into MASK's bits from the lowest up). */
+#define PMUDB_FORMAT_MAX 48
+struct pmudb_format_term {
+	char name[32];
+	int field;			/* 0 config, 1 config1, 2 config2 */
+	uint64_t mask;
+};
+struct pmudb_perf_format {
+	int count;
+	struct pmudb_format_term terms[PMUDB_FORMAT_MAX];
+	char source[320];		/* the sysfs directory, or pmudb's table */
+};
+
+/* The format of kernel PMU NAME ("cpu", "uncore_cha_0", "amd_l3"): from
+ * this machine's sysfs format directory (or $PMUDB_SYSFS_DEVICES) when it
+ * has one, else from pmudb's table of the standard kernel PMUs (docs in
+ * perf_format.c).  FAMILY, the catalog family of the PMU meant
+ * ("intel_x86", "amd64", "arm_pmuv3") or NULL, picks between vendors'
+ * layouts of "cpu".  PMUDB_ERR_NOTFOUND when neither has it,
+ * PMUDB_ERR_INVAL for a malformed sysfs file (named in ERR). */
+int pmudb_perf_format(const char *name, const char *family, struct pmudb_perf_format *fmt,
+		      struct pmudb_error *err);
+/* VALUE's bits placed into MASK's bits, lowest first; and back. */
+uint64_t pmudb_format_put(uint64_t mask, uint64_t value);
+uint64_t pmudb_format_get(uint64_t mask, uint64_t bits);
+
 /* ---- browsing ---------------------------------------------------------- */
 
 struct pmudb_pmu_info {
