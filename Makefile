@@ -43,11 +43,13 @@ TESTS := $(BUILD)/tests/test_catalog $(BUILD)/tests/test_tables $(BUILD)/tests/t
 	$(BUILD)/tests/test_perf_syntax
 # The static binaries cannot link the sanitizers: test_static runs in the
 # plain pass only.
+# Nor can a program link an ASan-built libpmudb.so without the sanitizer
+# runtime first: test_install runs in the plain pass too.
 ifeq ($(SAN),)
-TESTS += $(BUILD)/tests/test_static
+TESTS += $(BUILD)/tests/test_static $(BUILD)/tests/test_install
 endif
 
-.PHONY: all run test check bench deps clean static dist sizes deps-cross check-static
+.PHONY: all run test check bench deps clean static dist sizes deps-cross check-static install uninstall
 all: deps $(BUILD)/pmudb-build $(BUILD)/pmudb.db $(BUILD)/libpmudb.a $(BUILD)/libpmudb.so $(BUILD)/pmudb
 
 # The packages the build needs; installed when running as root, else the
@@ -90,6 +92,10 @@ $(BUILD)/tests/%.o: tests/%.c
 $(BUILD)/db/%.o: db/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -fPIC -c $< -o $@
+
+# Where the library looks for the installed catalog when it finds none
+# beside itself (db/installed.c): the PREFIX it was built with.
+$(BUILD)/db/installed.o: CFLAGS += -DPMUDB_PREFIX='"$(PREFIX)"'
 
 $(BUILD)/cli/%.o: cli/%.c
 	@mkdir -p $(dir $@)
@@ -342,15 +348,52 @@ endif
 check: all $(TESTS) $(BUILD)/tests/harness $(if $(SAN),,check-static)
 	@for t in $(TESTS); do \
 		echo "== $$t"; \
-		PMUDB_BUILD=$(BUILD) PMUDB_PMU_EVENTS=$(PMU_EVENTS_DIR) $$t || exit 1; \
+		PMUDB_BUILD=$(BUILD) PMUDB_PMU_EVENTS=$(PMU_EVENTS_DIR) \
+		PMUDB_MAKE_FLAGS="BUILD=$(BUILD) $(if $(PMU_EVENTS),PMU_EVENTS=$(PMU_EVENTS)) $(if $(LIBPFM),LIBPFM=$(LIBPFM))" \
+			$$t || exit 1; \
 	done
-	$(if $(SAN),@echo "== test_static: in the plain pass only (a static binary cannot link the sanitizers)")
+	$(if $(SAN),@echo "== test_static, test_install: in the plain pass only (a static binary cannot link the sanitizers; a program cannot link an ASan library without them)")
 	@echo "== $(BUILD)/tests/harness $(HARNESS_ARGS)"
 	@$(BUILD)/tests/harness $(HARNESS_ARGS)
 
 test:
 	$(MAKE) --no-print-directory check BUILD=build
 	$(MAKE) --no-print-directory check BUILD=build/san SAN=1
+
+# ---- make install PREFIX=/usr/local DESTDIR= ; make uninstall ----------
+# The command, the library (shared, with its soname links, and static),
+# its header, the catalog file (share/pmudb/pmudb.db, which
+# pmudb_open_installed() finds), pmudb.pc for pkg-config, the man pages.
+# uninstall removes exactly these files (and share/pmudb when it is left
+# empty), nothing else: the list is INSTALLED_FILES.
+PREFIX ?= /usr/local
+DESTDIR ?=
+SONAME := libpmudb.so.0
+INSTALLED_FILES := bin/pmudb lib/libpmudb.so.$(VERSION) lib/$(SONAME) lib/libpmudb.so lib/libpmudb.a \
+	include/pmudb.h share/pmudb/pmudb.db lib/pkgconfig/pmudb.pc share/man/man1/pmudb.1 share/man/man3/libpmudb.3
+$(BUILD)/pmudb.pc: docs/pmudb.pc.in db/pmudb.h FORCE
+	@mkdir -p $(dir $@)
+	@sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' $< > $@.tmp
+	@if cmp -s $@.tmp $@; then rm $@.tmp; else mv $@.tmp $@; fi
+FORCE:
+
+install: $(BUILD)/pmudb $(BUILD)/libpmudb.so $(BUILD)/libpmudb.a $(BUILD)/pmudb.db $(BUILD)/pmudb.pc
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/include \
+		$(DESTDIR)$(PREFIX)/share/pmudb $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/man/man3
+	install -m 755 $(BUILD)/pmudb $(DESTDIR)$(PREFIX)/bin/pmudb
+	install -m 755 $(BUILD)/libpmudb.so $(DESTDIR)$(PREFIX)/lib/libpmudb.so.$(VERSION)
+	ln -sf libpmudb.so.$(VERSION) $(DESTDIR)$(PREFIX)/lib/$(SONAME)
+	ln -sf $(SONAME) $(DESTDIR)$(PREFIX)/lib/libpmudb.so
+	install -m 644 $(BUILD)/libpmudb.a $(DESTDIR)$(PREFIX)/lib/libpmudb.a
+	install -m 644 db/pmudb.h $(DESTDIR)$(PREFIX)/include/pmudb.h
+	install -m 644 $(BUILD)/pmudb.db $(DESTDIR)$(PREFIX)/share/pmudb/pmudb.db
+	install -m 644 $(BUILD)/pmudb.pc $(DESTDIR)$(PREFIX)/lib/pkgconfig/pmudb.pc
+	install -m 644 docs/pmudb.1 $(DESTDIR)$(PREFIX)/share/man/man1/pmudb.1
+	install -m 644 docs/libpmudb.3 $(DESTDIR)$(PREFIX)/share/man/man3/libpmudb.3
+
+uninstall:
+	rm -f $(addprefix $(DESTDIR)$(PREFIX)/,$(INSTALLED_FILES))
+	rmdir $(DESTDIR)$(PREFIX)/share/pmudb 2>/dev/null || true
 
 clean:
 	rm -rf build

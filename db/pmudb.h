@@ -63,6 +63,17 @@ typedef struct pmudb pmudb_t;
 pmudb_t *pmudb_open(const char *path, struct pmudb_error *err);
 void pmudb_close(pmudb_t *db);
 
+/* The catalog `make install` puts in PREFIX/share/pmudb/pmudb.db, for a
+ * program that wants the installed file (rebuilt and replaced without
+ * relinking) rather than the built-in catalog.  PREFIX is found at run
+ * time, two directories above the library's own file (PREFIX/lib/
+ * libpmudb.so.0, or PREFIX/bin/PROGRAM for a program linked with
+ * libpmudb.a) when a catalog is there, else the PREFIX the library was
+ * built with (default /usr/local).  pmudb_installed_catalog writes the
+ * path into BUF (SIZE bytes): 0, or PMUDB_ERR_TOOSMALL. */
+int pmudb_installed_catalog(char *buf, size_t size);
+pmudb_t *pmudb_open_installed(struct pmudb_error *err);
+
 /* The PMUs an event name without "pmu::" is looked up in, in order. */
 #define PMUDB_SCOPE_MAX 128
 struct pmudb_scope {
