@@ -328,6 +328,12 @@ $(BUILD)/tests/bench: tests/bench.c $(BUILD)/tests/corpus.o $(BUILD)/tests/libpf
 	$(CC) $(CFLAGS) $(PFM_CFLAGS) -Idb $< $(BUILD)/tests/corpus.o $(BUILD)/tests/libpfm_ask.o \
 		$(BUILD)/compiler/sysfs_spy.o $(BUILD)/libpmudb.a -o $@ $(LDFLAGS) $(PFM_LIBS) $(SQLITE_LIBS) $(ZSTD_LIBS) -ldl -lpthread
 
+# The decode property over the harness corpus (libpfm enumerates it).
+$(BUILD)/tests/decode_property: tests/decode_property.c $(BUILD)/tests/corpus.o $(BUILD)/tests/libpfm_ask.o $(BUILD)/libpmudb.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(PFM_CFLAGS) -Idb $< $(BUILD)/tests/corpus.o $(BUILD)/tests/libpfm_ask.o \
+		$(BUILD)/libpmudb.a -o $@ $(LDFLAGS) $(PFM_LIBS) $(SQLITE_LIBS) $(ZSTD_LIBS) -lpthread
+
 $(BUILD)/tests/libpfm_once: tests/libpfm_once.c $(BUILD)/tests/libpfm_ask.o
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(PFM_CFLAGS) $< $(BUILD)/tests/libpfm_ask.o -o $@ $(LDFLAGS) $(PFM_LIBS)

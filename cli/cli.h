@@ -52,5 +52,6 @@ int cmd_info(struct cli *c, int argc, char **argv);
 int cmd_search(struct cli *c, int argc, char **argv);
 int cmd_detect(struct cli *c, int argc, char **argv);
 int cmd_stat(struct cli *c, int argc, char **argv);
+int cmd_decode(struct cli *c, int argc, char **argv);
 
 #endif

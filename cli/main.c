@@ -25,6 +25,7 @@ static const char usage[] =
 	"  search TEXT                                 events and unit masks whose name or description has TEXT\n"
 	"  detect [--json]                             the CPU, the CPUID map entry it matched, its PMUs\n"
 	"  stat [-e EVENT]... [--json] [-I MS] -- COMMAND   count the events around COMMAND (or -p PID, -a)\n"
+	"  decode [--json] ENCODING...                 the event strings that encode to 0x1c2, r01c2, cpu/event=.../\n"
 	"\n"
 	"options:\n"
 	"  --db PATH        catalog file to use (default: $PMUDB_DB, else the built-in catalog)\n"
@@ -83,7 +84,7 @@ static const struct {
 } commands[] = {
 	{ "encode", cmd_encode }, { "pmus", cmd_pmus }, { "list", cmd_list },
 	{ "info", cmd_info }, { "search", cmd_search }, { "detect", cmd_detect },
-	{ "stat", cmd_stat },
+	{ "stat", cmd_stat }, { "decode", cmd_decode },
 };
 
 int main(int argc, char **argv)

@@ -111,6 +111,21 @@ struct pmudb_cpu_match {
 int pmudb_scope_cpu(pmudb_t *db, const struct pmudb_cpu *cpu, struct pmudb_scope *scope,
 		    struct pmudb_cpu_match *match, struct pmudb_error *err);
 
+/* One entry of the catalog's CPUID map: the CPUs it covers and their PMUs
+ * (the core PMU first). */
+#define PMUDB_ENTRY_PMUS 64
+struct pmudb_cpuid_entry {
+	char vendor[16];		/* "GenuineIntel", "AuthenticAMD", "0x41" (Arm) */
+	int family, model_lo, model_hi, stepping_lo, stepping_hi;
+	int npmus;
+	char pmus[PMUDB_ENTRY_PMUS][64];
+	char why[512];
+};
+typedef int (*pmudb_cpuid_fn)(void *ctx, const struct pmudb_cpuid_entry *entry);
+/* Calls FOUND for every entry, in the order they are matched; FOUND
+ * returning non-zero stops.  Returns the number of entries, or an error. */
+int pmudb_cpuid_map(pmudb_t *db, pmudb_cpuid_fn found, void *ctx, struct pmudb_error *err);
+
 struct pmudb_encoding {
 	char pmu[64];			/* PMU that encoded it */
 	char fstr[512];			/* fully-qualified string, as libpfm's */
@@ -171,6 +186,46 @@ int pmudb_perf_format(const char *name, const char *family, struct pmudb_perf_fo
 /* VALUE's bits placed into MASK's bits, lowest first; and back. */
 uint64_t pmudb_format_put(uint64_t mask, uint64_t value);
 uint64_t pmudb_format_get(uint64_t mask, uint64_t bits);
+
+/* What perf and people write for a raw event, read into registers. */
+struct pmudb_raw_event {
+	char pmu[64];			/* the kernel PMU of perf's PMU syntax, or "" */
+	uint64_t config, config1, config2;
+	char modifiers[16];		/* perf's modifiers as written (u, k, p ...) */
+};
+
+/* Reads TEXT: "0x1c2" or "0x1c2,0x10001[,0x0]" (config, config1,
+ * config2), perf's raw "r01c2[:u]", or perf's PMU syntax
+ * "cpu/event=0xc2,umask=0x1,cmask=1,inv/u" (terms from the PMU's format,
+ * see pmudb_perf_format, whose FAMILY this passes on; config=, config1=,
+ * config2= always; ",config1=..." may also follow the closing '/').
+ * PMUDB_ERR_INVAL with the fault named in ERR. */
+int pmudb_perf_parse(const char *text, const char *family, struct pmudb_raw_event *out, struct pmudb_error *err);
+
+/* ---- decoding: from registers back to event strings (decode.c) ---------- */
+
+/* A decoder for one PMU: an index of its events by the bits of config
+ * their event code fixes, and each unit mask's own bits, built once. */
+typedef struct pmudb_decoder pmudb_decoder_t;
+pmudb_decoder_t *pmudb_decoder_open(pmudb_t *db, int pmu, struct pmudb_error *err);
+void pmudb_decoder_close(pmudb_decoder_t *dec);
+
+struct pmudb_decoded {
+	const char *event;		/* "skl::UOPS_RETIRED:ALL:c=1:i=1" */
+	bool exact;			/* encodes to exactly the registers asked */
+	uint64_t left[3];		/* when not: config, config1, config2 bits that differ */
+};
+typedef int (*pmudb_decode_fn)(void *ctx, const struct pmudb_decoded *d);
+
+/* Calls FOUND for each event string of the decoder's PMU that encodes to
+ * exactly CONFIG, CONFIG1, CONFIG2 (at most MAX, shortest first); when
+ * none does, once for the nearest string, with the bits it leaves over.
+ * Candidates are built from the catalog's events, unit masks and
+ * modifiers, and each is checked with pmudb_encode.  Returns the number
+ * of exact strings (0 when only a nearest one, or none at all, was found),
+ * or an error. */
+int pmudb_decode(pmudb_decoder_t *dec, uint64_t config, uint64_t config1, uint64_t config2, int max,
+		 pmudb_decode_fn found, void *ctx, struct pmudb_error *err);
 
 /* ---- browsing ---------------------------------------------------------- */
 
