@@ -34,6 +34,7 @@ struct dec_event {
 	const struct event *ev;
 	uint64_t key;
 	uint64_t base[3], mods[3];	/* base registers; bits its modifiers can set */
+	uint64_t defaults[3];		/* bits of the registers defaults may add */
 	uint64_t (*own)[3];		/* per unit mask; all zero for equivs and retired ones */
 	bool *usable;			/* per unit mask: live and not an equiv */
 };
@@ -111,6 +112,21 @@ static int equiv_bits(const struct event *ev, const struct dec_event *d, const c
 	return 0;
 }
 
+/* ORs into BITS what the unit masks at positions ADDED change alone. */
+static void add_defaults(pmudb_t *db, struct pmu *p, const struct event *ev, const uint16_t *added, int n,
+			 uint64_t bits[3])
+{
+	uint64_t base[3], regs[3];
+	if (encode_final(db, p, ev, NULL, 0, base))
+		return;
+	for (int i = 0; i < n; i++) {
+		if (added[i] >= ev->numasks || encode_final(db, p, ev, &added[i], 1, regs))
+			continue;
+		for (int w = 0; w < 3; w++)
+			bits[w] |= regs[w] ^ base[w];
+	}
+}
+
 static int measure_event(pmudb_t *db, struct pmu *p, int e, struct dec_event *d)
 {
 	const struct event *ev = catalog_event(db, p, e, NULL);
@@ -151,6 +167,15 @@ static int measure_event(pmudb_t *db, struct pmu *p, int e, struct dec_event *d)
 		for (int w = 0; w < 3; w++)
 			d->own[u][w] = regs[w] ^ d->base[w];
 	}
+	/* what defaults may add: the bits of every unit mask the encoder adds
+	 * by itself, alone, to a single unit mask or to a pair (glm's
+	 * OFFCORE_RESPONSE_1:ANY_RFO:L2_HIT gets snoop bits that no unit mask
+	 * given explicitly gives) */
+	add_defaults(db, p, ev, ev->bare_added, ev->nbare, d->defaults);
+	for (int u = 0; u < ev->numasks && !ev->equiv; u++)
+		add_defaults(db, p, ev, ev->umasks[u].added, ev->umasks[u].nadded, d->defaults);
+	for (int i = 0; i < ev->npairs && !ev->equiv; i++)
+		add_defaults(db, p, ev, ev->pairs[i].added, ev->pairs[i].nadded, d->defaults);
 	/* an equivalence (SNP_ANY, all the snoop unit masks) has the bits of
 	 * the unit masks it stands for: one atom instead of many */
 	for (int u = 0; u < ev->numasks && !ev->equiv; u++)
@@ -344,7 +369,7 @@ static void build(struct search *s, const int *chosen, int n, unsigned skip, cha
 
 /* A cover: tried whole, and without each subset of its defaults (which
  * the encoder adds back by itself, for a shorter string). */
-static void try_cover(struct search *s, const int *chosen, int n)
+static void try_subsets(struct search *s, const int *chosen, int n)
 {
 	char str[STRING_MAX];
 	unsigned defaults = 0;
@@ -359,6 +384,35 @@ static void try_cover(struct search *s, const int *chosen, int n)
 	}
 }
 
+/* A unit mask that sets no bit of its own (core's EXCL_PREFETCH, code 0)
+ * may still matter: it takes the place of a default of its group. */
+static bool sets_nothing(const struct dec_event *d, int u)
+{
+	bool none = d->usable[u];
+	for (int k = 0; none && k < 3; k++)
+		none = !(d->own[u][k] & ~d->mods[k]);
+	return none;
+}
+
+/* A cover, then the cover with each unit mask that sets nothing added, for
+ * when only that keeps a default out. */
+static void try_cover(struct search *s, int *chosen, int n)
+{
+	int before = s->nexact;
+	try_subsets(s, chosen, n);
+	if (s->nexact > before || n == MAX_DEPTH)
+		return;
+	for (int u = 0; u < s->d->ev->numasks; u++) {
+		bool taken = false;
+		for (int i = 0; i < n; i++)
+			taken |= chosen[i] == u;
+		if (taken || !sets_nothing(s->d, u))
+			continue;
+		chosen[n] = u;
+		try_subsets(s, chosen, n + 1);
+	}
+}
+
 static void cover(struct search *s, int *chosen, int n, const uint64_t covered[3])
 {
 	uint64_t rest[3];
@@ -368,6 +422,14 @@ static void cover(struct search *s, int *chosen, int n, const uint64_t covered[3
 		try_cover(s, chosen, n);
 		return;
 	}
+	/* what is left the encoder's defaults may add by themselves (glm's
+	 * OFFCORE_RESPONSE_1:ANY_RFO:L2_HIT gets a snoop default whose bits
+	 * no unit mask given explicitly has) */
+	bool by_defaults = n > 0;
+	for (int w = 0; w < 3; w++)
+		by_defaults &= !(rest[w] & ~s->d->defaults[w]);
+	if (by_defaults)
+		try_cover(s, chosen, n);
 	if (n == MAX_DEPTH || s->nodes++ > MAX_NODES || s->nomem)
 		return;
 	int w = rest[0] ? 0 : rest[1] ? 1 : 2;
@@ -404,15 +466,11 @@ static void search_event(struct search *s, const struct dec_event *d)
 	 * modifiers set, or nothing (INST_RETIRED:ANY_P, code 0) */
 	if (popcount3(s->need))
 		return;
-	for (int u = 0; u < d->ev->numasks; u++) {
-		bool free_one = d->usable[u];
-		for (int k = 0; free_one && k < 3; k++)
-			free_one = !(d->own[u][k] & ~d->mods[k]);
-		if (free_one) {
+	for (int u = 0; u < d->ev->numasks; u++)
+		if (sets_nothing(d, u)) {
 			chosen[0] = u;
-			try_cover(s, chosen, 1);
+			try_subsets(s, chosen, 1);
 		}
-	}
 }
 
 /* No event's code fits: the events nearest by their base, each tried bare
