@@ -346,12 +346,14 @@ bench: all $(BUILD)/tests/bench $(BUILD)/tests/libpfm_once
 # which may only rise); under the sanitizers it runs on every 25th string.
 ifeq ($(SAN),)
 HARNESS_ARGS := --floor tests/harness_floor.txt
+DECODE_ARGS :=
 else
 HARNESS_ARGS := --sample 25
+DECODE_ARGS := --sample 25
 endif
 
 # Runs the tests against the catalog and programs of $(BUILD).
-check: all $(TESTS) $(BUILD)/tests/harness $(if $(SAN),,check-static)
+check: all $(TESTS) $(BUILD)/tests/harness $(BUILD)/tests/decode_property $(if $(SAN),,check-static)
 	@for t in $(TESTS); do \
 		echo "== $$t"; \
 		PMUDB_BUILD=$(BUILD) PMUDB_PMU_EVENTS=$(PMU_EVENTS_DIR) \
@@ -361,6 +363,8 @@ check: all $(TESTS) $(BUILD)/tests/harness $(if $(SAN),,check-static)
 	$(if $(SAN),@echo "== test_static, test_install: in the plain pass only (a static binary cannot link the sanitizers; a program cannot link an ASan library without them)")
 	@echo "== $(BUILD)/tests/harness $(HARNESS_ARGS)"
 	@$(BUILD)/tests/harness $(HARNESS_ARGS)
+	@echo "== $(BUILD)/tests/decode_property $(DECODE_ARGS)  (decoding every core-PMU string of the corpus)"
+	@$(BUILD)/tests/decode_property $(DECODE_ARGS)
 
 test:
 	$(MAKE) --no-print-directory check BUILD=build
