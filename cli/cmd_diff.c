@@ -88,7 +88,7 @@ struct report {
 	int only[2], differ, renamed, same, by_alias;
 };
 
-static void section(struct report *r, const char *json_key, const char *title, int count, bool first)
+static void section(struct report *r, const char *json_key, const char *title, bool first)
 {
 	if (r->json) {
 		out_str(&r->o, first ? "\"" : "],\"");
@@ -96,9 +96,7 @@ static void section(struct report *r, const char *json_key, const char *title, i
 		out_str(&r->o, "\":[");
 	} else {
 		out_str(&r->o, title);
-		out_str(&r->o, " (");
-		out_uint(&r->o, (uint64_t)count);
-		out_str(&r->o, "):\n");
+		out_str(&r->o, ":\n");
 	}
 }
 
@@ -250,14 +248,14 @@ static void print_report(pmudb_t *db, struct side *a, struct side *b, bool json)
 		a->items[i].matched = false;
 	for (int i = 0; i < b->n; i++)
 		b->items[i].matched = false;
-	section(&r, "differ", "same name, different encoding", 0, true);
+	section(&r, "differ", "same name, different encoding", true);
 	by_names(&r, a, b, true);
-	section(&r, "renamed", "only in one by name, the same encoding in the other", 0, false);
+	section(&r, "renamed", "only in one by name, the same encoding in the other", false);
 	by_encodings(&r, a, b);
 	by_aliases(&r, db, a, b);
-	section(&r, "only_a", "only in the first", 0, false);
+	section(&r, "only_a", "only in the first", false);
 	list_only(&r, a, 0);
-	section(&r, "only_b", "only in the second", 0, false);
+	section(&r, "only_b", "only in the second", false);
 	list_only(&r, b, 1);
 	if (json) {
 		out_str(&r.o, "],\"same\":");

@@ -38,6 +38,8 @@ struct tree {
 	bool *selected;		/* by PMU index */
 	int *owner;		/* by PMU index: the core PMU whose folder holds it, -1 */
 	FILE *mapfile[2];	/* x86, arm64 */
+	char *rows[1024];	/* mapfile rows written, each once (the tables' */
+	int nrows;		/* entries and the vendors' may say the same) */
 	/* the file being written */
 	FILE *f;
 	int entries;
@@ -140,6 +142,17 @@ static FILE *open_mapfile(struct tree *t, const char *arch)
 	return t->mapfile[i];
 }
 
+/* Writes ROW unless it was. */
+static void put_row(struct tree *t, FILE *f, const char *row)
+{
+	for (int i = 0; i < t->nrows; i++)
+		if (!strcmp(t->rows[i], row))
+			return;
+	if (t->nrows < (int)(sizeof(t->rows) / sizeof(t->rows[0])))
+		t->rows[t->nrows++] = strdup(row);
+	fputs(row, f);
+}
+
 static void map_row(struct tree *t, const struct pmudb_cpuid_entry *e, const struct pmudb_pmu_info *core)
 {
 	FILE *f = open_mapfile(t, arch_of(core));
@@ -150,8 +163,12 @@ static void map_row(struct tree *t, const struct pmudb_cpuid_entry *e, const str
 	if (!strcmp(arch_of(core), "arm64")) {
 		/* MIDR: implementer, variant 0, architecture 0xf, part, revision 0 */
 		unsigned impl = (unsigned)strtoul(e->vendor, NULL, 0);
-		for (int part = e->model_lo; part <= e->model_hi && part - e->model_lo < 4096; part++)
-			fprintf(f, "0x00000000%02x0f%03x0,v1,%s,core\n", impl & 0xff, (unsigned)part & 0xfff, core->name);
+		for (int part = e->model_lo; part <= e->model_hi && part - e->model_lo < 4096; part++) {
+			char row[256];
+			snprintf(row, sizeof(row), "0x00000000%02x0f%03x0,v1,%s,core\n", impl & 0xff, (unsigned)part & 0xfff,
+				 core->name);
+			put_row(t, f, row);
+		}
 		return;
 	}
 	char models[4096], steppings[256] = "";
@@ -160,7 +177,9 @@ static void map_row(struct tree *t, const struct pmudb_cpuid_entry *e, const str
 		steppings[0] = '-';
 		alternatives(steppings + 1, sizeof(steppings) - 1, e->stepping_lo, e->stepping_hi);
 	}
-	fprintf(f, "%s-%d-%s%s,v1,%s,core\n", e->vendor, e->family, models, steppings, core->name);
+	char row[4608];
+	snprintf(row, sizeof(row), "%s-%d-%s%s,v1,%s,core\n", e->vendor, e->family, models, steppings, core->name);
+	put_row(t, f, row);
 }
 
 /* Gives each entry's core PMU a folder, with the entry's other PMUs in it. */
@@ -375,6 +394,8 @@ int export_perf_json(struct cli *c, const int *pmus, int count, const char *dir)
 	for (int i = 0; i < 2; i++)
 		if (t.mapfile[i] && fclose(t.mapfile[i]))
 			t.status = EXIT_USAGE;
+	for (int i = 0; i < t.nrows; i++)
+		free(t.rows[i]);
 	free(t.selected);
 	free(t.owner);
 	return t.status;
