@@ -326,6 +326,19 @@ static int write_entry(void *ctx, int pmu, const struct pmudb_pmu_info *p, const
 	return ferror(t->f) ? EXIT_USAGE : 0;
 }
 
+/* A name from the catalog made a file name: one path component of
+ * ordinary characters (the catalog is data, and "../x" must not walk out
+ * of the export directory). */
+static bool safe_component(const char *name)
+{
+	if (!*name || !strcmp(name, ".") || !strcmp(name, "..") || strlen(name) > 200)
+		return false;
+	for (const char *c = name; *c; c++)
+		if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') || strchr("_.-", *c)))
+			return false;
+	return true;
+}
+
 /* Writes PMU P into its folder, unless a PMU of the same kind of box did. */
 static int write_pmu(struct tree *t, int p, const struct pmudb_pmu_info *info)
 {
@@ -334,6 +347,10 @@ static int write_pmu(struct tree *t, int p, const struct pmudb_pmu_info *info)
 	pmudb_pmu_info(t->c->db, t->owner[p], &owner);
 	char topic[96], path[4096];
 	topic_of(info, topic, sizeof(topic), t->unit, sizeof(t->unit));
+	if (!safe_component(owner.name) || !safe_component(topic)) {
+		fprintf(stderr, "pmudb: export: the catalog's PMU name '%.60s' cannot be a file name\n", info->name);
+		return EXIT_USAGE;
+	}
 	snprintf(path, sizeof(path), "%s/%s", t->dir, arch);
 	if (make_dir(path))
 		return EXIT_USAGE;

@@ -122,6 +122,14 @@ static void test_json(void **state)
 	assert_non_null(strstr(r.out, "\"umask\",\"skl\",\"INST_RETIRED\",\"ANY_P\",\"0x0\",\"1\",\"skl::INST_RETIRED:ANY_P\",\"4\",\"0xc0\",\"0x0\",\"0x0\",\"\""));
 	test_run_free(&r);
 
+	run(&r, "export", "--help", NULL, NULL, NULL, NULL, NULL);
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "usage: pmudb export"));
+	test_run_free(&r);
+	run(&r, "diff", "--help", NULL, NULL, NULL, NULL, NULL);
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "usage: pmudb diff"));
+	test_run_free(&r);
 	/* one-line errors, exit 2 */
 	run(&r, "export", "--format", "yaml", NULL, NULL, NULL, NULL);
 	assert_int_equal(r.status, 2);
