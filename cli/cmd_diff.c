@@ -316,7 +316,8 @@ int cmd_diff(struct cli *c, int argc, char **argv)
 			fprintf(stderr, "pmudb: diff: %s: %s\n", side[k].pmu, side[k].nomem ? "out of memory" : "unreadable");
 			status = EXIT_USAGE;
 		}
-		qsort(side[k].items, (size_t)side[k].n, sizeof(*side[k].items), by_name);
+		if (side[k].n)
+			qsort(side[k].items, (size_t)side[k].n, sizeof(*side[k].items), by_name);
 	}
 	if (status == EXIT_GOOD)
 		print_report(c->db, &side[0], &side[1], json);

@@ -64,8 +64,10 @@ static int encode_final(pmudb_t *db, struct pmu *p, const struct event *ev, cons
 	rq.out = &out;
 	rq.conflict = -1;
 	rq.nasked = rq.nfinal = n;
-	memcpy(rq.asked, final, (size_t)n * sizeof(*final));
-	memcpy(rq.final, final, (size_t)n * sizeof(*final));
+	if (n) {	/* FINAL is NULL for none */
+		memcpy(rq.asked, final, (size_t)n * sizeof(*final));
+		memcpy(rq.final, final, (size_t)n * sizeof(*final));
+	}
 	if (p->family->encode(&rq))
 		return -1;
 	regs[0] = out.config, regs[1] = out.config1, regs[2] = out.config2;
@@ -514,7 +516,8 @@ static int shortest_first(const void *a, const void *b)
 
 static int report(struct search *s, int max, pmudb_decode_fn found, void *ctx)
 {
-	qsort(s->exact, (size_t)s->nexact, sizeof(*s->exact), shortest_first);
+	if (s->nexact)
+		qsort(s->exact, (size_t)s->nexact, sizeof(*s->exact), shortest_first);
 	for (int i = 0; i < s->nexact && i < max; i++) {
 		struct pmudb_decoded d = { s->exact[i], true, { 0, 0, 0 } };
 		if (found && found(ctx, &d))
