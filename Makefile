@@ -360,7 +360,7 @@ check: all $(TESTS) $(BUILD)/tests/harness $(BUILD)/tests/decode_property $(if $
 		PMUDB_MAKE_FLAGS="BUILD=$(BUILD) $(if $(PMU_EVENTS),PMU_EVENTS=$(PMU_EVENTS)) $(if $(LIBPFM),LIBPFM=$(LIBPFM))" \
 			$$t || exit 1; \
 	done
-	$(if $(SAN),@echo "== test_static, test_install: in the plain pass only (a static binary cannot link the sanitizers; a program cannot link an ASan library without them)")
+	$(if $(SAN),@echo "== test_static and test_install: in the plain pass only (a static binary cannot link the sanitizers; a program cannot link an ASan library without them)")
 	@echo "== $(BUILD)/tests/harness $(HARNESS_ARGS)"
 	@$(BUILD)/tests/harness $(HARNESS_ARGS)
 	@echo "== $(BUILD)/tests/decode_property $(DECODE_ARGS)  (decoding every core-PMU string of the corpus)"
