@@ -41,23 +41,29 @@ CLI_SRC := $(wildcard cli/*.c)
 CLI_OBJ := $(CLI_SRC:%.c=$(BUILD)/%.o)
 TESTS := $(BUILD)/tests/test_catalog $(BUILD)/tests/test_tables $(BUILD)/tests/test_build \
 	$(BUILD)/tests/test_encode $(BUILD)/tests/test_cli $(BUILD)/tests/test_detect $(BUILD)/tests/test_vendor \
-	$(BUILD)/tests/test_reconcile $(BUILD)/tests/test_hostile $(BUILD)/tests/test_stat
+	$(BUILD)/tests/test_reconcile $(BUILD)/tests/test_hostile $(BUILD)/tests/test_stat \
+	$(BUILD)/tests/test_perf_syntax $(BUILD)/tests/test_export $(BUILD)/tests/test_decode
 # The static binaries cannot link the sanitizers: test_static runs in the
 # plain pass only.
+# Nor can a program link an ASan-built libpmudb.so without the sanitizer
+# runtime first: test_install runs in the plain pass too.
 ifeq ($(SAN),)
-TESTS += $(BUILD)/tests/test_static
+TESTS += $(BUILD)/tests/test_static $(BUILD)/tests/test_install
 endif
 # The fuzz targets (tests/fuzz/fuzz_*.c; see `make fuzz` below): `make
 # check` replays their seeds and regression inputs.
 FUZZ_TARGETS ?= event catalog_bytes catalog_rows packed cpuinfo yaml vendor_json
 FUZZ_REPLAYS := $(FUZZ_TARGETS:%=$(BUILD)/tests/fuzz/replay_%)
 
-.PHONY: all run test check bench deps clean static dist sizes deps-cross check-static fuzz fuzz-deps fuzz-build
+.PHONY: all run test check bench deps clean static dist sizes deps-cross check-static fuzz fuzz-deps fuzz-build install uninstall
 all: deps $(BUILD)/pmudb-build $(BUILD)/pmudb.db $(BUILD)/libpmudb.a $(BUILD)/libpmudb.so $(BUILD)/pmudb
 
 # The packages the build needs; installed when running as root, else the
-# command to run is printed.
-DEB_PACKAGES := gcc make pkg-config libsqlite3-dev libzstd-dev libyaml-dev libcmocka-dev libjansson-dev linux-source-6.12
+# command to run is printed.  linux-perf and python3 are for the tests: perf
+# parses `--format perf` output (test_perf_syntax), python3 runs perf's
+# jevents.py over the perf-json export (test_export).
+DEB_PACKAGES := gcc make pkg-config libsqlite3-dev libzstd-dev libyaml-dev libcmocka-dev libjansson-dev linux-source-6.12 \
+	linux-perf python3
 ifeq ($(LIBPFM),)
 DEB_PACKAGES += libpfm4-dev
 endif
@@ -97,6 +103,10 @@ $(BUILD)/tests/%.o: tests/%.c
 $(BUILD)/db/%.o: db/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -fPIC -c $< -o $@
+
+# Where the library looks for the installed catalog when it finds none
+# beside itself (db/installed.c): the PREFIX it was built with.
+$(BUILD)/db/installed.o: CFLAGS += -DPMUDB_PREFIX='"$(PREFIX)"'
 
 $(BUILD)/cli/%.o: cli/%.c
 	@mkdir -p $(dir $@)
@@ -329,6 +339,12 @@ $(BUILD)/tests/bench: tests/bench.c $(BUILD)/tests/corpus.o $(BUILD)/tests/libpf
 	$(CC) $(CFLAGS) $(PFM_CFLAGS) -Idb $< $(BUILD)/tests/corpus.o $(BUILD)/tests/libpfm_ask.o \
 		$(BUILD)/compiler/sysfs_spy.o $(BUILD)/libpmudb.a -o $@ $(LDFLAGS) $(PFM_LIBS) $(SQLITE_LIBS) $(ZSTD_LIBS) -ldl -lpthread
 
+# The decode property over the harness corpus (libpfm enumerates it).
+$(BUILD)/tests/decode_property: tests/decode_property.c $(BUILD)/tests/corpus.o $(BUILD)/tests/libpfm_ask.o $(BUILD)/libpmudb.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(PFM_CFLAGS) -Idb $< $(BUILD)/tests/corpus.o $(BUILD)/tests/libpfm_ask.o \
+		$(BUILD)/libpmudb.a -o $@ $(LDFLAGS) $(PFM_LIBS) $(SQLITE_LIBS) $(ZSTD_LIBS) -lpthread
+
 $(BUILD)/tests/libpfm_once: tests/libpfm_once.c $(BUILD)/tests/libpfm_ask.o
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(PFM_CFLAGS) $< $(BUILD)/tests/libpfm_ask.o -o $@ $(LDFLAGS) $(PFM_LIBS)
@@ -350,24 +366,31 @@ bench: all $(BUILD)/tests/bench $(BENCH_TOOLS)
 # which may only rise); under the sanitizers it runs on every 25th string.
 ifeq ($(SAN),)
 HARNESS_ARGS := --floor tests/harness_floor.txt
+DECODE_ARGS :=
 else
 HARNESS_ARGS := --sample 25
+DECODE_ARGS := --sample 25
 endif
 
 # Runs the tests against the catalog and programs of $(BUILD).
-check: all $(TESTS) $(BUILD)/tests/harness $(if $(SAN),,check-static) $(FUZZ_REPLAYS) $(BUILD)/fuzz/seed.db
+check: all $(TESTS) $(BUILD)/tests/harness $(BUILD)/tests/decode_property $(if $(SAN),,check-static) $(FUZZ_REPLAYS) \
+		$(BUILD)/fuzz/seed.db
 	@for t in $(TESTS); do \
 		echo "== $$t"; \
-		PMUDB_BUILD=$(BUILD) PMUDB_PMU_EVENTS=$(PMU_EVENTS_DIR) $$t || exit 1; \
+		PMUDB_BUILD=$(BUILD) PMUDB_PMU_EVENTS=$(PMU_EVENTS_DIR) \
+		PMUDB_MAKE_FLAGS="BUILD=$(BUILD) $(if $(PMU_EVENTS),PMU_EVENTS=$(PMU_EVENTS)) $(if $(LIBPFM),LIBPFM=$(LIBPFM))" \
+			$$t || exit 1; \
 	done
 	@echo "== the fuzz targets on their seeds and regression inputs (tests/fuzz)"
 	@for t in $(FUZZ_TARGETS); do \
 		PMUDB_FUZZ_SEED=$(BUILD)/fuzz/seed.db $(BUILD)/tests/fuzz/replay_$$t tests/fuzz/seeds/$$t \
 			tests/fuzz/regressions/$$t $$(ls -d $(BUILD)/fuzz/seeds/$$t 2>/dev/null) || exit 1; \
 	done
-	$(if $(SAN),@echo "== test_static: in the plain pass only (a static binary cannot link the sanitizers)")
+	$(if $(SAN),@echo "== test_static and test_install: in the plain pass only (a static binary cannot link the sanitizers; a program cannot link an ASan library without them)")
 	@echo "== $(BUILD)/tests/harness $(HARNESS_ARGS)"
 	@$(BUILD)/tests/harness $(HARNESS_ARGS)
+	@echo "== $(BUILD)/tests/decode_property $(DECODE_ARGS)  (decoding every core-PMU string of the corpus)"
+	@$(BUILD)/tests/decode_property $(DECODE_ARGS)
 
 test:
 	$(MAKE) --no-print-directory check BUILD=build
@@ -449,6 +472,41 @@ fuzz-build: all fuzz-deps $(FUZZ_TARGETS:%=$(FUZZ_DIR)/fuzz_%) $(BUILD)/fuzz/see
 # Each target for FUZZ_SECONDS, one after another, under nice.
 fuzz: fuzz-build
 	@tests/fuzz/run.sh $(FUZZ_DIR) $(FUZZ_SECONDS) $(FUZZ_TARGETS)
+
+# ---- make install PREFIX=/usr/local DESTDIR= ; make uninstall ----------
+# The command, the library (shared, with its soname links, and static),
+# its header, the catalog file (share/pmudb/pmudb.db, which
+# pmudb_open_installed() finds), pmudb.pc for pkg-config, the man pages.
+# uninstall removes exactly these files (and share/pmudb when it is left
+# empty), nothing else: the list is INSTALLED_FILES.
+PREFIX ?= /usr/local
+DESTDIR ?=
+SONAME := libpmudb.so.0
+INSTALLED_FILES := bin/pmudb lib/libpmudb.so.$(VERSION) lib/$(SONAME) lib/libpmudb.so lib/libpmudb.a \
+	include/pmudb.h share/pmudb/pmudb.db lib/pkgconfig/pmudb.pc share/man/man1/pmudb.1 share/man/man3/libpmudb.3
+$(BUILD)/pmudb.pc: docs/pmudb.pc.in db/pmudb.h FORCE
+	@mkdir -p $(dir $@)
+	@sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' $< > $@.tmp
+	@if cmp -s $@.tmp $@; then rm $@.tmp; else mv $@.tmp $@; fi
+FORCE:
+
+install: $(BUILD)/pmudb $(BUILD)/libpmudb.so $(BUILD)/libpmudb.a $(BUILD)/pmudb.db $(BUILD)/pmudb.pc
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/include \
+		$(DESTDIR)$(PREFIX)/share/pmudb $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/man/man3
+	install -m 755 $(BUILD)/pmudb $(DESTDIR)$(PREFIX)/bin/pmudb
+	install -m 755 $(BUILD)/libpmudb.so $(DESTDIR)$(PREFIX)/lib/libpmudb.so.$(VERSION)
+	ln -sf libpmudb.so.$(VERSION) $(DESTDIR)$(PREFIX)/lib/$(SONAME)
+	ln -sf $(SONAME) $(DESTDIR)$(PREFIX)/lib/libpmudb.so
+	install -m 644 $(BUILD)/libpmudb.a $(DESTDIR)$(PREFIX)/lib/libpmudb.a
+	install -m 644 db/pmudb.h $(DESTDIR)$(PREFIX)/include/pmudb.h
+	install -m 644 $(BUILD)/pmudb.db $(DESTDIR)$(PREFIX)/share/pmudb/pmudb.db
+	install -m 644 $(BUILD)/pmudb.pc $(DESTDIR)$(PREFIX)/lib/pkgconfig/pmudb.pc
+	install -m 644 docs/pmudb.1 $(DESTDIR)$(PREFIX)/share/man/man1/pmudb.1
+	install -m 644 docs/libpmudb.3 $(DESTDIR)$(PREFIX)/share/man/man3/libpmudb.3
+
+uninstall:
+	rm -f $(addprefix $(DESTDIR)$(PREFIX)/,$(INSTALLED_FILES))
+	rmdir $(DESTDIR)$(PREFIX)/share/pmudb 2>/dev/null || true
 
 clean:
 	rm -rf build

@@ -25,6 +25,9 @@ static const char usage[] =
 	"  search TEXT                                 events and unit masks whose name or description has TEXT\n"
 	"  detect [--json]                             the CPU, the CPUID map entry it matched, its PMUs\n"
 	"  stat [-e EVENT]... [--json] [-I MS] -- COMMAND   count the events around COMMAND (or -p PID, -a)\n"
+	"  decode [--json] ENCODING...                 the event strings that encode to 0x1c2, r01c2, cpu/event=.../\n"
+	"  diff [--json] PMU_A PMU_B                   events and unit masks only in one, or encoded differently\n"
+	"  export --format json|csv|perf-json [--pmu P]... [--out DIR|FILE]   the catalog for other tools\n"
 	"\n"
 	"options:\n"
 	"  --db PATH        catalog file to use (default: $PMUDB_DB, else the built-in catalog)\n"
@@ -68,6 +71,13 @@ static int take_global_options(struct cli *c, int *argc, char **argv)
 				*field = argv[++i];
 				taken = true;
 			}
+			if (taken && field == &c->pmu) {
+				if (c->npmus == (int)(sizeof(c->pmus) / sizeof(c->pmus[0]))) {
+					fprintf(stderr, "pmudb: --pmu given more than %d times\n", c->npmus);
+					return -1;
+				}
+				c->pmus[c->npmus++] = c->pmu;
+			}
 		}
 		if (!taken)
 			argv[out++] = argv[i];
@@ -83,7 +93,7 @@ static const struct {
 } commands[] = {
 	{ "encode", cmd_encode }, { "pmus", cmd_pmus }, { "list", cmd_list },
 	{ "info", cmd_info }, { "search", cmd_search }, { "detect", cmd_detect },
-	{ "stat", cmd_stat },
+	{ "stat", cmd_stat }, { "decode", cmd_decode }, { "export", cmd_export }, { "diff", cmd_diff },
 };
 
 int main(int argc, char **argv)
@@ -107,7 +117,11 @@ int main(int argc, char **argv)
 	while ((opt = getopt_long(argc, argv, "+", options, NULL)) != -1) {
 		switch (opt) {
 		case 'd': c.db_path = optarg; break;
-		case 'p': c.pmu = optarg; break;
+		case 'p':
+			c.pmu = optarg;
+			if (c.npmus < (int)(sizeof(c.pmus) / sizeof(c.pmus[0])))
+				c.pmus[c.npmus++] = optarg;
+			break;
 		case 'c': c.cpu = optarg; break;
 		case 'i': c.cpuinfo = optarg; break;
 		case 'h': fputs(usage, stdout); return EXIT_GOOD;
