@@ -29,9 +29,9 @@
 
 #include "derive.h"
 #include "emit.h"
+#include "family_check.h"
 #include "ingest.h"
 #include "model.h"
-#include "sections.h"
 #include "reconcile.h"
 #include "tables.h"
 #include "vendor_build.h"
@@ -212,7 +212,7 @@ static int build(char **tables, int table_count, const char *vendor_tree, const 
 	if (!r && (r = ingest_libpfm(&m, err, sizeof(err))))
 		*error = xstrdup(err);
 	r = r || (vendor_tree && vendor_tree_read(&m, vendor_tree, error));
-	r = r || tables_apply(t, &m, TABLES_BEFORE_DERIVE, error) || families_check(&m, error);
+	r = r || tables_apply(t, &m, TABLES_BEFORE_DERIVE, error) || families_check(&m, stderr, error);
 	if (!r)
 		derive_all(&m, !quiet && isatty(STDERR_FILENO));
 	r = r || vendor_build(&m, error) || tables_apply(t, &m, TABLES_AFTER_DERIVE, error);

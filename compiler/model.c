@@ -189,6 +189,7 @@ void model_free(struct model *m)
 	free(m->cpuid.items);
 	free(m->overrides.items);
 	free(m->libpfm_version);
+	free(m->families_file);
 	memset(m, 0, sizeof(*m));
 }
 

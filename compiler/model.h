@@ -267,6 +267,7 @@ struct override_record {
 
 struct model {
 	char *libpfm_version;
+	char *families_file;	/* the first tables file with a 'families' section */
 	VEC(struct pmu) pmus;
 	VEC(struct cpuid_entry) cpuid;
 	VEC(struct override_record) overrides;
