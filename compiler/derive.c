@@ -299,7 +299,7 @@ static void copy_modifier_rules(struct event *to, const struct event *from)
 /* ---- one event --------------------------------------------------------- */
 
 /* "PMU::EVENT", or "PMU::EVENT:UMASK" when UMASK >= 0. */
-static char *event_string(const struct pmu *p, const struct event *ev, int umask)
+char *derive_event_string(const struct pmu *p, const struct event *ev, int umask)
 {
 	if (umask < 0)
 		return xprintf("%s::%s", p->name, ev->name);
@@ -437,7 +437,7 @@ static void derive_implied(const struct pmu *p, struct event *ev, const struct p
 			struct implied_value *iv = vec_push(&ev->umasks.items[i].implied);
 			iv->modifier = (int)mi;
 			iv->value = t->value;
-			char *base = event_string(p, ev, (int)i);
+			char *base = derive_event_string(p, ev, (int)i);
 			struct probe q;
 			accepts(base, m->name, m->default_value, &q);
 			iv->hardwired = q.error == PFM_ERR_ATTR_SET;
@@ -467,7 +467,7 @@ static void find_implied_landings(const struct pmu *p, struct event *ev)
 			struct modifier *m = &ev->modifiers.items[um->implied.items[k].modifier];
 			if (m->landings.count || !m->is_integer)
 				continue;
-			char *base = event_string(p, ev, (int)u);
+			char *base = derive_event_string(p, ev, (int)u);
 			measure_int_landing(base, m, m->probed ? m->min : 1, m->probed ? m->max : 2);
 			free(base);
 		}
@@ -495,18 +495,18 @@ static char *encodable_base(const struct pmu *p, const struct event *ev, const s
 {
 	*plain = true;
 	if (ev->bare_error == PFM_SUCCESS)
-		return event_string(p, ev, -1);
+		return derive_event_string(p, ev, -1);
 	for (size_t i = 0; i < ev->umasks.count; i++)
 		if (singles[i].error == PFM_SUCCESS && plain_probe(ev, &singles[i]))
-			return event_string(p, ev, (int)i);
+			return derive_event_string(p, ev, (int)i);
 	*plain = false;
 	for (size_t i = 0; i < ev->umasks.count; i++)
 		if (singles[i].error == PFM_SUCCESS)
-			return event_string(p, ev, (int)i);
+			return derive_event_string(p, ev, (int)i);
 	return NULL;
 }
 
-static void note_perf_type(struct pmu *p, struct event *ev, const struct probe *q)
+void derive_note_perf_type(struct pmu *p, struct event *ev, const struct probe *q)
 {
 	int type = (int)q->attr.type;
 	const char *sysfs = sysfs_spy_name(type);
@@ -598,7 +598,7 @@ static void probe_singles(const struct pmu *p, struct event *ev, struct probe *s
 {
 	for (size_t i = 0; i < ev->umasks.count; i++) {
 		struct umask *u = &ev->umasks.items[i];
-		char *s = event_string(p, ev, (int)i);
+		char *s = derive_event_string(p, ev, (int)i);
 		probe_encode(s, PLM_DEFAULT, &singles[i]);
 		free(s);
 		u->single_error = singles[i].error;
@@ -817,7 +817,7 @@ static void derive_modifiers(const struct pmu *p, struct event *ev, const char *
 	for (size_t u = 0; u < ev->umasks.count && u < 32 && unprobed_modifiers(ev); u++) {
 		if (!learnable(&ev->umasks.items[u]))
 			continue;
-		char *with = event_string(p, ev, (int)u);
+		char *with = derive_event_string(p, ev, (int)u);
 		for (size_t i = 0; i < ev->modifiers.count; i++)
 			if (!ev->modifiers.items[i].probed)
 				derive_modifier(with, ev, i);
@@ -848,7 +848,7 @@ static void derive_unlocks(const struct pmu *p, struct event *ev, const char *ba
 		for (size_t u = 0; u < ev->umasks.count; u++) {
 			if (!learnable(&ev->umasks.items[u]))
 				continue;
-			char *with = event_string(p, ev, (int)u);
+			char *with = derive_event_string(p, ev, (int)u);
 			if (accepts(with, m->name, v, &q)) {
 				struct implied_value *un = vec_push(&ev->umasks.items[u].unlocks);
 				un->modifier = ev->hidden.items[h];
@@ -864,7 +864,7 @@ static char *derive_event(struct pmu *p, struct event *ev, struct modifier_sourc
 	size_t n = ev->umasks.count;
 	struct probe bare;
 	struct int_vec none = {0};
-	char *s = event_string(p, ev, -1);
+	char *s = derive_event_string(p, ev, -1);
 	probe_encode(s, PLM_DEFAULT, &bare);
 	free(s);
 	ev->bare_error = bare.error;
@@ -888,7 +888,7 @@ static char *derive_event(struct pmu *p, struct event *ev, struct modifier_sourc
 	if (base) {
 		struct probe q;
 		probe_encode(base, PLM_DEFAULT, &q);
-		note_perf_type(p, ev, &q);
+		derive_note_perf_type(p, ev, &q);
 		derive_modifiers(p, ev, base, plain, src);
 		derive_unlocks(p, ev, base);
 		derive_implied(p, ev, singles, n);
@@ -907,7 +907,7 @@ static char *derive_event(struct pmu *p, struct event *ev, struct modifier_sourc
  * encoding with no level requested excludes exactly the supported ones.
  * PMUs libpfm encodes only raw: the levels that change the raw codes.
  */
-static unsigned derive_supported_plm(const char *base)
+unsigned derive_supported_plm(const char *base)
 {
 	struct probe q;
 	probe_encode(base, 0, &q);
