@@ -604,12 +604,55 @@ static void probe_singles(const struct pmu *p, struct event *ev, struct probe *s
 		u->single_error = singles[i].error;
 		if (u->single_error != PFM_SUCCESS)
 			continue;
+		u->takes_no_modifiers = !singles[i].raw_only && !singles[i].has_fstr;
 		note_umask_placement(ev, u, &singles[i]);
 		struct int_vec requested = {0};
 		expand_umask(ev, (int)i, &requested);
 		collect_added(ev, &singles[i], &requested, &u->added);
 		free(requested.items);
 	}
+}
+
+/*
+ * libpfm's Intel encoder replaces the event select for the unit masks asked
+ * for (CODE_OVERRIDE), not for the defaults it adds: spr's INST_RETIRED:ANY
+ * is 0x100 when asked for, while the bare INST_RETIRED, which gets ANY as
+ * its default, stays 0x1c0.  Seen wherever libpfm added a default that
+ * replaces the select alone, to a string whose own unit mask does not.
+ */
+static void note_default_select(struct event *ev, const struct probe *q, int asked, const struct int_vec *added)
+{
+	if (q->error || q->raw_only || (asked >= 0 && ev->umasks.items[asked].sets_event_select))
+		return;
+	for (size_t k = 0; k < added->count; k++) {
+		const struct umask *d = &ev->umasks.items[added->items[k]];
+		if (d->sets_event_select && (d->code & 0xff) != (ev->code & 0xff))
+			ev->defaults_keep_select = (q->attr.config & 0xff) == (ev->code & 0xff);
+	}
+}
+
+/*
+ * A unit mask that takes no modifiers (libpfm's INTEL_X86_NO_MODS: the
+ * TOPDOWN_M metrics read from PERF_METRICS) makes libpfm's perf layer leave
+ * the fstr out and refuse perf modifiers given a non-zero value.  Which
+ * ones, and with what error, is asked on the first such unit mask.
+ */
+static void derive_no_modifiers(const struct pmu *p, struct event *ev)
+{
+	int u = 0;
+	while (u < (int)ev->umasks.count && !ev->umasks.items[u].takes_no_modifiers)
+		u++;
+	if (u == (int)ev->umasks.count)
+		return;
+	char *base = derive_event_string(p, ev, u);
+	for (size_t m = 0; m < ev->modifiers.count; m++) {
+		struct probe q;
+		if (!ev->modifiers.items[m].is_perf || accepts(base, ev->modifiers.items[m].name, 1, &q))
+			continue;
+		*(int *)vec_push(&ev->no_modifiers) = (int)m;
+		*(int *)vec_push(&ev->no_modifiers_errors) = q.error;
+	}
+	free(base);
 }
 
 /* Does a successful pair get exactly the defaults both its umasks get alone?
@@ -878,6 +921,10 @@ static char *derive_event(struct pmu *p, struct event *ev, struct modifier_sourc
 		abort();
 	}
 	probe_singles(p, ev, singles);
+	note_default_select(ev, &bare, -1, &ev->bare_added);
+	for (size_t i = 0; i < n; i++)
+		note_default_select(ev, &singles[i], (int)i, &ev->umasks.items[i].added);
+	derive_no_modifiers(p, ev);
 	find_hidden_modifiers(ev, &bare, singles);
 	derive_filters(ev, &bare, singles);
 	probe_pairs(p, ev, pair);
@@ -928,6 +975,23 @@ unsigned derive_supported_plm(const char *base)
 	return plm;
 }
 
+/*
+ * The config bits libpfm's perf encoding clears whatever the event (Intel's
+ * and AMD's enable, interrupt, OS and user bits): set in BASE's raw
+ * encoding, absent from its perf encoding.  A unit-mask code reaching
+ * them (adl_glc's LOAD_LATENCY_GT_512, 0x20000: bit 17) is cleared too.
+ */
+static uint64_t derive_config_cleared(const char *base)
+{
+	struct probe q;
+	uint64_t raw[4];
+	int n;
+	probe_encode(base, PLM_DEFAULT, &q);
+	if (q.error || q.raw_only || probe_raw_codes(base, PLM_DEFAULT, raw, &n) || n < 1)
+		return 0;
+	return raw[0] & ~q.attr.config;
+}
+
 void derive_pmu(struct pmu *p)
 {
 	struct modifier_source src = { NULL, false };
@@ -938,6 +1002,7 @@ void derive_pmu(struct pmu *p)
 		/* Any string the PMU encodes serves to find the privilege levels. */
 		if (base && !plm_known) {
 			p->supported_plm = derive_supported_plm(base);
+			p->config_cleared = derive_config_cleared(base);
 			plm_known = true;
 		}
 		free(base);

@@ -89,6 +89,7 @@ static void copy_umask_rules(struct umask *t, const struct umask *f)
 	t->filter_bits[1] = f->filter_bits[1];
 	t->filter_layout = f->filter_layout;
 	t->code_is_filter = f->code_is_filter;
+	t->takes_no_modifiers = f->takes_no_modifiers;
 	copy_ints(&t->added, &f->added);
 	COPY_VEC(&t->implied, &f->implied);
 	COPY_VEC(&t->unlocks, &f->unlocks);
@@ -123,6 +124,9 @@ static void copy_event_rules(struct event *t, const struct event *f)
 	t->group_count = f->group_count;
 	COPY_VEC(&t->group_rules, &f->group_rules);
 	t->pair_rule_misses = f->pair_rule_misses;
+	t->defaults_keep_select = f->defaults_keep_select;
+	copy_ints(&t->no_modifiers, &f->no_modifiers);
+	copy_ints(&t->no_modifiers_errors, &f->no_modifiers_errors);
 	t->pair_defaults.count = 0;
 	for (size_t i = 0; i < f->pair_defaults.count; i++) {
 		struct pair_defaults *pd = vec_push(&t->pair_defaults);
@@ -140,4 +144,5 @@ void twins_copy_rules(struct pmu *to, const struct pmu *from)
 {
 	for (size_t i = 0; i < to->events.count; i++)
 		copy_event_rules(&to->events.items[i], &from->events.items[i]);
+	to->config_cleared = from->config_cleared;
 }

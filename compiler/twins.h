@@ -14,8 +14,9 @@
 const struct pmu *twins_find(const struct model *m, const struct pmu *p);
 
 /* Copies FROM's derived rules (of its events, unit masks and modifiers)
- * onto TO, whose table is the same.  PMU-level facts (perf type, sysfs
- * names, privilege levels) are not copied: they are each PMU's own. */
+ * onto TO, whose table is the same, and the config bits the perf encoding
+ * clears (a property of the encoder).  The perf type, sysfs names and
+ * privilege levels are not copied: they are each PMU's own. */
 void twins_copy_rules(struct pmu *to, const struct pmu *from);
 
 #endif

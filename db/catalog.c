@@ -18,7 +18,7 @@
 #include "packed.h"
 #include "unpack.h"
 
-#define SCHEMA_VERSION 3
+#define SCHEMA_VERSION 4
 
 /* The catalog `make` built, linked in by builtin.S. */
 extern const unsigned char pmudb_builtin_catalog[];
@@ -98,7 +98,8 @@ static int read_pmu_row(struct pmudb *db, struct pmu *p, int64_t id, const char 
 	sqlite3_stmt *st = NULL;
 	int r = -1;
 	if (sqlite3_prepare_v2(db->db, "SELECT p.name, description, kind, family, family_group, source, like_pmu, s.name,"
-			       " num_counters, num_fixed_counters, supported_plm, perf_type, event_table_id FROM pmu p"
+			       " num_counters, num_fixed_counters, supported_plm, perf_type, event_table_id, config_cleared"
+			       " FROM pmu p"
 			       " LEFT JOIN pmu_sysfs s ON s.pmu_id = p.id AND s.position = 0 WHERE p.id = ?1", -1, &st, NULL)
 	    != SQLITE_OK) {
 		sqlite3_finalize(st);
@@ -122,6 +123,7 @@ static int read_pmu_row(struct pmudb *db, struct pmu *p, int64_t id, const char 
 		p->supported_plm = (unsigned)(plm & 0x1f);
 		p->perf_type = (int)type;
 		p->table = table_of(db, sqlite3_column_int64(st, 12));
+		p->config_cleared = (uint64_t)sqlite3_column_int64(st, 13);
 		r = p->name && !strcasecmp(p->name, name) && p->description && p->kind && p->family_name && p->family_group
 		    && p->num_counters >= 0 && p->num_fixed_counters >= 0 && plm >= 0 && plm <= 0x1f && type >= -1
 		    && type <= INT32_MAX && sysfs_name_ok(p->sysfs_name) && p->table ? 0 : -1;

@@ -326,6 +326,8 @@ static void finish(struct request *rq)
 	struct pmudb_encoding *out = rq->out;
 	resolve_perf_type(rq);
 	copy_cut(out->pmu, sizeof(out->pmu), rq->pmu->name);
+	if (rq->no_fstr)
+		return;		/* out->fstr stays empty, as libpfm leaves it */
 	size_t n = copy_cut(out->fstr, sizeof(out->fstr), rq->pmu->name);
 	n += copy_cut(out->fstr + n, sizeof(out->fstr) - n, "::");
 	copy_cut(out->fstr + n, sizeof(out->fstr) - n, rq->fstr);
@@ -353,6 +355,8 @@ static int run_stages(struct request *rq, const char *alias_attrs, char *user_at
 		r = check_hidden_modifiers(rq);
 	if (!r)
 		r = family->encode(rq);
+	/* bits libpfm's perf encoding clears, whatever a code put there */
+	rq->out->config &= ~rq->pmu->config_cleared;
 	if (!r)
 		r = check_requirements(rq);
 	if (!r)
@@ -385,6 +389,7 @@ static void start(struct request *rq, pmudb_t *db, struct pmudb_encoding *out, s
 	rq->token = NULL;
 	rq->nasked = rq->nfinal = rq->fstr_len = rq->ntyped = rq->expanding = 0;
 	rq->fstr[0] = '\0';
+	rq->no_fstr = false;
 	rq->given = 0;
 	rq->conflict = -1;
 	memset(rq->codes, 0, sizeof(rq->codes));

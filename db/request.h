@@ -52,6 +52,7 @@ struct request {
 	uint64_t raw_code;		/* the number a match_name event name gave */
 	char fstr[FSTR_MAX];		/* "EVENT:UMASK...:mod=value..." */
 	int fstr_len;
+	bool no_fstr;			/* libpfm gives none (a unit mask that takes no modifiers) */
 };
 
 static inline bool is_given(const struct request *rq, int m)
