@@ -52,5 +52,7 @@ int cmd_info(struct cli *c, int argc, char **argv);
 int cmd_search(struct cli *c, int argc, char **argv);
 int cmd_detect(struct cli *c, int argc, char **argv);
 int cmd_stat(struct cli *c, int argc, char **argv);
+/* pmudb --version: the program's, and what the catalog was built from. */
+int print_version(struct cli *c);
 
 #endif

@@ -491,6 +491,9 @@ static int insert_meta(struct emitter *em, const struct model *m)
 		{ "cpuid_entries", (long)m->cpuid.count }, { "pair_rule_misses", misses },
 	};
 	if (run(em, S_ADD_META, NULL, "ss", "libpfm_version", m->libpfm_version) < 0
+	    || run(em, S_ADD_META, NULL, "ss", "libpfm_fingerprint", m->libpfm_fingerprint) < 0
+	    || run(em, S_ADD_META, NULL, "ss", "tables_fingerprint", m->tables_fingerprint) < 0
+	    || (m->vendor_fingerprint && run(em, S_ADD_META, NULL, "ss", "vendor_fingerprint", m->vendor_fingerprint) < 0)
 	    || run(em, S_ADD_META, NULL, "ss", "schema_version", "4") < 0
 	    || (m->vendor_tree && (run(em, S_ADD_META, NULL, "ss", "vendor_tree", m->vendor_tree) < 0
 				   || run(em, S_ADD_META, NULL, "ss", "vendor_layout", m->vendor_layout) < 0)))

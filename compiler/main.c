@@ -30,6 +30,7 @@
 #include "derive.h"
 #include "emit.h"
 #include "family_check.h"
+#include "fingerprint.h"
 #include "ingest.h"
 #include "model.h"
 #include "reconcile.h"
@@ -213,6 +214,24 @@ static void print_reconciliation(const struct model *m)
 		       (long long)all.vendor_only, (long long)all.added, (long long)all.libpfm_only);
 }
 
+/* What the catalog is built from, before the tables change anything. */
+static int fingerprint_inputs(struct model *m, const struct tables *t, char **error)
+{
+	size_t n = 0;
+	while (tables_path(t, n))
+		n++;
+	const char **paths = calloc(n + 1, sizeof(*paths));
+	for (size_t i = 0; paths && i < n; i++)
+		paths[i] = tables_path(t, i);
+	m->libpfm_fingerprint = fingerprint_libpfm(m);
+	m->tables_fingerprint = paths ? fingerprint_files(paths, n) : NULL;
+	m->vendor_fingerprint = fingerprint_vendor(m);
+	free(paths);
+	if (!m->tables_fingerprint)
+		*error = xstrdup("pmudb-build: cannot read the tables again to fingerprint them");
+	return m->tables_fingerprint ? 0 : -1;
+}
+
 static int build(char **tables, int table_count, const char *vendor_tree, const char *out, bool quiet, char **error)
 {
 	struct timespec t0;
@@ -225,7 +244,7 @@ static int build(char **tables, int table_count, const char *vendor_tree, const 
 	int r = !t;
 	if (!r && (r = ingest_libpfm(&m, err, sizeof(err))))
 		*error = xstrdup(err);
-	r = r || (vendor_tree && vendor_tree_read(&m, vendor_tree, error));
+	r = r || (vendor_tree && vendor_tree_read(&m, vendor_tree, error)) || fingerprint_inputs(&m, t, error);
 	r = r || tables_apply(t, &m, TABLES_BEFORE_DERIVE, error) || families_check(&m, stderr, error);
 	size_t twins = 0, libpfm_pmus = m.pmus.count;
 	double derive_seconds = 0;
@@ -256,8 +275,8 @@ static int build(char **tables, int table_count, const char *vendor_tree, const 
 	if (!r && !quiet) {
 		struct stat sb;
 		stat(out, &sb);
-		printf("pmudb-build: libpfm %s: %ld PMUs, %ld events, %ld unit masks\n", m.libpfm_version, st.libpfm_pmus,
-		       st.libpfm_events, st.libpfm_umasks);
+		printf("pmudb-build: libpfm %s (enumeration %s): %ld PMUs, %ld events, %ld unit masks\n", m.libpfm_version,
+		       m.libpfm_fingerprint, st.libpfm_pmus, st.libpfm_events, st.libpfm_umasks);
 		if (st.pmus != st.libpfm_pmus || st.events != st.libpfm_events)
 			printf("pmudb-build: with the vendor lists: %ld PMUs, %ld events, %ld unit masks\n", st.pmus,
 			       st.events, st.umasks);

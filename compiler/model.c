@@ -192,6 +192,9 @@ void model_free(struct model *m)
 	free(m->overrides.items);
 	free(m->libpfm_version);
 	free(m->families_file);
+	free(m->libpfm_fingerprint);
+	free(m->tables_fingerprint);
+	free(m->vendor_fingerprint);
 	memset(m, 0, sizeof(*m));
 }
 

@@ -277,6 +277,8 @@ struct override_record {
 struct model {
 	char *libpfm_version;
 	char *families_file;	/* the first tables file with a 'families' section */
+	/* what it was built from (fingerprint.h), for the catalog's meta */
+	char *libpfm_fingerprint, *tables_fingerprint, *vendor_fingerprint;
 	VEC(struct pmu) pmus;
 	VEC(struct cpuid_entry) cpuid;
 	VEC(struct override_record) overrides;
