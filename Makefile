@@ -16,6 +16,7 @@ PMU_EVENTS_CACHE := build/pmu-events
 
 CFLAGS ?= -O2 -g
 CFLAGS += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -MMD -MP
+PLAIN_CFLAGS := $(CFLAGS)
 ifneq ($(SAN),)
 CFLAGS += -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
 LDFLAGS += -fsanitize=address,undefined
@@ -292,7 +293,7 @@ run: all
 		perf::PERF_COUNT_HW_CPU_CYCLES skl::INST_RETIRED:ANY_P:c=1 skx_unc_cha0::UNC_C_CLOCKTICKS \
 		amd64_fam1ah_zen5::RETIRED_INSTRUCTIONS gnr::OCR.DEMAND_DATA_RD.ANY_RESPONSE arm_n2::CPU_CYCLES:u
 
-TEST_LIBS := $(BUILD)/tests/testlib.o $(BUILD)/tests/libpfm_ask.o $(BUILD)/tests/vendor_json.o
+TEST_LIBS := $(BUILD)/tests/testlib.o $(BUILD)/tests/libpfm_ask.o $(BUILD)/tests/vendor_json.o $(BUILD)/tests/libpfm_cpu.o
 $(BUILD)/tests/%: tests/%.c $(TEST_LIBS) $(BUILD)/libpmudb.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(PFM_CFLAGS) -Idb $< $(TEST_LIBS) -o $@ $(LDFLAGS) $(BUILD)/libpmudb.a \
@@ -319,6 +320,12 @@ $(BUILD)/tests/bench: tests/bench.c $(BUILD)/tests/corpus.o $(BUILD)/tests/libpf
 	$(CC) $(CFLAGS) $(PFM_CFLAGS) -Idb $< $(BUILD)/tests/corpus.o $(BUILD)/tests/libpfm_ask.o \
 		$(BUILD)/compiler/sysfs_spy.o $(BUILD)/libpmudb.a -o $@ $(LDFLAGS) $(PFM_LIBS) $(SQLITE_LIBS) $(ZSTD_LIBS) -ldl -lpthread
 
+# What libpfm detects on another CPU: run under qemu-x86_64 by test_detect
+# (libpfm_cpu.h), so built without the sanitizers, which qemu-user cannot run.
+$(BUILD)/tests/libpfm_detect: tests/libpfm_detect.c
+	@mkdir -p $(dir $@)
+	$(CC) $(PLAIN_CFLAGS) $(PFM_CFLAGS) $< -o $@ $(PFM_LIBS)
+
 $(BUILD)/tests/libpfm_once: tests/libpfm_once.c $(BUILD)/tests/libpfm_ask.o
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(PFM_CFLAGS) $< $(BUILD)/tests/libpfm_ask.o -o $@ $(LDFLAGS) $(PFM_LIBS)
@@ -341,7 +348,7 @@ HARNESS_ARGS := --sample 25 --floor $(HARNESS_FLOOR)
 endif
 
 # Runs the tests against the catalog and programs of $(BUILD).
-check: all $(TESTS) $(BUILD)/tests/harness $(if $(SAN),,check-static)
+check: all $(TESTS) $(BUILD)/tests/harness $(BUILD)/tests/libpfm_detect $(if $(SAN),,check-static)
 	@for t in $(TESTS); do \
 		echo "== $$t"; \
 		PMUDB_BUILD=$(BUILD) PMUDB_PMU_EVENTS=$(PMU_EVENTS_DIR) $$t || exit 1; \
