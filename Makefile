@@ -25,10 +25,17 @@ endif
 ifneq ($(LIBPFM),)
 PFM_CFLAGS := -I$(LIBPFM)/include
 PFM_LIBS := -L$(LIBPFM)/lib -Wl,-rpath,$(LIBPFM)/lib -lpfm
+PFM_FILES = $(LIBPFM)/include/perfmon/pfmlib.h $(LIBPFM)/lib/libpfm.so
 else
 PFM_CFLAGS :=
 PFM_LIBS := -lpfm
+PFM_FILES = /usr/include/perfmon/pfmlib.h $(shell $(CC) -print-file-name=libpfm.so)
 endif
+# Which libpfm this build dir was compiled against: LIBPFM and the header
+# and library files (size, time).  Everything compiled or linked against
+# libpfm depends on it, so `make LIBPFM=...` in a build dir made with
+# another libpfm rebuilds the compiler, the catalog and the tests.
+PFM_ID = $(BUILD)/libpfm.id
 
 COMPILER_SRC := $(wildcard compiler/*.c)
 # The compiler reads its packed blobs back with the runtime's reader.
@@ -47,7 +54,7 @@ ifeq ($(SAN),)
 TESTS += $(BUILD)/tests/test_static
 endif
 
-.PHONY: all run test check bench deps clean static dist sizes deps-cross check-static
+.PHONY: all run test check bench deps clean static dist sizes deps-cross check-static FORCE
 all: deps $(BUILD)/pmudb-build $(BUILD)/pmudb.db $(BUILD)/libpmudb.a $(BUILD)/libpmudb.so $(BUILD)/pmudb
 
 # The packages the build needs; installed when running as root, else the
@@ -76,11 +83,16 @@ JSON_LIBS = $(shell pkg-config --libs jansson)
 CMOCKA_LIBS = $(shell pkg-config --libs cmocka)
 
 # The compiler and the tests may use libpfm; the runtime (db/, cli/) never.
-$(BUILD)/compiler/%.o: compiler/%.c
+$(PFM_ID): FORCE | deps
+	@mkdir -p $(dir $@)
+	@id="LIBPFM=$(LIBPFM) $$(stat -L -c '%n %s %Y' $(PFM_FILES) 2>/dev/null | tr '\n' ' ')"; \
+	if [ "$$(cat $@ 2>/dev/null)" != "$$id" ]; then echo "$$id" > $@; echo "libpfm for $(BUILD): $$id"; fi
+
+$(BUILD)/compiler/%.o: compiler/%.c $(PFM_ID)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(PFM_CFLAGS) -c $< -o $@
 
-$(BUILD)/tests/%.o: tests/%.c
+$(BUILD)/tests/%.o: tests/%.c $(PFM_ID)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(PFM_CFLAGS) -Idb -c $< -o $@
 
@@ -266,8 +278,8 @@ $(BUILD)/compiler/schema_sql.o: compiler/schema_sql.S compiler/schema.sql
 	@mkdir -p $(dir $@)
 	$(CC) -c $< -o $@
 
-$(BUILD)/pmudb-build: $(COMPILER_OBJ)
-	$(CC) $(LDFLAGS) $^ -o $@ $(PFM_LIBS) $(SQLITE_LIBS) $(ZSTD_LIBS) $(YAML_LIBS) $(JSON_LIBS) -ldl
+$(BUILD)/pmudb-build: $(COMPILER_OBJ) $(PFM_ID)
+	$(CC) $(LDFLAGS) $(COMPILER_OBJ) -o $@ $(PFM_LIBS) $(SQLITE_LIBS) $(ZSTD_LIBS) $(YAML_LIBS) $(JSON_LIBS) -ldl
 
 # The vendor tree: Debian's, extracted once (about 10 s), or PMU_EVENTS.
 ifeq ($(PMU_EVENTS),)
@@ -294,7 +306,7 @@ run: all
 		amd64_fam1ah_zen5::RETIRED_INSTRUCTIONS gnr::OCR.DEMAND_DATA_RD.ANY_RESPONSE arm_n2::CPU_CYCLES:u
 
 TEST_LIBS := $(BUILD)/tests/testlib.o $(BUILD)/tests/libpfm_ask.o $(BUILD)/tests/vendor_json.o $(BUILD)/tests/libpfm_cpu.o
-$(BUILD)/tests/%: tests/%.c $(TEST_LIBS) $(BUILD)/libpmudb.a
+$(BUILD)/tests/%: tests/%.c $(TEST_LIBS) $(BUILD)/libpmudb.a $(PFM_ID)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(PFM_CFLAGS) -Idb $< $(TEST_LIBS) -o $@ $(LDFLAGS) $(BUILD)/libpmudb.a \
 		$(PFM_LIBS) $(SQLITE_LIBS) $(ZSTD_LIBS) $(JSON_LIBS) $(CMOCKA_LIBS) -lpthread
@@ -322,7 +334,7 @@ $(BUILD)/tests/bench: tests/bench.c $(BUILD)/tests/corpus.o $(BUILD)/tests/libpf
 
 # What libpfm detects on another CPU: run under qemu-x86_64 by test_detect
 # (libpfm_cpu.h), so built without the sanitizers, which qemu-user cannot run.
-$(BUILD)/tests/libpfm_detect: tests/libpfm_detect.c
+$(BUILD)/tests/libpfm_detect: tests/libpfm_detect.c $(PFM_ID)
 	@mkdir -p $(dir $@)
 	$(CC) $(PLAIN_CFLAGS) $(PFM_CFLAGS) $< -o $@ $(PFM_LIBS)
 
