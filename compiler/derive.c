@@ -992,21 +992,44 @@ static uint64_t derive_config_cleared(const char *base)
 	return raw[0] & ~q.attr.config;
 }
 
+/*
+ * A PMU whose perf type libpfm reads from sysfs: what libpfm does on a
+ * machine whose sysfs lacks that kernel PMU.  The Intel core encoder falls
+ * back to PERF_TYPE_RAW (the hybrids' cpu_core and cpu_atom on a kernel
+ * without them): that type is the PMU's, read from sysfs first.  The
+ * uncore encoders fail: -1 stays.  Asked with the spy answering "absent".
+ */
+static void derive_sysfs_fallback(struct pmu *p, const char *base)
+{
+	if (!p->sysfs_names.count || p->perf_type != -1)
+		return;
+	struct probe q;
+	sysfs_spy_absent(true);
+	probe_encode(base, PLM_DEFAULT, &q);
+	sysfs_spy_absent(false);
+	if (q.error == PFM_SUCCESS && !q.raw_only)
+		p->perf_type = (int)q.attr.type;
+}
+
 void derive_pmu(struct pmu *p)
 {
 	struct modifier_source src = { NULL, false };
 	p->perf_type = -2;	/* not seen yet */
-	bool plm_known = false;
+	char *first = NULL;
 	for (size_t i = 0; i < p->events.count; i++) {
 		char *base = derive_event(p, &p->events.items[i], &src);
 		/* Any string the PMU encodes serves to find the privilege levels. */
-		if (base && !plm_known) {
+		if (base && !first) {
 			p->supported_plm = derive_supported_plm(base);
 			p->config_cleared = derive_config_cleared(base);
-			plm_known = true;
+			first = base;
+			continue;
 		}
 		free(base);
 	}
 	if (p->perf_type == -2)
 		p->perf_type = -1;
+	if (first)
+		derive_sysfs_fallback(p, first);
+	free(first);
 }

@@ -117,6 +117,9 @@ bool derive_pmu_twin(struct pmu *p, const struct pmu *twin)
 	}
 	if (p->perf_type == -2)
 		p->perf_type = -1;
+	/* where sysfs lacks its kernel PMU, libpfm does as for the twin's */
+	if (p->sysfs_names.count && twin->sysfs_names.count)
+		p->perf_type = twin->perf_type;
 	free(types);
 	return true;
 }
