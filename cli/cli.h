@@ -57,5 +57,7 @@ int cmd_stat(struct cli *c, int argc, char **argv);
 int cmd_decode(struct cli *c, int argc, char **argv);
 int cmd_export(struct cli *c, int argc, char **argv);
 int cmd_diff(struct cli *c, int argc, char **argv);
+/* pmudb --version: the program's, and what the catalog was built from. */
+int print_version(struct cli *c);
 
 #endif

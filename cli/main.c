@@ -34,7 +34,8 @@ static const char usage[] =
 	"  --pmu NAME       resolve event names without 'pmu::' in PMU NAME\n"
 	"  --cpu V/F/M[/S]  resolve them in the PMUs of that CPU (e.g. AuthenticAMD/0x19/0x61)\n"
 	"  --cpuinfo FILE   ... of the CPU in that /proc/cpuinfo (default: $PMUDB_CPUINFO, else this host)\n"
-	"  --help, --version\n"
+	"  --help           this text\n"
+	"  --version        pmudb's version, and the libpfm, tables and vendor lists its catalog was built from\n"
 	"\n"
 	"exit status: 0 all good, 1 an event was rejected (or nothing found), 2 usage or catalog error\n";
 
@@ -113,6 +114,7 @@ int main(int argc, char **argv)
 	if (c.cpuinfo && !*c.cpuinfo)
 		c.cpuinfo = NULL;
 	int opt;
+	bool version = false;
 	/* '+': options after the command name belong to the command */
 	while ((opt = getopt_long(argc, argv, "+", options, NULL)) != -1) {
 		switch (opt) {
@@ -125,10 +127,12 @@ int main(int argc, char **argv)
 		case 'c': c.cpu = optarg; break;
 		case 'i': c.cpuinfo = optarg; break;
 		case 'h': fputs(usage, stdout); return EXIT_GOOD;
-		case 'V': printf("pmudb %s\n", PMUDB_VERSION); return EXIT_GOOD;
+		case 'V': version = true; break;
 		default: fputs(usage, stderr); return EXIT_USAGE;
 		}
 	}
+	if (version)
+		return print_version(&c);	/* with the catalog --db names, wherever it is given */
 	if (optind >= argc) {
 		fprintf(stderr, "pmudb: no command given\n%s", usage);
 		return EXIT_USAGE;

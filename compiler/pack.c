@@ -19,7 +19,9 @@
  *   an event: str name, str equiv, code, flags (EV_*), [svarint perf_type
  *     when EV_HAS_PERF_TYPE], svarint bare_error, set (0: none, else index
  *     + 1), filter_config1, filter_config2, filter_default, hidden (bit per
- *     modifier), svarint error per hidden bit, numasks,
+ *     modifier), svarint error per hidden bit, no_modifiers (bit per
+ *     modifier: refused non-zero with a unit mask that takes none),
+ *     svarint error per such bit, numasks,
  *     per unit mask: str name, str equiv, code, flags (UM_*), svarint group
  *       (-1 none), svarint single_error, filter_config1, filter_config2,
  *       unlocks (bit per modifier), nadded, positions..., nimplied,
@@ -260,7 +262,7 @@ static int write_umasks(struct packer *pk, int64_t event, int numasks)
 	int r = gather_umask_rows(pk, event, u);
 	if (!r)
 		st = query(pk, "SELECT position, name, equiv, code, is_default, retired, sets_event_select, filter_layout,"
-			   " code_is_filter, grp, single_error, filter_config1, filter_config2 FROM umask"
+			   " code_is_filter, grp, single_error, filter_config1, filter_config2, takes_no_modifiers FROM umask"
 			   " WHERE event_id = ?1 ORDER BY position", event);
 	int n = 0;
 	while (!r && st && sqlite3_step(st) == SQLITE_ROW) {
@@ -273,7 +275,7 @@ static int write_umasks(struct packer *pk, int64_t event, int numasks)
 		write_varint(&pk->w, (uint64_t)integer(st, 3));
 		write_varint(&pk->w, (integer(st, 4) ? UM_DEFAULT : 0u) | (integer(st, 5) ? UM_RETIRED : 0u)
 			     | (integer(st, 6) ? UM_SETS_EVENT_SELECT : 0u) | (integer(st, 7) ? UM_FILTER_LAYOUT : 0u)
-			     | (integer(st, 8) ? UM_CODE_IS_FILTER : 0u));
+			     | (integer(st, 8) ? UM_CODE_IS_FILTER : 0u) | (integer(st, 13) ? UM_TAKES_NO_MODIFIERS : 0u));
 		write_svarint(&pk->w, is_null(st, 9) ? -1 : integer(st, 9));
 		write_svarint(&pk->w, integer(st, 10));
 		write_varint(&pk->w, (uint64_t)integer(st, 11));
@@ -362,28 +364,28 @@ static int write_pairs(struct packer *pk, int64_t event)
 	return 0;
 }
 
-static int write_hidden(struct packer *pk, int64_t event)
+/* Modifiers by bit, then the error of each (SQL selects position, error). */
+static int write_modifier_bits(struct packer *pk, const char *sql, int64_t event)
 {
-	sqlite3_stmt *st = query(pk, "SELECT modifier_position, given_error FROM event_hidden_modifier"
-				 " WHERE event_id = ?1 ORDER BY 1", event);
+	sqlite3_stmt *st = query(pk, sql, event);
 	if (!st)
 		return -1;
-	uint64_t hidden = 0;
+	uint64_t bits = 0;
 	int64_t errors[64] = { 0 };
 	int r = 0;
 	while (sqlite3_step(st) == SQLITE_ROW) {
 		int64_t m = integer(st, 0);
 		if (m < 0 || m >= 64) {
-			r = fail(pk, "event %lld: hidden modifier %lld out of range", (long long)event, (long long)m);
+			r = fail(pk, "event %lld: modifier %lld out of range", (long long)event, (long long)m);
 			break;
 		}
-		hidden |= 1ULL << m;
+		bits |= 1ULL << m;
 		errors[m] = integer(st, 1);
 	}
 	sqlite3_finalize(st);
-	write_varint(&pk->w, hidden);
+	write_varint(&pk->w, bits);
 	for (int m = 0; m < 64; m++)
-		if (hidden >> m & 1)
+		if (bits >> m & 1)
 			write_svarint(&pk->w, errors[m]);
 	return r;
 }
@@ -405,7 +407,7 @@ static int write_event(struct packer *pk, sqlite3_stmt *ev, const int64_t *sets,
 	write_varint(&pk->w, (uint64_t)integer(ev, 4));
 	write_varint(&pk->w, (integer(ev, 5) ? EV_PRECISE : 0u) | (integer(ev, 6) ? EV_RETIRED : 0u)
 		     | (integer(ev, 7) ? EV_UMASKS_IN_CONFIG1 : 0u) | (integer(ev, 8) ? EV_FILTERS_GIVEN : 0u)
-		     | (has_type ? EV_HAS_PERF_TYPE : 0u));
+		     | (has_type ? EV_HAS_PERF_TYPE : 0u) | (integer(ev, 16) ? EV_DEFAULTS_KEEP_SELECT : 0u));
 	if (has_type)
 		write_svarint(&pk->w, integer(ev, 9));
 	write_svarint(&pk->w, integer(ev, 10));
@@ -413,7 +415,10 @@ static int write_event(struct packer *pk, sqlite3_stmt *ev, const int64_t *sets,
 	write_varint(&pk->w, (uint64_t)integer(ev, 12));
 	write_varint(&pk->w, (uint64_t)integer(ev, 13));
 	write_varint(&pk->w, (uint64_t)integer(ev, 14));
-	if (write_hidden(pk, id))
+	if (write_modifier_bits(pk, "SELECT modifier_position, given_error FROM event_hidden_modifier"
+				" WHERE event_id = ?1 ORDER BY 1", id)
+	    || write_modifier_bits(pk, "SELECT modifier_position, error FROM event_no_modifier"
+				   " WHERE event_id = ?1 ORDER BY 1", id))
 		return -1;
 	int numasks = (int)integer(ev, 15);
 	if (numasks > MAX_POSITIONS)
@@ -434,7 +439,8 @@ static int write_events(struct packer *pk, const int64_t *sets, int nsets, size_
 {
 	sqlite3_stmt *st = query(pk, "SELECT id, position, name, equiv, code, is_precise, retired, umasks_in_config1,"
 				 " filters_given, perf_type, bare_error, modifier_set_id, filter_config1, filter_config2,"
-				 " filter_default, (SELECT count(*) FROM umask u WHERE u.event_id = e.id) FROM event e"
+				 " filter_default, (SELECT count(*) FROM umask u WHERE u.event_id = e.id), defaults_keep_select"
+				 " FROM event e"
 				 " WHERE table_id = ?1 ORDER BY position", pk->table);
 	int r = st ? 0 : -1, n = 0;
 	while (!r && sqlite3_step(st) == SQLITE_ROW) {

@@ -18,7 +18,7 @@
 #include "pmu_row.h"
 #include "unpack.h"
 
-#define SCHEMA_VERSION 3
+#define SCHEMA_VERSION 4
 
 /* The catalog `make` built, linked in by builtin.S. */
 extern const unsigned char pmudb_builtin_catalog[];
@@ -111,6 +111,7 @@ static int read_pmu_row(struct pmudb *db, struct pmu *p, int64_t id, const char 
 		p->supported_plm = (unsigned)sqlite3_column_int64(st, PMU_ROW_PLM);
 		p->perf_type = (int)sqlite3_column_int64(st, PMU_ROW_PERF_TYPE);
 		p->table = table_of(db, sqlite3_column_int64(st, PMU_ROW_TABLE));
+		p->config_cleared = (uint64_t)sqlite3_column_int64(st, PMU_ROW_CONFIG_CLEARED);
 		/* what is left: out of memory */
 		r = p->name && p->description && p->kind && p->family_name && p->family_group && p->table ? 0 : -1;
 	}

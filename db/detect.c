@@ -253,6 +253,27 @@ static void nearest_entries(struct pmudb *db, const struct pmudb_cpu *cpu, char 
 	sqlite3_finalize(st);
 }
 
+/*
+ * The catalog's core PMUs no map entry names, for the error when the map
+ * has nothing for a CPU's family: the map only says which CPU has which
+ * table, so a table may well be there for a CPU it does not know (libpfm's
+ * architected ix86arch is on every Intel CPU).
+ */
+static void unmapped_core_pmus(struct pmudb *db, char *out, size_t outlen)
+{
+	sqlite3_stmt *st;
+	out[0] = '\0';
+	if (sqlite3_prepare_v2(db->db,
+			       "SELECT name FROM pmu WHERE kind = 'core' AND name NOT IN (SELECT pmu_name FROM cpuid_map_pmu)"
+			       " ORDER BY id LIMIT 8", -1, &st, NULL) != SQLITE_OK)
+		return;
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		size_t len = strlen(out);
+		snprintf(out + len, outlen - len, "%s%s", len ? ", " : "", text_at(st, 0));
+	}
+	sqlite3_finalize(st);
+}
+
 /* The PMU names of the first map entry CPU matches, into NAMES (up to
  * PMUDB_SCOPE_MAX); their count, or an error. */
 static int matching_entry(struct pmudb *db, const struct pmudb_cpu *cpu, char names[][64],
@@ -300,9 +321,11 @@ int pmudb_scope_cpu(pmudb_t *db, const struct pmudb_cpu *cpu, struct pmudb_scope
 	scope->count = 0;
 	pthread_mutex_lock(&db->lock);	/* SQLite is used by one thread at a time */
 	int n = matching_entry(db, cpu, names, match, err);
-	char nearest[400] = "";
+	char nearest[400] = "", unmapped[300] = "";
 	if (n == 0)
 		nearest_entries(db, cpu, nearest, sizeof(nearest));
+	if (n == 0 && !nearest[0])
+		unmapped_core_pmus(db, unmapped, sizeof(unmapped));
 	pthread_mutex_unlock(&db->lock);
 	if (n < 0)
 		return n;
@@ -320,9 +343,14 @@ int pmudb_scope_cpu(pmudb_t *db, const struct pmudb_cpu *cpu, struct pmudb_scope
 	char stepping[32] = "";
 	if (cpu->stepping >= 0)
 		snprintf(stepping, sizeof(stepping), "/%d", cpu->stepping);
-	return set_error(err, PMUDB_ERR_NOCPU, "no event table for %s %d/0x%X%s in this catalog%s%s", cpu->vendor,
-			 cpu->family, (unsigned)cpu->model, stepping,
-			 nearest[0] ? "; nearest entries of that family: " : " (nor for any CPU of that family)", nearest);
+	if (nearest[0])
+		return set_error(err, PMUDB_ERR_NOCPU, "no event table for %s %d/0x%X%s in this catalog's CPUID map;"
+				 " nearest entries of that family: %s", cpu->vendor, cpu->family, (unsigned)cpu->model,
+				 stepping, nearest);
+	return set_error(err, PMUDB_ERR_NOCPU, "no event table for %s %d/0x%X%s in this catalog's CPUID map, which has"
+			 " no entry for that family; %s%s", cpu->vendor, cpu->family, (unsigned)cpu->model, stepping,
+			 unmapped[0] ? "core PMUs no entry names (--pmu takes one): " : "it names every core PMU of the catalog",
+			 unmapped);
 }
 
 /* ---- the whole map, for exporting it (pmudb_cpuid_map) ------------------ */

@@ -13,12 +13,13 @@
 /* The row of PMU ?1, in the columns below. */
 #define PMU_ROW_SQL \
 	"SELECT p.name, description, kind, family, family_group, source, like_pmu, s.name, num_counters," \
-	" num_fixed_counters, supported_plm, perf_type, event_table_id FROM pmu p" \
+	" num_fixed_counters, supported_plm, perf_type, event_table_id, config_cleared FROM pmu p" \
 	" LEFT JOIN pmu_sysfs s ON s.pmu_id = p.id AND s.position = 0 WHERE p.id = ?1"
 
 enum pmu_row_column {
 	PMU_ROW_NAME, PMU_ROW_DESCRIPTION, PMU_ROW_KIND, PMU_ROW_FAMILY, PMU_ROW_GROUP, PMU_ROW_SOURCE, PMU_ROW_LIKE,
 	PMU_ROW_SYSFS, PMU_ROW_COUNTERS, PMU_ROW_FIXED_COUNTERS, PMU_ROW_PLM, PMU_ROW_PERF_TYPE, PMU_ROW_TABLE,
+	PMU_ROW_CONFIG_CLEARED,
 };
 
 /* What is wrong with the row ST is on (PMU_ROW_SQL, stepped), for a PMU the

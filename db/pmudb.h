@@ -73,6 +73,13 @@ void pmudb_close(pmudb_t *db);
  * path into BUF (SIZE bytes): 0, or PMUDB_ERR_TOOSMALL. */
 int pmudb_installed_catalog(char *buf, size_t size);
 pmudb_t *pmudb_open_installed(struct pmudb_error *err);
+/* What the catalog records of its making (its meta table; docs/schema.md):
+ * "libpfm_version" and "libpfm_fingerprint" (libpfm's version string does
+ * not tell releases apart: the fingerprint of its enumeration does),
+ * "tables_fingerprint", "vendor_tree", "vendor_fingerprint",
+ * "schema_version", "libpfm_pmus" ...  The value lives as long as DB;
+ * NULL when the catalog has no such key. */
+const char *pmudb_meta(pmudb_t *db, const char *key);
 
 /* The PMUs an event name without "pmu::" is looked up in, in order. */
 #define PMUDB_SCOPE_MAX 128
