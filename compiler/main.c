@@ -79,6 +79,18 @@ static double seconds_since(const struct timespec *t0)
 	return (double)(t.tv_sec - t0->tv_sec) + (double)(t.tv_nsec - t0->tv_nsec) / 1e9;
 }
 
+/* Pairs of unit masks whose measured registers do not add up to libpfm's
+ * encoding: pmudb would differ there, so the build says so. */
+static void note_config_misses(struct model *m, const struct pmu *p)
+{
+	int misses = 0;
+	for (size_t i = 0; i < p->events.count; i++)
+		misses += p->events.items[i].config_misses;
+	if (misses)
+		model_note(m, "%s: %d unit-mask pair%s of libpfm's encoding differ from what the measured registers give",
+			   p->name, misses, misses == 1 ? "" : "s");
+}
+
 static void derive_all(struct model *m, bool progress)
 {
 	for (size_t i = 0; i < m->pmus.count; i++) {
@@ -88,6 +100,7 @@ static void derive_all(struct model *m, bool progress)
 			fprintf(stderr, "\rpmudb-build: deriving rules %zu/%zu PMUs (%s)\033[K", i + 1, m->pmus.count,
 				m->pmus.items[i].name);
 		derive_pmu(&m->pmus.items[i]);
+		note_config_misses(m, &m->pmus.items[i]);
 	}
 	if (progress)
 		fputs("\r\033[K", stderr);

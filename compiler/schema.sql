@@ -1,8 +1,8 @@
--- schema.sql - the pmudb catalog, version 3.  docs/schema.md explains every
+-- schema.sql - the pmudb catalog, version 4.  docs/schema.md explains every
 -- table and column.  Integers are SQLite's 64-bit signed integers: codes and
 -- masks that use bit 63 read back negative and are meant as unsigned.
 
-PRAGMA user_version = 3;
+PRAGMA user_version = 4;
 
 CREATE TABLE meta (
 	key TEXT PRIMARY KEY,
@@ -104,6 +104,17 @@ CREATE TABLE modifier_presence (
 	FOREIGN KEY (set_id, position) REFERENCES modifier(set_id, position)
 ) WITHOUT ROWID;
 
+-- Register bits a modifier sets whenever its value is not 0, beyond the
+-- value itself (NetBurst's CCCR compare bit).
+CREATE TABLE modifier_nonzero (
+	set_id INTEGER NOT NULL,
+	position INTEGER NOT NULL,
+	field TEXT NOT NULL,
+	bits INTEGER NOT NULL,
+	PRIMARY KEY (set_id, position, field),
+	FOREIGN KEY (set_id, position) REFERENCES modifier(set_id, position)
+) WITHOUT ROWID;
+
 CREATE TABLE event (
 	id INTEGER PRIMARY KEY,
 	table_id INTEGER NOT NULL REFERENCES event_table(id),
@@ -126,7 +137,9 @@ CREATE TABLE event (
 	group_count INTEGER NOT NULL,
 	retired INTEGER NOT NULL,
 	why TEXT,
-	source TEXT			-- NULL: libpfm's; else the vendor file (pmu-events tree path)
+	source TEXT,			-- NULL: libpfm's; else the vendor file (pmu-events tree path)
+	config_base INTEGER		-- NULL, or the config bits every encoding has, measured for
+					-- a family whose encoder places measured registers (NetBurst)
 );
 
 -- PMU modifiers libpfm leaves out of this event's fstr unless given;
@@ -177,6 +190,7 @@ CREATE TABLE umask (
 	retired INTEGER NOT NULL,
 	why TEXT,
 	source TEXT,
+	config_bits INTEGER,		-- with the event's config_base: the config bits it adds
 	PRIMARY KEY (event_id, position)
 ) WITHOUT ROWID;
 

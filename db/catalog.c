@@ -18,7 +18,7 @@
 #include "packed.h"
 #include "unpack.h"
 
-#define SCHEMA_VERSION 3
+#define SCHEMA_VERSION 4
 
 /* The catalog `make` built, linked in by builtin.S. */
 extern const unsigned char pmudb_builtin_catalog[];

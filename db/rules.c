@@ -196,6 +196,13 @@ void apply_presence(struct request *rq, const struct modifier *m)
 
 void apply_landings(struct request *rq, const struct modifier *m, uint64_t value)
 {
+	/* bits a non-zero value sets beside itself (NetBurst's compare bit),
+	 * which a zero never clears: another modifier may have set them */
+	for (int i = 0; value && i < m->nnonzero; i++) {
+		uint64_t *f = field_ptr(rq, m->nonzero[i].field);
+		if (f)
+			*f |= m->nonzero[i].mask;
+	}
 	for (int i = 0; i < m->nlandings; i++) {
 		uint64_t *f = field_ptr(rq, m->landings[i].field);
 		uint64_t mask = m->landings[i].mask;
@@ -204,6 +211,27 @@ void apply_landings(struct request *rq, const struct modifier *m, uint64_t value
 		int shift = __builtin_ctzll(mask);
 		*f = (*f & ~mask) | ((value << shift) & mask);
 	}
+}
+
+int apply_pmu_modifiers(struct request *rq, bool implied)
+{
+	const struct modifier_set *set = rq->ev->modifiers;
+	uint64_t values[MAX_MODIFIERS];
+	uint64_t implied_mask = implied ? implied_modifiers(rq, values) & ~rq->given : 0;
+	int m;
+	for (each_bit(m, (rq->given | implied_mask) & ~set->from_perf)) {
+		const struct modifier *mod = &set->items[m];
+		if (!is_given(rq, m)) {
+			/* a value a unit mask implies (ldlat=3) goes in too */
+			if (values[m] != mod->default_value)
+				apply_landings(rq, mod, values[m]);
+			continue;
+		}
+		uint64_t v = rq->value[m];
+		apply_landings(rq, mod, mod->is_integer ? v : v != 0);
+		apply_presence(rq, mod);
+	}
+	return 0;
 }
 
 uint64_t implied_modifiers(const struct request *rq, uint64_t *values)
@@ -236,8 +264,7 @@ uint64_t modifier_value(const struct request *rq, int m)
 	return ev->modifiers->items[m].default_value;
 }
 
-/* The value modifier M ended up with in the registers. */
-static uint64_t register_value(struct request *rq, int m)
+uint64_t register_value(struct request *rq, int m)
 {
 	const struct modifier *mod = &rq->ev->modifiers->items[m];
 	for (int i = 0; i < mod->nlandings; i++) {
