@@ -16,6 +16,7 @@ PMU_EVENTS_CACHE := build/pmu-events
 
 CFLAGS ?= -O2 -g
 CFLAGS += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -MMD -MP
+PLAIN_CFLAGS := $(CFLAGS)
 ifneq ($(SAN),)
 CFLAGS += -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
 LDFLAGS += -fsanitize=address,undefined
@@ -24,16 +25,23 @@ endif
 ifneq ($(LIBPFM),)
 PFM_CFLAGS := -I$(LIBPFM)/include
 PFM_LIBS := -L$(LIBPFM)/lib -Wl,-rpath,$(LIBPFM)/lib -lpfm
+PFM_FILES = $(LIBPFM)/include/perfmon/pfmlib.h $(LIBPFM)/lib/libpfm.so
 else
 PFM_CFLAGS :=
 PFM_LIBS := -lpfm
+PFM_FILES = /usr/include/perfmon/pfmlib.h $(shell $(CC) -print-file-name=libpfm.so)
 endif
+# Which libpfm this build dir was compiled against: LIBPFM and the header
+# and library files (size, time).  Everything compiled or linked against
+# libpfm depends on it, so `make LIBPFM=...` in a build dir made with
+# another libpfm rebuilds the compiler, the catalog and the tests.
+PFM_ID = $(BUILD)/libpfm.id
 
 COMPILER_SRC := $(wildcard compiler/*.c)
 # The compiler reads its packed blobs back with the runtime's reader, and
 # checks family names against the runtime's encoders.
 RUNTIME_READER := $(addprefix $(BUILD)/db/,packed.o unpack.o name_index.o arena.o family_encoders.o \
-	family_netburst.o rules.o request.o errors.o)
+	family_netburst.o rules.o request.o errors.o pmu_row.o)
 COMPILER_OBJ := $(COMPILER_SRC:%.c=$(BUILD)/%.o) $(BUILD)/compiler/schema_sql.o $(RUNTIME_READER)
 DB_SRC := $(wildcard db/*.c)
 DB_OBJ := $(DB_SRC:%.c=$(BUILD)/%.o) $(BUILD)/db/builtin.o
@@ -41,24 +49,36 @@ CLI_SRC := $(wildcard cli/*.c)
 CLI_OBJ := $(CLI_SRC:%.c=$(BUILD)/%.o)
 TESTS := $(BUILD)/tests/test_catalog $(BUILD)/tests/test_tables $(BUILD)/tests/test_build \
 	$(BUILD)/tests/test_encode $(BUILD)/tests/test_cli $(BUILD)/tests/test_detect $(BUILD)/tests/test_vendor \
-	$(BUILD)/tests/test_reconcile $(BUILD)/tests/test_hostile $(BUILD)/tests/test_stat
+	$(BUILD)/tests/test_reconcile $(BUILD)/tests/test_hostile $(BUILD)/tests/test_stat \
+	$(BUILD)/tests/test_perf_syntax $(BUILD)/tests/test_export $(BUILD)/tests/test_decode
 # The static binaries cannot link the sanitizers: test_static runs in the
 # plain pass only.
+# Nor can a program link an ASan-built libpmudb.so without the sanitizer
+# runtime first: test_install runs in the plain pass too.
 ifeq ($(SAN),)
-TESTS += $(BUILD)/tests/test_static
+TESTS += $(BUILD)/tests/test_static $(BUILD)/tests/test_install
 endif
+# The fuzz targets (tests/fuzz/fuzz_*.c; see `make fuzz` below): `make
+# check` replays their seeds and regression inputs.
+FUZZ_TARGETS ?= event catalog_bytes catalog_rows packed cpuinfo yaml vendor_json
+FUZZ_REPLAYS := $(FUZZ_TARGETS:%=$(BUILD)/tests/fuzz/replay_%)
 
-.PHONY: all run test check bench deps clean static dist sizes deps-cross check-static
+.PHONY: all run test check bench deps clean static dist sizes deps-cross check-static fuzz fuzz-deps fuzz-build install uninstall FORCE
 all: deps $(BUILD)/pmudb-build $(BUILD)/pmudb.db $(BUILD)/libpmudb.a $(BUILD)/libpmudb.so $(BUILD)/pmudb
 
 # The packages the build needs; installed when running as root, else the
-# command to run is printed.
-DEB_PACKAGES := gcc make pkg-config libsqlite3-dev libzstd-dev libyaml-dev libcmocka-dev libjansson-dev linux-source-6.12
+# command to run is printed.  linux-perf and python3 are for the tests: perf
+# parses `--format perf` output (test_perf_syntax), python3 runs perf's
+# jevents.py over the perf-json export (test_export).
+DEB_PACKAGES := gcc make pkg-config libsqlite3-dev libzstd-dev libyaml-dev libcmocka-dev libjansson-dev linux-source-6.12 \
+	linux-perf python3
 ifeq ($(LIBPFM),)
 DEB_PACKAGES += libpfm4-dev
 endif
-deps:
-	@missing=$$(for p in $(DEB_PACKAGES); do \
+# $(call install_packages,PACKAGES): installs those missing, as root;
+# otherwise prints the command to run and fails.
+define install_packages
+	@missing=$$(for p in $(1); do \
 		dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q 'ok installed' || echo $$p; done); \
 	if [ -n "$$missing" ]; then \
 		if [ "$$(id -u)" = 0 ]; then \
@@ -68,6 +88,9 @@ deps:
 			echo "missing packages; run: sudo apt-get install" $$missing >&2; exit 1; \
 		fi; \
 	fi
+endef
+deps:
+	$(call install_packages,$(DEB_PACKAGES))
 
 # pkg-config is asked when a recipe runs, after `deps` has installed it.
 SQLITE_LIBS = $(shell pkg-config --libs sqlite3)
@@ -77,17 +100,26 @@ JSON_LIBS = $(shell pkg-config --libs jansson)
 CMOCKA_LIBS = $(shell pkg-config --libs cmocka)
 
 # The compiler and the tests may use libpfm; the runtime (db/, cli/) never.
-$(BUILD)/compiler/%.o: compiler/%.c
+$(PFM_ID): FORCE | deps
+	@mkdir -p $(dir $@)
+	@id="LIBPFM=$(LIBPFM) $$(stat -L -c '%n %s %Y' $(PFM_FILES) 2>/dev/null | tr '\n' ' ')"; \
+	if [ "$$(cat $@ 2>/dev/null)" != "$$id" ]; then echo "$$id" > $@; echo "libpfm for $(BUILD): $$id"; fi
+
+$(BUILD)/compiler/%.o: compiler/%.c $(PFM_ID)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(PFM_CFLAGS) -c $< -o $@
 
-$(BUILD)/tests/%.o: tests/%.c
+$(BUILD)/tests/%.o: tests/%.c $(PFM_ID)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(PFM_CFLAGS) -Idb -c $< -o $@
 
 $(BUILD)/db/%.o: db/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -fPIC -c $< -o $@
+
+# Where the library looks for the installed catalog when it finds none
+# beside itself (db/installed.c): the PREFIX it was built with.
+$(BUILD)/db/installed.o: CFLAGS += -DPMUDB_PREFIX='"$(PREFIX)"'
 
 $(BUILD)/cli/%.o: cli/%.c
 	@mkdir -p $(dir $@)
@@ -267,8 +299,8 @@ $(BUILD)/compiler/schema_sql.o: compiler/schema_sql.S compiler/schema.sql
 	@mkdir -p $(dir $@)
 	$(CC) -c $< -o $@
 
-$(BUILD)/pmudb-build: $(COMPILER_OBJ)
-	$(CC) $(LDFLAGS) $^ -o $@ $(PFM_LIBS) $(SQLITE_LIBS) $(ZSTD_LIBS) $(YAML_LIBS) $(JSON_LIBS) -ldl
+$(BUILD)/pmudb-build: $(COMPILER_OBJ) $(PFM_ID)
+	$(CC) $(LDFLAGS) $(COMPILER_OBJ) -o $@ $(PFM_LIBS) $(SQLITE_LIBS) $(ZSTD_LIBS) $(YAML_LIBS) $(JSON_LIBS) -ldl
 
 # The vendor tree: Debian's, extracted once (about 10 s), or PMU_EVENTS.
 ifeq ($(PMU_EVENTS),)
@@ -294,8 +326,8 @@ run: all
 		perf::PERF_COUNT_HW_CPU_CYCLES skl::INST_RETIRED:ANY_P:c=1 skx_unc_cha0::UNC_C_CLOCKTICKS \
 		amd64_fam1ah_zen5::RETIRED_INSTRUCTIONS gnr::OCR.DEMAND_DATA_RD.ANY_RESPONSE arm_n2::CPU_CYCLES:u
 
-TEST_LIBS := $(BUILD)/tests/testlib.o $(BUILD)/tests/libpfm_ask.o $(BUILD)/tests/vendor_json.o
-$(BUILD)/tests/%: tests/%.c $(TEST_LIBS) $(BUILD)/libpmudb.a
+TEST_LIBS := $(BUILD)/tests/testlib.o $(BUILD)/tests/libpfm_ask.o $(BUILD)/tests/vendor_json.o $(BUILD)/tests/libpfm_cpu.o
+$(BUILD)/tests/%: tests/%.c $(TEST_LIBS) $(BUILD)/libpmudb.a $(PFM_ID)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(PFM_CFLAGS) -Idb $< $(TEST_LIBS) -o $@ $(LDFLAGS) $(BUILD)/libpmudb.a \
 		$(PFM_LIBS) $(SQLITE_LIBS) $(ZSTD_LIBS) $(JSON_LIBS) $(CMOCKA_LIBS) -lpthread
@@ -309,9 +341,10 @@ $(BUILD)/tests/test_hostile: tests/test_hostile.c $(BUILD)/compiler/pack.o $(TES
 
 # The differential harness links libpfm (test-only) and the compiler's
 # sysfs spy, so that libpfm encodes uncore PMUs here too.
-$(BUILD)/tests/harness: tests/harness.c $(BUILD)/tests/corpus.o $(BUILD)/tests/libpfm_ask.o $(BUILD)/compiler/sysfs_spy.o $(BUILD)/libpmudb.a
+$(BUILD)/tests/harness: tests/harness.c $(BUILD)/tests/corpus.o $(BUILD)/tests/floors.o $(BUILD)/tests/libpfm_ask.o \
+		$(BUILD)/compiler/sysfs_spy.o $(BUILD)/libpmudb.a
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(PFM_CFLAGS) -Idb $< $(BUILD)/tests/corpus.o $(BUILD)/tests/libpfm_ask.o \
+	$(CC) $(CFLAGS) $(PFM_CFLAGS) -Idb $< $(BUILD)/tests/corpus.o $(BUILD)/tests/floors.o $(BUILD)/tests/libpfm_ask.o \
 		$(BUILD)/compiler/sysfs_spy.o $(BUILD)/libpmudb.a -o $@ $(LDFLAGS) $(PFM_LIBS) $(SQLITE_LIBS) $(ZSTD_LIBS) -ldl -lpthread
 
 $(BUILD)/tests/bench: tests/bench.c $(BUILD)/tests/corpus.o $(BUILD)/tests/libpfm_ask.o $(BUILD)/compiler/sysfs_spy.o \
@@ -319,6 +352,18 @@ $(BUILD)/tests/bench: tests/bench.c $(BUILD)/tests/corpus.o $(BUILD)/tests/libpf
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(PFM_CFLAGS) -Idb $< $(BUILD)/tests/corpus.o $(BUILD)/tests/libpfm_ask.o \
 		$(BUILD)/compiler/sysfs_spy.o $(BUILD)/libpmudb.a -o $@ $(LDFLAGS) $(PFM_LIBS) $(SQLITE_LIBS) $(ZSTD_LIBS) -ldl -lpthread
+
+# The decode property over the harness corpus (libpfm enumerates it).
+$(BUILD)/tests/decode_property: tests/decode_property.c $(BUILD)/tests/corpus.o $(BUILD)/tests/libpfm_ask.o $(BUILD)/libpmudb.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(PFM_CFLAGS) -Idb $< $(BUILD)/tests/corpus.o $(BUILD)/tests/libpfm_ask.o \
+		$(BUILD)/libpmudb.a -o $@ $(LDFLAGS) $(PFM_LIBS) $(SQLITE_LIBS) $(ZSTD_LIBS) -lpthread
+
+# What libpfm detects on another CPU: run under qemu-x86_64 by test_detect
+# (libpfm_cpu.h), so built without the sanitizers, which qemu-user cannot run.
+$(BUILD)/tests/libpfm_detect: tests/libpfm_detect.c $(PFM_ID)
+	@mkdir -p $(dir $@)
+	$(CC) $(PLAIN_CFLAGS) $(PFM_CFLAGS) $< -o $@ $(PFM_LIBS)
 
 $(BUILD)/tests/libpfm_once: tests/libpfm_once.c $(BUILD)/tests/libpfm_ask.o
 	@mkdir -p $(dir $@)
@@ -337,27 +382,156 @@ BENCH_TOOLS := $(BUILD)/tests/libpfm_once $(BUILD)/tests/libpfm_batch $(BUILD)/t
 bench: all $(BUILD)/tests/bench $(BENCH_TOOLS)
 	$(BUILD)/tests/bench $(BUILD)/pmudb $(BENCH_TOOLS)
 
-# The harness checks the committed floors (agreements per family group,
-# which may only rise); under the sanitizers it runs on every 25th string.
+# The harness checks the committed floors, per PMU (tests/floors.h): no
+# PMU's agreement may fall, none may disagree more, and a PMU the file
+# does not list (a newer libpfm's) may not disagree at all.  Under the
+# sanitizers it runs on every 25th string and checks the disagreements
+# only.  HARNESS_FLOOR=FILE takes floors written for another libpfm
+# (harness --write-floor FILE).
+HARNESS_FLOOR ?= tests/harness_floor.txt
 ifeq ($(SAN),)
-HARNESS_ARGS := --floor tests/harness_floor.txt
+HARNESS_ARGS := --floor $(HARNESS_FLOOR)
+DECODE_ARGS :=
 else
-HARNESS_ARGS := --sample 25
+HARNESS_ARGS := --sample 25 --floor $(HARNESS_FLOOR)
+DECODE_ARGS := --sample 25
 endif
 
 # Runs the tests against the catalog and programs of $(BUILD).
-check: all $(TESTS) $(BUILD)/tests/harness $(if $(SAN),,check-static)
+check: all $(TESTS) $(BUILD)/tests/harness $(BUILD)/tests/decode_property $(BUILD)/tests/libpfm_detect \
+		$(if $(SAN),,check-static) $(FUZZ_REPLAYS) $(BUILD)/fuzz/seed.db
 	@for t in $(TESTS); do \
 		echo "== $$t"; \
-		PMUDB_BUILD=$(BUILD) PMUDB_PMU_EVENTS=$(PMU_EVENTS_DIR) $$t || exit 1; \
+		PMUDB_BUILD=$(BUILD) PMUDB_PMU_EVENTS=$(PMU_EVENTS_DIR) \
+		PMUDB_MAKE_FLAGS="BUILD=$(BUILD) $(if $(PMU_EVENTS),PMU_EVENTS=$(PMU_EVENTS)) $(if $(LIBPFM),LIBPFM=$(LIBPFM))" \
+			$$t || exit 1; \
 	done
-	$(if $(SAN),@echo "== test_static: in the plain pass only (a static binary cannot link the sanitizers)")
+	@echo "== the fuzz targets on their seeds and regression inputs (tests/fuzz)"
+	@for t in $(FUZZ_TARGETS); do \
+		PMUDB_FUZZ_SEED=$(BUILD)/fuzz/seed.db $(BUILD)/tests/fuzz/replay_$$t tests/fuzz/seeds/$$t \
+			tests/fuzz/regressions/$$t $$(ls -d $(BUILD)/fuzz/seeds/$$t 2>/dev/null) || exit 1; \
+	done
+	$(if $(SAN),@echo "== test_static and test_install: in the plain pass only (a static binary cannot link the sanitizers; a program cannot link an ASan library without them)")
 	@echo "== $(BUILD)/tests/harness $(HARNESS_ARGS)"
 	@$(BUILD)/tests/harness $(HARNESS_ARGS)
+	@echo "== $(BUILD)/tests/decode_property $(DECODE_ARGS)  (decoding every core-PMU string of the corpus)"
+	@$(BUILD)/tests/decode_property $(DECODE_ARGS)
 
 test:
 	$(MAKE) --no-print-directory check BUILD=build
 	$(MAKE) --no-print-directory check BUILD=build/san SAN=1
+
+# ---- fuzzing: `make fuzz [FUZZ_SECONDS=N] [FUZZ_TARGETS=...]` ----------------
+# libFuzzer targets (tests/fuzz/fuzz_*.c), built with clang under ASan and
+# UBSan into $(BUILD)/fuzz/, each run for FUZZ_SECONDS by tests/fuzz/run.sh,
+# which prints one line per target.  `make check` replays their seeds and
+# regression inputs with gcc-built drivers (replay.c), plain and sanitized.
+FUZZ_SECONDS ?= 60
+# Debian 12's clang; libFuzzer's runtime is in libclang-rt-14-dev.
+LLVM_VERSION := 14
+FUZZ_CC := clang-$(LLVM_VERSION)
+FUZZ_PACKAGES := clang-$(LLVM_VERSION) libclang-rt-$(LLVM_VERSION)-dev
+FUZZ_DIR := $(BUILD)/fuzz
+FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=undefined
+FUZZ_CFLAGS := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -g -O1 -fno-omit-frame-pointer -MMD -MP \
+	$(FUZZ_SAN) -fsanitize=fuzzer-no-link
+FUZZ_DB_OBJ := $(DB_SRC:%.c=$(FUZZ_DIR)/obj/%.o) $(FUZZ_DIR)/obj/db/builtin.o
+FUZZ_TABLES := tables family_check table_cpuid table_differences table_families table_match table_overrides table_vendor_pmus \
+	yaml_doc model
+
+# What each target links besides itself and fuzz.c: tests/fuzz files,
+# compiler files, the runtime or not, and libraries.
+fuzz_tests_catalog_bytes := browse
+fuzz_tests_catalog_rows := browse
+fuzz_compiler_catalog_rows := pack
+fuzz_compiler_yaml := $(FUZZ_TABLES)
+fuzz_compiler_vendor_json := vendor_tree model
+fuzz_libs_yaml = $(YAML_LIBS)
+fuzz_libs_vendor_json = $(JSON_LIBS)
+fuzz_runtime = $(if $(filter vendor_json,$(1)),,yes)
+
+fuzz-deps:
+	$(call install_packages,$(FUZZ_PACKAGES))
+
+# clang is installed (fuzz-deps) before anything is compiled with it.
+$(FUZZ_DIR)/obj/db/%.o: db/%.c | fuzz-deps
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -c $< -o $@
+$(FUZZ_DIR)/obj/db/builtin.o: db/builtin.S $(BUILD)/pmudb.db | fuzz-deps
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) -c -DCATALOG='"$(BUILD)/pmudb.db"' $< -o $@
+$(FUZZ_DIR)/obj/compiler/%.o: compiler/%.c | fuzz-deps
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) $(PFM_CFLAGS) -c $< -o $@
+$(FUZZ_DIR)/obj/tests/fuzz/%.o: tests/fuzz/%.c | fuzz-deps
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -Idb -c $< -o $@
+
+# $(call fuzz_objs,TARGET,DIR of tests/ objects,DIR of compiler objects)
+fuzz_objs = $(2)/fuzz_$(1).o $(2)/fuzz.o $(fuzz_tests_$(1):%=$(2)/%.o) $(fuzz_compiler_$(1):%=$(3)/%.o)
+fuzz_link_libs = $(fuzz_libs_$(1)) $(if $(call fuzz_runtime,$(1)),$(SQLITE_LIBS) $(ZSTD_LIBS)) -lpthread
+
+define fuzz_target
+$(FUZZ_DIR)/fuzz_$(1): $(call fuzz_objs,$(1),$(FUZZ_DIR)/obj/tests/fuzz,$(FUZZ_DIR)/obj/compiler) \
+		$(if $(call fuzz_runtime,$(1)),$(FUZZ_DB_OBJ))
+	$(FUZZ_CC) $(FUZZ_SAN) -fsanitize=fuzzer $$^ -o $$@ $$(call fuzz_link_libs,$(1))
+$(BUILD)/tests/fuzz/replay_$(1): $(BUILD)/tests/fuzz/replay.o \
+		$(call fuzz_objs,$(1),$(BUILD)/tests/fuzz,$(BUILD)/compiler) $(BUILD)/libpmudb.a
+	$(CC) $(LDFLAGS) $$^ -o $$@ $$(call fuzz_link_libs,$(1)) $(SQLITE_LIBS) $(ZSTD_LIBS)
+endef
+$(foreach t,$(FUZZ_TARGETS),$(eval $(call fuzz_target,$(t))))
+
+# The small catalog the catalog targets start from (seed_catalog.c), and
+# fuzz_packed's seeds: the blobs inside it.
+$(BUILD)/tests/fuzz/seed_catalog: tests/fuzz/seed_catalog.c $(BUILD)/compiler/pack.o $(BUILD)/libpmudb.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -Idb $< $(BUILD)/compiler/pack.o -o $@ $(LDFLAGS) $(BUILD)/libpmudb.a $(SQLITE_LIBS) $(ZSTD_LIBS) \
+		-lpthread
+$(BUILD)/fuzz/seed.db: $(BUILD)/tests/fuzz/seed_catalog $(BUILD)/pmudb.db
+	@mkdir -p $(BUILD)/fuzz/seeds/catalog_bytes $(BUILD)/fuzz/seeds/packed
+	$(BUILD)/tests/fuzz/seed_catalog $(BUILD)/pmudb.db $@ 8 $(BUILD)/fuzz/seeds/packed
+	cp $@ $(BUILD)/fuzz/seeds/catalog_bytes/seed.db
+
+fuzz-build: all fuzz-deps $(FUZZ_TARGETS:%=$(FUZZ_DIR)/fuzz_%) $(BUILD)/fuzz/seed.db
+
+# Each target for FUZZ_SECONDS, one after another, under nice.
+fuzz: fuzz-build
+	@tests/fuzz/run.sh $(FUZZ_DIR) $(FUZZ_SECONDS) $(FUZZ_TARGETS)
+
+# ---- make install PREFIX=/usr/local DESTDIR= ; make uninstall ----------
+# The command, the library (shared, with its soname links, and static),
+# its header, the catalog file (share/pmudb/pmudb.db, which
+# pmudb_open_installed() finds), pmudb.pc for pkg-config, the man pages.
+# uninstall removes exactly these files (and share/pmudb when it is left
+# empty), nothing else: the list is INSTALLED_FILES.
+PREFIX ?= /usr/local
+DESTDIR ?=
+SONAME := libpmudb.so.0
+INSTALLED_FILES := bin/pmudb lib/libpmudb.so.$(VERSION) lib/$(SONAME) lib/libpmudb.so lib/libpmudb.a \
+	include/pmudb.h share/pmudb/pmudb.db lib/pkgconfig/pmudb.pc share/man/man1/pmudb.1 share/man/man3/libpmudb.3
+$(BUILD)/pmudb.pc: docs/pmudb.pc.in db/pmudb.h FORCE
+	@mkdir -p $(dir $@)
+	@sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' $< > $@.tmp
+	@if cmp -s $@.tmp $@; then rm $@.tmp; else mv $@.tmp $@; fi
+FORCE:
+
+install: $(BUILD)/pmudb $(BUILD)/libpmudb.so $(BUILD)/libpmudb.a $(BUILD)/pmudb.db $(BUILD)/pmudb.pc
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/include \
+		$(DESTDIR)$(PREFIX)/share/pmudb $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/man/man3
+	install -m 755 $(BUILD)/pmudb $(DESTDIR)$(PREFIX)/bin/pmudb
+	install -m 755 $(BUILD)/libpmudb.so $(DESTDIR)$(PREFIX)/lib/libpmudb.so.$(VERSION)
+	ln -sf libpmudb.so.$(VERSION) $(DESTDIR)$(PREFIX)/lib/$(SONAME)
+	ln -sf $(SONAME) $(DESTDIR)$(PREFIX)/lib/libpmudb.so
+	install -m 644 $(BUILD)/libpmudb.a $(DESTDIR)$(PREFIX)/lib/libpmudb.a
+	install -m 644 db/pmudb.h $(DESTDIR)$(PREFIX)/include/pmudb.h
+	install -m 644 $(BUILD)/pmudb.db $(DESTDIR)$(PREFIX)/share/pmudb/pmudb.db
+	install -m 644 $(BUILD)/pmudb.pc $(DESTDIR)$(PREFIX)/lib/pkgconfig/pmudb.pc
+	install -m 644 docs/pmudb.1 $(DESTDIR)$(PREFIX)/share/man/man1/pmudb.1
+	install -m 644 docs/libpmudb.3 $(DESTDIR)$(PREFIX)/share/man/man3/libpmudb.3
+
+uninstall:
+	rm -f $(addprefix $(DESTDIR)$(PREFIX)/,$(INSTALLED_FILES))
+	rmdir $(DESTDIR)$(PREFIX)/share/pmudb 2>/dev/null || true
 
 clean:
 	rm -rf build

@@ -18,7 +18,9 @@
 
 struct cli {
 	const char *db_path;		/* --db, or $PMUDB_DB; NULL: built-in */
-	const char *pmu;		/* --pmu */
+	const char *pmu;		/* --pmu (the last one given) */
+	const char *pmus[64];		/* every --pmu, for commands that take several */
+	int npmus;
 	const char *cpu;		/* --cpu VENDOR/FAMILY/MODEL[/STEPPING] */
 	const char *cpuinfo;		/* --cpuinfo FILE, or $PMUDB_CPUINFO */
 	pmudb_t *db;
@@ -52,5 +54,10 @@ int cmd_info(struct cli *c, int argc, char **argv);
 int cmd_search(struct cli *c, int argc, char **argv);
 int cmd_detect(struct cli *c, int argc, char **argv);
 int cmd_stat(struct cli *c, int argc, char **argv);
+int cmd_decode(struct cli *c, int argc, char **argv);
+int cmd_export(struct cli *c, int argc, char **argv);
+int cmd_diff(struct cli *c, int argc, char **argv);
+/* pmudb --version: the program's, and what the catalog was built from. */
+int print_version(struct cli *c);
 
 #endif

@@ -103,30 +103,16 @@ static void print_text(const struct pmudb_encoding *e)
 		printf("  exclusive       %d\n  pinned          %d\n", e->exclusive, e->pinned);
 }
 
-/* What `perf stat -e` takes: PMU/config=...,config1=.../ then modifiers. */
-static int print_perf(const struct pmudb_encoding *e, const char *event)
+/* What `perf stat -e` takes (pmudb_perf_syntax). */
+static int print_perf(struct cli *c, const struct pmudb_encoding *e, const char *event)
 {
-	const char *pmu = e->sysfs_pmu[0] ? e->sysfs_pmu : e->type == 4 ? "cpu" : e->type == 1 ? "software" : NULL;
-	if (!pmu) {
-		fprintf(stderr, "pmudb: %s: perf has no PMU name for perf_event_attr.type %d; use --format text\n",
-			event, e->type);
+	char text[1024];
+	struct pmudb_error err;
+	if (pmudb_perf_syntax(c->db, e, text, sizeof(text), &err)) {
+		fprintf(stderr, "pmudb: %s: %s; use --format text\n", event, err.message);
 		return -1;
 	}
-	printf("%s/config=0x%llx", pmu, (unsigned long long)e->config);
-	if (e->config1)
-		printf(",config1=0x%llx", (unsigned long long)e->config1);
-	if (e->config2)
-		printf(",config2=0x%llx", (unsigned long long)e->config2);
-	if (e->sample_period)
-		printf(",%s=%llu", e->freq ? "freq" : "period", (unsigned long long)e->sample_period);
-	putchar('/');
-	if (e->exclude_user != e->exclude_kernel)
-		putchar(e->exclude_user ? 'k' : 'u');
-	for (unsigned i = 0; i < e->precise_ip; i++)
-		putchar('p');
-	if (!e->exclude_guest && e->exclude_host)
-		putchar('G');
-	putchar('\n');
+	puts(text);
 	return 0;
 }
 
@@ -230,7 +216,7 @@ int cmd_encode(struct cli *c, int argc, char **argv)
 			}
 			if (format == JSON)
 				print_json(&o, argv[i], &enc);
-			else if (format == PERF && print_perf(&enc, argv[i]))
+			else if (format == PERF && print_perf(c, &enc, argv[i]))
 				status = EXIT_REJECTED;
 			else if (format == TEXT)
 				print_text(&enc);

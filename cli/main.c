@@ -25,13 +25,17 @@ static const char usage[] =
 	"  search TEXT                                 events and unit masks whose name or description has TEXT\n"
 	"  detect [--json]                             the CPU, the CPUID map entry it matched, its PMUs\n"
 	"  stat [-e EVENT]... [--json] [-I MS] -- COMMAND   count the events around COMMAND (or -p PID, -a)\n"
+	"  decode [--json] ENCODING...                 the event strings that encode to 0x1c2, r01c2, cpu/event=.../\n"
+	"  diff [--json] PMU_A PMU_B                   events and unit masks only in one, or encoded differently\n"
+	"  export --format json|csv|perf-json [--pmu P]... [--out DIR|FILE]   the catalog for other tools\n"
 	"\n"
 	"options:\n"
 	"  --db PATH        catalog file to use (default: $PMUDB_DB, else the built-in catalog)\n"
 	"  --pmu NAME       resolve event names without 'pmu::' in PMU NAME\n"
 	"  --cpu V/F/M[/S]  resolve them in the PMUs of that CPU (e.g. AuthenticAMD/0x19/0x61)\n"
 	"  --cpuinfo FILE   ... of the CPU in that /proc/cpuinfo (default: $PMUDB_CPUINFO, else this host)\n"
-	"  --help, --version\n"
+	"  --help           this text\n"
+	"  --version        pmudb's version, and the libpfm, tables and vendor lists its catalog was built from\n"
 	"\n"
 	"exit status: 0 all good, 1 an event was rejected (or nothing found), 2 usage or catalog error\n";
 
@@ -68,6 +72,13 @@ static int take_global_options(struct cli *c, int *argc, char **argv)
 				*field = argv[++i];
 				taken = true;
 			}
+			if (taken && field == &c->pmu) {
+				if (c->npmus == (int)(sizeof(c->pmus) / sizeof(c->pmus[0]))) {
+					fprintf(stderr, "pmudb: --pmu given more than %d times\n", c->npmus);
+					return -1;
+				}
+				c->pmus[c->npmus++] = c->pmu;
+			}
 		}
 		if (!taken)
 			argv[out++] = argv[i];
@@ -83,7 +94,7 @@ static const struct {
 } commands[] = {
 	{ "encode", cmd_encode }, { "pmus", cmd_pmus }, { "list", cmd_list },
 	{ "info", cmd_info }, { "search", cmd_search }, { "detect", cmd_detect },
-	{ "stat", cmd_stat },
+	{ "stat", cmd_stat }, { "decode", cmd_decode }, { "export", cmd_export }, { "diff", cmd_diff },
 };
 
 int main(int argc, char **argv)
@@ -103,18 +114,25 @@ int main(int argc, char **argv)
 	if (c.cpuinfo && !*c.cpuinfo)
 		c.cpuinfo = NULL;
 	int opt;
+	bool version = false;
 	/* '+': options after the command name belong to the command */
 	while ((opt = getopt_long(argc, argv, "+", options, NULL)) != -1) {
 		switch (opt) {
 		case 'd': c.db_path = optarg; break;
-		case 'p': c.pmu = optarg; break;
+		case 'p':
+			c.pmu = optarg;
+			if (c.npmus < (int)(sizeof(c.pmus) / sizeof(c.pmus[0])))
+				c.pmus[c.npmus++] = optarg;
+			break;
 		case 'c': c.cpu = optarg; break;
 		case 'i': c.cpuinfo = optarg; break;
 		case 'h': fputs(usage, stdout); return EXIT_GOOD;
-		case 'V': printf("pmudb %s\n", PMUDB_VERSION); return EXIT_GOOD;
+		case 'V': version = true; break;
 		default: fputs(usage, stderr); return EXIT_USAGE;
 		}
 	}
+	if (version)
+		return print_version(&c);	/* with the catalog --db names, wherever it is given */
 	if (optind >= argc) {
 		fprintf(stderr, "pmudb: no command given\n%s", usage);
 		return EXIT_USAGE;

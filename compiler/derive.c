@@ -364,7 +364,7 @@ static void copy_modifier_rules(struct event *to, const struct event *from)
 /* ---- one event --------------------------------------------------------- */
 
 /* "PMU::EVENT", or "PMU::EVENT:UMASK" when UMASK >= 0. */
-static char *event_string(const struct pmu *p, const struct event *ev, int umask)
+char *derive_event_string(const struct pmu *p, const struct event *ev, int umask)
 {
 	if (umask < 0)
 		return xprintf("%s::%s", p->name, ev->name);
@@ -502,7 +502,7 @@ static void derive_implied(const struct pmu *p, struct event *ev, const struct p
 			struct implied_value *iv = vec_push(&ev->umasks.items[i].implied);
 			iv->modifier = (int)mi;
 			iv->value = t->value;
-			char *base = event_string(p, ev, (int)i);
+			char *base = derive_event_string(p, ev, (int)i);
 			struct probe q;
 			accepts(base, m->name, m->default_value, &q);
 			iv->hardwired = q.error == PFM_ERR_ATTR_SET;
@@ -532,7 +532,7 @@ static void find_implied_landings(const struct pmu *p, struct event *ev)
 			struct modifier *m = &ev->modifiers.items[um->implied.items[k].modifier];
 			if (m->landings.count || !m->is_integer)
 				continue;
-			char *base = event_string(p, ev, (int)u);
+			char *base = derive_event_string(p, ev, (int)u);
 			measure_int_landing(base, m, m->probed ? m->min : 1, m->probed ? m->max : 2);
 			free(base);
 		}
@@ -560,18 +560,18 @@ static char *encodable_base(const struct pmu *p, const struct event *ev, const s
 {
 	*plain = true;
 	if (ev->bare_error == PFM_SUCCESS)
-		return event_string(p, ev, -1);
+		return derive_event_string(p, ev, -1);
 	for (size_t i = 0; i < ev->umasks.count; i++)
 		if (singles[i].error == PFM_SUCCESS && plain_probe(ev, &singles[i]))
-			return event_string(p, ev, (int)i);
+			return derive_event_string(p, ev, (int)i);
 	*plain = false;
 	for (size_t i = 0; i < ev->umasks.count; i++)
 		if (singles[i].error == PFM_SUCCESS)
-			return event_string(p, ev, (int)i);
+			return derive_event_string(p, ev, (int)i);
 	return NULL;
 }
 
-static void note_perf_type(struct pmu *p, struct event *ev, const struct probe *q)
+void derive_note_perf_type(struct pmu *p, struct event *ev, const struct probe *q)
 {
 	int type = (int)q->attr.type;
 	const char *sysfs = sysfs_spy_name(type);
@@ -663,18 +663,61 @@ static void probe_singles(const struct pmu *p, struct event *ev, struct probe *s
 {
 	for (size_t i = 0; i < ev->umasks.count; i++) {
 		struct umask *u = &ev->umasks.items[i];
-		char *s = event_string(p, ev, (int)i);
+		char *s = derive_event_string(p, ev, (int)i);
 		probe_encode(s, PLM_DEFAULT, &singles[i]);
 		free(s);
 		u->single_error = singles[i].error;
 		if (u->single_error != PFM_SUCCESS)
 			continue;
+		u->takes_no_modifiers = !singles[i].raw_only && !singles[i].has_fstr;
 		note_umask_placement(ev, u, &singles[i]);
 		struct int_vec requested = {0};
 		expand_umask(ev, (int)i, &requested);
 		collect_added(ev, &singles[i], &requested, &u->added);
 		free(requested.items);
 	}
+}
+
+/*
+ * libpfm's Intel encoder replaces the event select for the unit masks asked
+ * for (CODE_OVERRIDE), not for the defaults it adds: spr's INST_RETIRED:ANY
+ * is 0x100 when asked for, while the bare INST_RETIRED, which gets ANY as
+ * its default, stays 0x1c0.  Seen wherever libpfm added a default that
+ * replaces the select alone, to a string whose own unit mask does not.
+ */
+static void note_default_select(struct event *ev, const struct probe *q, int asked, const struct int_vec *added)
+{
+	if (q->error || q->raw_only || (asked >= 0 && ev->umasks.items[asked].sets_event_select))
+		return;
+	for (size_t k = 0; k < added->count; k++) {
+		const struct umask *d = &ev->umasks.items[added->items[k]];
+		if (d->sets_event_select && (d->code & 0xff) != (ev->code & 0xff))
+			ev->defaults_keep_select = (q->attr.config & 0xff) == (ev->code & 0xff);
+	}
+}
+
+/*
+ * A unit mask that takes no modifiers (libpfm's INTEL_X86_NO_MODS: the
+ * TOPDOWN_M metrics read from PERF_METRICS) makes libpfm's perf layer leave
+ * the fstr out and refuse perf modifiers given a non-zero value.  Which
+ * ones, and with what error, is asked on the first such unit mask.
+ */
+static void derive_no_modifiers(const struct pmu *p, struct event *ev)
+{
+	int u = 0;
+	while (u < (int)ev->umasks.count && !ev->umasks.items[u].takes_no_modifiers)
+		u++;
+	if (u == (int)ev->umasks.count)
+		return;
+	char *base = derive_event_string(p, ev, u);
+	for (size_t m = 0; m < ev->modifiers.count; m++) {
+		struct probe q;
+		if (!ev->modifiers.items[m].is_perf || accepts(base, ev->modifiers.items[m].name, 1, &q))
+			continue;
+		*(int *)vec_push(&ev->no_modifiers) = (int)m;
+		*(int *)vec_push(&ev->no_modifiers_errors) = q.error;
+	}
+	free(base);
 }
 
 /* Does a successful pair get exactly the defaults both its umasks get alone?
@@ -885,7 +928,7 @@ static void derive_modifiers(const struct pmu *p, struct event *ev, const char *
 	for (size_t u = 0; u < ev->umasks.count && u < 32 && unprobed_modifiers(ev); u++) {
 		if (!learnable(&ev->umasks.items[u]))
 			continue;
-		char *with = event_string(p, ev, (int)u);
+		char *with = derive_event_string(p, ev, (int)u);
 		for (size_t i = 0; i < ev->modifiers.count; i++)
 			if (!ev->modifiers.items[i].probed)
 				derive_modifier(with, ev, i);
@@ -916,7 +959,7 @@ static void derive_unlocks(const struct pmu *p, struct event *ev, const char *ba
 		for (size_t u = 0; u < ev->umasks.count; u++) {
 			if (!learnable(&ev->umasks.items[u]))
 				continue;
-			char *with = event_string(p, ev, (int)u);
+			char *with = derive_event_string(p, ev, (int)u);
 			if (accepts(with, m->name, v, &q)) {
 				struct implied_value *un = vec_push(&ev->umasks.items[u].unlocks);
 				un->modifier = ev->hidden.items[h];
@@ -933,7 +976,7 @@ static char *derive_event(struct pmu *p, struct event *ev, struct modifier_sourc
 	size_t n = ev->umasks.count;
 	struct probe bare;
 	struct int_vec none = {0};
-	char *s = event_string(p, ev, -1);
+	char *s = derive_event_string(p, ev, -1);
 	probe_encode(s, PLM_DEFAULT, &bare);
 	free(s);
 	ev->bare_error = bare.error;
@@ -947,6 +990,10 @@ static char *derive_event(struct pmu *p, struct event *ev, struct modifier_sourc
 		abort();
 	}
 	probe_singles(p, ev, singles);
+	note_default_select(ev, &bare, -1, &ev->bare_added);
+	for (size_t i = 0; i < n; i++)
+		note_default_select(ev, &singles[i], (int)i, &ev->umasks.items[i].added);
+	derive_no_modifiers(p, ev);
 	find_hidden_modifiers(ev, &bare, singles);
 	derive_filters(ev, &bare, singles);
 	if (measure_config)
@@ -959,7 +1006,7 @@ static char *derive_event(struct pmu *p, struct event *ev, struct modifier_sourc
 	if (base) {
 		struct probe q;
 		probe_encode(base, PLM_DEFAULT, &q);
-		note_perf_type(p, ev, &q);
+		derive_note_perf_type(p, ev, &q);
 		derive_modifiers(p, ev, base, plain, src);
 		derive_unlocks(p, ev, base);
 		derive_implied(p, ev, singles, n);
@@ -978,7 +1025,7 @@ static char *derive_event(struct pmu *p, struct event *ev, struct modifier_sourc
  * encoding with no level requested excludes exactly the supported ones.
  * PMUs libpfm encodes only raw: the levels that change the raw codes.
  */
-static unsigned derive_supported_plm(const char *base)
+unsigned derive_supported_plm(const char *base)
 {
 	struct probe q;
 	probe_encode(base, 0, &q);
@@ -999,24 +1046,65 @@ static unsigned derive_supported_plm(const char *base)
 	return plm;
 }
 
+/*
+ * The config bits libpfm's perf encoding clears whatever the event (Intel's
+ * and AMD's enable, interrupt, OS and user bits): set in BASE's raw
+ * encoding, absent from its perf encoding.  A unit-mask code reaching
+ * them (adl_glc's LOAD_LATENCY_GT_512, 0x20000: bit 17) is cleared too.
+ */
+static uint64_t derive_config_cleared(const char *base)
+{
+	struct probe q;
+	uint64_t raw[4];
+	int n;
+	probe_encode(base, PLM_DEFAULT, &q);
+	if (q.error || q.raw_only || probe_raw_codes(base, PLM_DEFAULT, raw, &n) || n < 1)
+		return 0;
+	return raw[0] & ~q.attr.config;
+}
+
+/*
+ * A PMU whose perf type libpfm reads from sysfs: what libpfm does on a
+ * machine whose sysfs lacks that kernel PMU.  The Intel core encoder falls
+ * back to PERF_TYPE_RAW (the hybrids' cpu_core and cpu_atom on a kernel
+ * without them): that type is the PMU's, read from sysfs first.  The
+ * uncore encoders fail: -1 stays.  Asked with the spy answering "absent".
+ */
+static void derive_sysfs_fallback(struct pmu *p, const char *base)
+{
+	if (!p->sysfs_names.count || p->perf_type != -1)
+		return;
+	struct probe q;
+	sysfs_spy_absent(true);
+	probe_encode(base, PLM_DEFAULT, &q);
+	sysfs_spy_absent(false);
+	if (q.error == PFM_SUCCESS && !q.raw_only)
+		p->perf_type = (int)q.attr.type;
+}
+
 void derive_pmu(struct pmu *p)
 {
 	struct modifier_source src = { NULL, false };
 	p->perf_type = -2;	/* not seen yet */
-	bool plm_known = false;
 	/* the one question that depends on the family: whether its encoder
 	 * reads libpfm's codes or the registers measured here */
 	const struct family *f = family_by_name(p->family ? p->family : "");
 	bool measure_config = f && f->measured_config;
+	char *first = NULL;
 	for (size_t i = 0; i < p->events.count; i++) {
 		char *base = derive_event(p, &p->events.items[i], &src, measure_config);
 		/* Any string the PMU encodes serves to find the privilege levels. */
-		if (base && !plm_known) {
+		if (base && !first) {
 			p->supported_plm = derive_supported_plm(base);
-			plm_known = true;
+			p->config_cleared = derive_config_cleared(base);
+			first = base;
+			continue;
 		}
 		free(base);
 	}
 	if (p->perf_type == -2)
 		p->perf_type = -1;
+	if (first)
+		derive_sysfs_fallback(p, first);
+	free(first);
 }

@@ -28,7 +28,7 @@ enum stmt_id {
 	S_ADD_PMU, S_ADD_SYSFS, S_ADD_EVENT, S_ADD_ALIAS, S_ADD_UMASK,
 	S_ADD_EVENT_DEFAULT, S_ADD_UMASK_DEFAULT, S_ADD_GROUP_RULE, S_ADD_IMPLIED,
 	S_ADD_CPUID, S_ADD_CPUID_PMU, S_ADD_OVERRIDE, S_ADD_META, S_ADD_ERROR,
-	S_FIND_TEXT, S_ADD_TEXT, S_ADD_TEXT_KEY, S_ADD_PAIR_DEFAULT, S_ADD_HIDDEN, S_ADD_PRESENCE, S_ADD_NONZERO, S_ADD_UNLOCK,
+	S_FIND_TEXT, S_ADD_TEXT, S_ADD_TEXT_KEY, S_ADD_PAIR_DEFAULT, S_ADD_HIDDEN, S_ADD_NO_MODIFIER, S_ADD_PRESENCE, S_ADD_NONZERO, S_ADD_UNLOCK,
 	S_ADD_FINDING, S_ADD_SUMMARY,
 	S_COUNT
 };
@@ -43,11 +43,11 @@ static const char *const stmt_sql[S_COUNT] = {
 	[S_ADD_MODSET] = "INSERT INTO modifier_set DEFAULT VALUES",
 	[S_ADD_MODIFIER] = "INSERT INTO modifier VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
 	[S_ADD_LANDING] = "INSERT INTO modifier_landing VALUES (?,?,?,?)",
-	[S_ADD_PMU] = "INSERT INTO pmu VALUES (NULL,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+	[S_ADD_PMU] = "INSERT INTO pmu VALUES (NULL,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
 	[S_ADD_SYSFS] = "INSERT INTO pmu_sysfs VALUES (?,?,?)",
-	[S_ADD_EVENT] = "INSERT INTO event VALUES (NULL,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+	[S_ADD_EVENT] = "INSERT INTO event VALUES (NULL,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
 	[S_ADD_ALIAS] = "INSERT INTO event_alias VALUES (?,?,?,?)",
-	[S_ADD_UMASK] = "INSERT INTO umask VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+	[S_ADD_UMASK] = "INSERT INTO umask VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
 	[S_ADD_EVENT_DEFAULT] = "INSERT INTO event_default VALUES (?,?)",
 	[S_ADD_UMASK_DEFAULT] = "INSERT INTO umask_default VALUES (?,?,?)",
 	[S_ADD_GROUP_RULE] = "INSERT INTO group_rule VALUES (?,?,?,?)",
@@ -60,6 +60,7 @@ static const char *const stmt_sql[S_COUNT] = {
 	[S_ADD_PRESENCE] = "INSERT INTO modifier_presence VALUES (?,?,?,?)",
 	[S_ADD_NONZERO] = "INSERT INTO modifier_nonzero VALUES (?,?,?,?)",
 	[S_ADD_HIDDEN] = "INSERT INTO event_hidden_modifier VALUES (?,?,?)",
+	[S_ADD_NO_MODIFIER] = "INSERT INTO event_no_modifier VALUES (?,?,?)",
 	[S_ADD_UNLOCK] = "INSERT INTO umask_unlock VALUES (?,?,?)",
 	[S_ADD_PAIR_DEFAULT] = "INSERT INTO pair_default VALUES (?,?,?,?)",
 	[S_ADD_FINDING] = "INSERT INTO finding VALUES (NULL,?,?,?,?,?,?,?,?,?,?,?,?,?)",
@@ -246,6 +247,9 @@ static void key_event(sqlite3_str *k, const struct event *ev, int64_t modset)
 	key_ints(k, &ev->bare_added);
 	key_ints(k, &ev->hidden);
 	key_ints(k, &ev->hidden_errors);
+	key_ints(k, &ev->no_modifiers);
+	key_ints(k, &ev->no_modifiers_errors);
+	sqlite3_str_appendf(k, "d%d", ev->defaults_keep_select);
 	sqlite3_str_appendf(k, "f%llx/%llx/%llx", (unsigned long long)ev->filter_base[0],
 			    (unsigned long long)ev->filter_base[1], (unsigned long long)ev->filter_default);
 	if (ev->config_measured)
@@ -265,7 +269,7 @@ static void key_event(sqlite3_str *k, const struct event *ev, int64_t modset)
 		sqlite3_str_appendf(k, "\x1e%s\x1f%s\x1f%s\x1f%llx\x1f%d%d%d%d\x1f%d\x1f%d\x1f%s\x1f", u->name,
 				    u->description, u->equiv ? u->equiv : "\x01", (unsigned long long)u->code,
 				    u->is_default, u->is_precise, u->speculative, u->retired, u->group,
-				    u->single_error * 2 + u->sets_event_select, u->why ? u->why : "");
+				    u->single_error * 4 + u->takes_no_modifiers * 2 + u->sets_event_select, u->why ? u->why : "");
 		sqlite3_str_appendf(k, "%s\x1f", u->source ? u->source : "");
 		key_ints(k, &u->added);
 		sqlite3_str_appendf(k, "f%llx/%llx/%d/%llx", (unsigned long long)u->filter_bits[0],
@@ -287,12 +291,13 @@ static int insert_umasks(struct emitter *em, const struct event *ev, int64_t eve
 		int64_t text, pos = (int64_t)i;
 		/* An equiv has no group: it stands for its expansion. */
 		if (text_id(em, u->description, &text)
-		    || run(em, S_ADD_UMASK, NULL, "iisisiiiiniiiiiiissn", event_id, pos, u->name, text, u->equiv,
+		    || run(em, S_ADD_UMASK, NULL, "iisisiiiiniiiiiiissin", event_id, pos, u->name, text, u->equiv,
 			   (int64_t)u->code, (int64_t)u->is_default, (int64_t)u->is_precise, (int64_t)u->speculative,
 			   u->group < 0, (int64_t)u->group, (int64_t)u->single_error, (int64_t)u->sets_event_select,
 			   (int64_t)u->filter_bits[0], (int64_t)u->filter_bits[1], (int64_t)u->filter_layout,
 			   (int64_t)u->code_is_filter,
-			   (int64_t)u->retired, u->why, u->source, !ev->config_measured, (int64_t)u->config_bits) < 0)
+			   (int64_t)u->retired, u->why, u->source, (int64_t)u->takes_no_modifiers, !ev->config_measured,
+			   (int64_t)u->config_bits) < 0)
 			return -1;
 		em->stats->stored_umasks++;
 		for (size_t j = 0; j < u->added.count; j++)
@@ -314,13 +319,13 @@ static int insert_event(struct emitter *em, int64_t table, size_t position, cons
 	int64_t id, text;
 	/* perf_type NULL: the PMU's; -1: read from sysfs. */
 	if (text_id(em, ev->description, &text)
-	    || run(em, S_ADD_EVENT, &id, "iisisiiiinniiiiiiiissn", table, (int64_t)position, ev->name, text, ev->equiv,
+	    || run(em, S_ADD_EVENT, &id, "iisisiiiinniiiiiiiissin", table, (int64_t)position, ev->name, text, ev->equiv,
 		   (int64_t)ev->code, (int64_t)ev->is_precise, (int64_t)ev->supports_hw_sampling,
 		   (int64_t)ev->speculative, modset == 0, modset, ev->perf_type == -2, (int64_t)ev->perf_type,
 		   (int64_t)ev->bare_error, (int64_t)ev->umasks_in_config1, (int64_t)ev->filters_given,
 		   (int64_t)ev->filter_base[0],
 		   (int64_t)ev->filter_base[1], (int64_t)ev->filter_default, (int64_t)ev->group_count, (int64_t)ev->retired, ev->why,
-		   ev->source, !ev->config_measured, (int64_t)ev->config_base) < 0)
+		   ev->source, (int64_t)ev->defaults_keep_select, !ev->config_measured, (int64_t)ev->config_base) < 0)
 		return -1;
 	em->stats->stored_events++;
 	int r = insert_umasks(em, ev, id);
@@ -334,6 +339,9 @@ static int insert_event(struct emitter *em, int64_t table, size_t position, cons
 	for (size_t i = 0; !r && i < ev->hidden.count; i++)
 		r = run(em, S_ADD_HIDDEN, NULL, "iii", id, (int64_t)ev->hidden.items[i],
 			(int64_t)(i < ev->hidden_errors.count ? ev->hidden_errors.items[i] : 0)) < 0;
+	for (size_t i = 0; !r && i < ev->no_modifiers.count; i++)
+		r = run(em, S_ADD_NO_MODIFIER, NULL, "iii", id, (int64_t)ev->no_modifiers.items[i],
+			(int64_t)ev->no_modifiers_errors.items[i]) < 0;
 	for (size_t i = 0; !r && i < ev->pair_defaults.count; i++) {
 		const struct pair_defaults *pd = &ev->pair_defaults.items[i];
 		for (size_t k = 0; !r && k <= pd->added.count; k++) {
@@ -378,10 +386,11 @@ static int insert_pmu(struct emitter *em, const struct pmu *p)
 {
 	int64_t table, id;
 	if (event_table(em, p, &table)
-	    || run(em, S_ADD_PMU, &id, "ssisssiiiiiiss", p->name, p->description ? p->description : "",
+	    || run(em, S_ADD_PMU, &id, "ssisssiiiiiissi", p->name, p->description ? p->description : "",
 		   (int64_t)p->libpfm_id, kind_name(p->kind), p->family, p->harness_group,
 		   (int64_t)p->num_counters, (int64_t)p->num_fixed_counters, (int64_t)p->max_encoding,
-		   (int64_t)p->supported_plm, (int64_t)p->perf_type, table, p->source, p->like) < 0)
+		   (int64_t)p->supported_plm, (int64_t)p->perf_type, table, p->source, p->like,
+		   (int64_t)p->config_cleared) < 0)
 		return -1;
 	for (size_t i = 0; i < p->sysfs_names.count; i++)
 		if (run(em, S_ADD_SYSFS, NULL, "iis", id, (int64_t)i, p->sysfs_names.items[i]) < 0)
@@ -494,7 +503,10 @@ static int insert_meta(struct emitter *em, const struct model *m)
 		{ "cpuid_entries", (long)m->cpuid.count }, { "pair_rule_misses", misses },
 	};
 	if (run(em, S_ADD_META, NULL, "ss", "libpfm_version", m->libpfm_version) < 0
-	    || run(em, S_ADD_META, NULL, "ss", "schema_version", "4") < 0
+	    || run(em, S_ADD_META, NULL, "ss", "libpfm_fingerprint", m->libpfm_fingerprint) < 0
+	    || run(em, S_ADD_META, NULL, "ss", "tables_fingerprint", m->tables_fingerprint) < 0
+	    || (m->vendor_fingerprint && run(em, S_ADD_META, NULL, "ss", "vendor_fingerprint", m->vendor_fingerprint) < 0)
+	    || run(em, S_ADD_META, NULL, "ss", "schema_version", "5") < 0
 	    || (m->vendor_tree && (run(em, S_ADD_META, NULL, "ss", "vendor_tree", m->vendor_tree) < 0
 				   || run(em, S_ADD_META, NULL, "ss", "vendor_layout", m->vendor_layout) < 0)))
 		return -1;

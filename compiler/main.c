@@ -29,11 +29,13 @@
 
 #include "derive.h"
 #include "emit.h"
+#include "family_check.h"
+#include "fingerprint.h"
 #include "ingest.h"
 #include "model.h"
-#include "sections.h"
 #include "reconcile.h"
 #include "tables.h"
+#include "twins.h"
 #include "vendor_build.h"
 #include "vendor_tree.h"
 
@@ -91,19 +93,32 @@ static void note_config_misses(struct model *m, const struct pmu *p)
 			   p->name, misses, misses == 1 ? "" : "s");
 }
 
-static void derive_all(struct model *m, bool progress)
+/* Derives every libpfm PMU; a twin of an earlier one (one table under
+ * two names: the CHA boxes) takes its rules.  Returns how many did. */
+static size_t derive_all(struct model *m, bool progress)
 {
+	size_t shared = 0;
 	for (size_t i = 0; i < m->pmus.count; i++) {
-		if (m->pmus.items[i].source)
+		struct pmu *p = &m->pmus.items[i];
+		if (p->source)
 			continue;	/* a vendor PMU: vendor_build.c makes it */
 		if (progress)
 			fprintf(stderr, "\rpmudb-build: deriving rules %zu/%zu PMUs (%s)\033[K", i + 1, m->pmus.count,
-				m->pmus.items[i].name);
-		derive_pmu(&m->pmus.items[i]);
-		note_config_misses(m, &m->pmus.items[i]);
+				p->name);
+		const struct pmu *twin = twins_find(m, p);
+		if (twin && derive_pmu_twin(p, twin)) {
+			shared++;
+			continue;
+		}
+		if (twin)
+			model_note(m, "%s has %s's table but does not encode as it does: derived on its own", p->name,
+				   twin->name);
+		derive_pmu(p);
+		note_config_misses(m, p);
 	}
 	if (progress)
 		fputs("\r\033[K", stderr);
+	return shared;
 }
 
 /* Re-reads the written file: SQLite's integrity check and the counts. */
@@ -212,6 +227,24 @@ static void print_reconciliation(const struct model *m)
 		       (long long)all.vendor_only, (long long)all.added, (long long)all.libpfm_only);
 }
 
+/* What the catalog is built from, before the tables change anything. */
+static int fingerprint_inputs(struct model *m, const struct tables *t, char **error)
+{
+	size_t n = 0;
+	while (tables_path(t, n))
+		n++;
+	const char **paths = calloc(n + 1, sizeof(*paths));
+	for (size_t i = 0; paths && i < n; i++)
+		paths[i] = tables_path(t, i);
+	m->libpfm_fingerprint = fingerprint_libpfm(m);
+	m->tables_fingerprint = paths ? fingerprint_files(paths, n) : NULL;
+	m->vendor_fingerprint = fingerprint_vendor(m);
+	free(paths);
+	if (!m->tables_fingerprint)
+		*error = xstrdup("pmudb-build: cannot read the tables again to fingerprint them");
+	return m->tables_fingerprint ? 0 : -1;
+}
+
 static int build(char **tables, int table_count, const char *vendor_tree, const char *out, bool quiet, char **error)
 {
 	struct timespec t0;
@@ -224,10 +257,18 @@ static int build(char **tables, int table_count, const char *vendor_tree, const 
 	int r = !t;
 	if (!r && (r = ingest_libpfm(&m, err, sizeof(err))))
 		*error = xstrdup(err);
-	r = r || (vendor_tree && vendor_tree_read(&m, vendor_tree, error));
-	r = r || tables_apply(t, &m, TABLES_BEFORE_DERIVE, error) || families_check(&m, error);
-	if (!r)
-		derive_all(&m, !quiet && isatty(STDERR_FILENO));
+	r = r || (vendor_tree && vendor_tree_read(&m, vendor_tree, error)) || fingerprint_inputs(&m, t, error);
+	r = r || tables_apply(t, &m, TABLES_BEFORE_DERIVE, error) || families_check(&m, stderr, error);
+	size_t twins = 0, libpfm_pmus = m.pmus.count;
+	double derive_seconds = 0;
+	if (!r) {
+		struct timespec d0;
+		clock_gettime(CLOCK_MONOTONIC, &d0);
+		for (size_t i = 0; i < m.pmus.count; i++)
+			libpfm_pmus -= m.pmus.items[i].source != NULL;
+		twins = derive_all(&m, !quiet && isatty(STDERR_FILENO));
+		derive_seconds = seconds_since(&d0);
+	}
 	r = r || vendor_build(&m, error) || tables_apply(t, &m, TABLES_AFTER_DERIVE, error);
 	if (!r) {
 		reconcile(&m);
@@ -247,14 +288,16 @@ static int build(char **tables, int table_count, const char *vendor_tree, const 
 	if (!r && !quiet) {
 		struct stat sb;
 		stat(out, &sb);
-		printf("pmudb-build: libpfm %s: %ld PMUs, %ld events, %ld unit masks\n", m.libpfm_version, st.libpfm_pmus,
-		       st.libpfm_events, st.libpfm_umasks);
+		printf("pmudb-build: libpfm %s (enumeration %s): %ld PMUs, %ld events, %ld unit masks\n", m.libpfm_version,
+		       m.libpfm_fingerprint, st.libpfm_pmus, st.libpfm_events, st.libpfm_umasks);
 		if (st.pmus != st.libpfm_pmus || st.events != st.libpfm_events)
 			printf("pmudb-build: with the vendor lists: %ld PMUs, %ld events, %ld unit masks\n", st.pmus,
 			       st.events, st.umasks);
 		printf("pmudb-build: stored as %ld event tables (%ld events, %ld unit masks) and %ld modifier sets,\n"
 		       "             shared where PMUs are identical\n",
 		       st.event_tables, st.stored_events, st.stored_umasks, st.modifier_sets);
+		printf("pmudb-build: rules derived from libpfm's encoder for %zu PMUs in %.1f s; %zu of them share an\n"
+		       "             earlier PMU's table and took its rules\n", libpfm_pmus, derive_seconds, twins);
 		printf("pmudb-build: tables: %zu overrides applied, %zu CPUID map entries\n", m.overrides.count,
 		       m.cpuid.count);
 		printf("pmudb-build: unit-mask pairs not following the default rule: %ld\n", st.pair_rule_misses);

@@ -85,6 +85,8 @@ static void free_event(struct event *e)
 	free(e->bare_added.items);
 	free(e->hidden.items);
 	free(e->hidden_errors.items);
+	free(e->no_modifiers.items);
+	free(e->no_modifiers_errors.items);
 	free(e->group_rules.items);
 	for (size_t i = 0; i < e->pair_defaults.count; i++)
 		free(e->pair_defaults.items[i].added.items);
@@ -191,6 +193,10 @@ void model_free(struct model *m)
 	free(m->cpuid.items);
 	free(m->overrides.items);
 	free(m->libpfm_version);
+	free(m->families_file);
+	free(m->libpfm_fingerprint);
+	free(m->tables_fingerprint);
+	free(m->vendor_fingerprint);
 	memset(m, 0, sizeof(*m));
 }
 

@@ -58,6 +58,8 @@ struct umask {
 	bool code_is_filter;	/* its code goes to a filter, not the unit-mask field */
 	uint64_t config_bits;	/* config bits every encoding with it has beyond the
 				 * event's config_base (when that is measured) */
+	bool takes_no_modifiers;	/* with it libpfm gives no fstr and refuses perf
+				 * modifiers (event.no_modifiers): TOPDOWN_M's metrics */
 	struct int_vec added;	/* defaults libpfm adds to EVENT:UMASK */
 	VEC(struct implied_value) implied;
 	VEC(struct implied_value) unlocks;	/* hidden modifiers it makes acceptable (.modifier only) */
@@ -145,6 +147,11 @@ struct event {
 	int group_count;
 	VEC(struct group_rule) group_rules;
 	int pair_rule_misses;	/* pairs whose default set broke the rule */
+	bool defaults_keep_select;	/* a default libpfm adds does not replace the
+					 * event select, as one asked for does */
+	struct int_vec no_modifiers;	/* perf modifiers refused at a non-zero value
+					 * when a unit mask takes no modifiers */
+	struct int_vec no_modifiers_errors;	/* libpfm's error for each */
 	VEC(struct pair_defaults) pair_defaults;
 };
 
@@ -201,6 +208,8 @@ struct pmu {
 	int num_fixed_counters;
 	int max_encoding;
 	unsigned supported_plm;	/* PFM_PLM* bits that change the encoding */
+	uint64_t config_cleared;	/* config bits libpfm's perf encoding clears
+					 * (Intel's and AMD's enable, interrupt, OS, user) */
 	char *family;		/* encoding family, from tables/families.yaml */
 	char *harness_group;	/* family group for reports */
 	/* How perf_event_attr.type is found: a fixed number, or sysfs. */
@@ -274,6 +283,9 @@ struct override_record {
 
 struct model {
 	char *libpfm_version;
+	char *families_file;	/* the first tables file with a 'families' section */
+	/* what it was built from (fingerprint.h), for the catalog's meta */
+	char *libpfm_fingerprint, *tables_fingerprint, *vendor_fingerprint;
 	VEC(struct pmu) pmus;
 	VEC(struct cpuid_entry) cpuid;
 	VEC(struct override_record) overrides;

@@ -5,7 +5,8 @@
  *
  * With checking on (every build), each row is checked as the runtime would
  * check it and each blob is read back by the runtime's own reader
- * (db/unpack.c): a catalog the runtime would refuse is never written.
+ * (db/unpack.c), each PMU row the directory names by its own checks
+ * (db/pmu_row.c): a catalog the runtime would refuse is never written.
  * Checking off writes whatever the rows say; the tests use that to make the
  * hostile catalogs the runtime must refuse.
  *
@@ -19,7 +20,8 @@
  *     when EV_HAS_PERF_TYPE], svarint bare_error, set (0: none, else index
  *     + 1), filter_config1, filter_config2, filter_default, [config_base
  *     when EV_CONFIG_MEASURED], hidden (bit per modifier), svarint error per
- *     hidden bit, numasks,
+ *     hidden bit, no_modifiers (bit per modifier: refused non-zero with a
+ *     unit mask that takes none), svarint error per such bit, numasks,
  *     per unit mask: str name, str equiv, code, flags (UM_*), svarint group
  *       (-1 none), svarint single_error, filter_config1, filter_config2,
  *       [config_bits when UM_CONFIG_MEASURED], unlocks (bit per modifier),
@@ -39,6 +41,7 @@
 
 #include "../db/name_index.h"
 #include "../db/packed.h"
+#include "../db/pmu_row.h"
 #include "../db/unpack.h"
 
 #define MAX_POSITIONS MAX_UMASKS
@@ -255,7 +258,7 @@ static int gather_umask_rows(struct packer *pk, int64_t event, struct umask_rows
 /* A unit mask has measured registers exactly when its event has. */
 static int check_measured(struct packer *pk, int64_t event, bool event_measured, sqlite3_stmt *st, int n)
 {
-	if (!pk->check || event_measured == !is_null(st, 13))
+	if (!pk->check || event_measured == !is_null(st, 14))
 		return 0;
 	return fail(pk, "event %lld: unit mask %d %s measured registers, its event %s", (long long)event, n,
 		    event_measured ? "lacks" : "has", event_measured ? "has them" : "not");
@@ -271,7 +274,8 @@ static int write_umasks(struct packer *pk, int64_t event, int numasks, bool meas
 	int r = gather_umask_rows(pk, event, u);
 	if (!r)
 		st = query(pk, "SELECT position, name, equiv, code, is_default, retired, sets_event_select, filter_layout,"
-			   " code_is_filter, grp, single_error, filter_config1, filter_config2, config_bits FROM umask"
+			   " code_is_filter, grp, single_error, filter_config1, filter_config2, takes_no_modifiers, config_bits"
+			   " FROM umask"
 			   " WHERE event_id = ?1 ORDER BY position", event);
 	int n = 0;
 	while (!r && st && sqlite3_step(st) == SQLITE_ROW) {
@@ -286,13 +290,14 @@ static int write_umasks(struct packer *pk, int64_t event, int numasks, bool meas
 		write_varint(&pk->w, (uint64_t)integer(st, 3));
 		write_varint(&pk->w, (integer(st, 4) ? UM_DEFAULT : 0u) | (integer(st, 5) ? UM_RETIRED : 0u)
 			     | (integer(st, 6) ? UM_SETS_EVENT_SELECT : 0u) | (integer(st, 7) ? UM_FILTER_LAYOUT : 0u)
-			     | (integer(st, 8) ? UM_CODE_IS_FILTER : 0u) | (is_null(st, 13) ? 0u : UM_CONFIG_MEASURED));
+			     | (integer(st, 8) ? UM_CODE_IS_FILTER : 0u) | (integer(st, 13) ? UM_TAKES_NO_MODIFIERS : 0u)
+			     | (is_null(st, 14) ? 0u : UM_CONFIG_MEASURED));
 		write_svarint(&pk->w, is_null(st, 9) ? -1 : integer(st, 9));
 		write_svarint(&pk->w, integer(st, 10));
 		write_varint(&pk->w, (uint64_t)integer(st, 11));
 		write_varint(&pk->w, (uint64_t)integer(st, 12));
-		if (!is_null(st, 13))
-			write_varint(&pk->w, (uint64_t)integer(st, 13));
+		if (!is_null(st, 14))
+			write_varint(&pk->w, (uint64_t)integer(st, 14));
 		write_varint(&pk->w, u->unlocks[n]);
 		write_varint(&pk->w, (uint64_t)u->nadded[n]);
 		write_bytes(&pk->w, u->added[n].data, u->added[n].len);
@@ -377,28 +382,28 @@ static int write_pairs(struct packer *pk, int64_t event)
 	return 0;
 }
 
-static int write_hidden(struct packer *pk, int64_t event)
+/* Modifiers by bit, then the error of each (SQL selects position, error). */
+static int write_modifier_bits(struct packer *pk, const char *sql, int64_t event)
 {
-	sqlite3_stmt *st = query(pk, "SELECT modifier_position, given_error FROM event_hidden_modifier"
-				 " WHERE event_id = ?1 ORDER BY 1", event);
+	sqlite3_stmt *st = query(pk, sql, event);
 	if (!st)
 		return -1;
-	uint64_t hidden = 0;
+	uint64_t bits = 0;
 	int64_t errors[64] = { 0 };
 	int r = 0;
 	while (sqlite3_step(st) == SQLITE_ROW) {
 		int64_t m = integer(st, 0);
 		if (m < 0 || m >= 64) {
-			r = fail(pk, "event %lld: hidden modifier %lld out of range", (long long)event, (long long)m);
+			r = fail(pk, "event %lld: modifier %lld out of range", (long long)event, (long long)m);
 			break;
 		}
-		hidden |= 1ULL << m;
+		bits |= 1ULL << m;
 		errors[m] = integer(st, 1);
 	}
 	sqlite3_finalize(st);
-	write_varint(&pk->w, hidden);
+	write_varint(&pk->w, bits);
 	for (int m = 0; m < 64; m++)
-		if (hidden >> m & 1)
+		if (bits >> m & 1)
 			write_svarint(&pk->w, errors[m]);
 	return r;
 }
@@ -414,13 +419,14 @@ static int set_index(const int64_t *sets, int nsets, int64_t id)
 static int write_event(struct packer *pk, sqlite3_stmt *ev, const int64_t *sets, int nsets)
 {
 	int64_t id = integer(ev, 0);
-	bool has_type = !is_null(ev, 9), measured = !is_null(ev, 16);
+	bool has_type = !is_null(ev, 9), measured = !is_null(ev, 17);
 	write_string(&pk->w, &pk->pool, text(ev, 2));
 	write_string(&pk->w, &pk->pool, text(ev, 3));
 	write_varint(&pk->w, (uint64_t)integer(ev, 4));
 	write_varint(&pk->w, (integer(ev, 5) ? EV_PRECISE : 0u) | (integer(ev, 6) ? EV_RETIRED : 0u)
 		     | (integer(ev, 7) ? EV_UMASKS_IN_CONFIG1 : 0u) | (integer(ev, 8) ? EV_FILTERS_GIVEN : 0u)
-		     | (has_type ? EV_HAS_PERF_TYPE : 0u) | (measured ? EV_CONFIG_MEASURED : 0u));
+		     | (has_type ? EV_HAS_PERF_TYPE : 0u) | (integer(ev, 16) ? EV_DEFAULTS_KEEP_SELECT : 0u)
+		     | (measured ? EV_CONFIG_MEASURED : 0u));
 	if (has_type)
 		write_svarint(&pk->w, integer(ev, 9));
 	write_svarint(&pk->w, integer(ev, 10));
@@ -429,8 +435,11 @@ static int write_event(struct packer *pk, sqlite3_stmt *ev, const int64_t *sets,
 	write_varint(&pk->w, (uint64_t)integer(ev, 13));
 	write_varint(&pk->w, (uint64_t)integer(ev, 14));
 	if (measured)
-		write_varint(&pk->w, (uint64_t)integer(ev, 16));
-	if (write_hidden(pk, id))
+		write_varint(&pk->w, (uint64_t)integer(ev, 17));
+	if (write_modifier_bits(pk, "SELECT modifier_position, given_error FROM event_hidden_modifier"
+				" WHERE event_id = ?1 ORDER BY 1", id)
+	    || write_modifier_bits(pk, "SELECT modifier_position, error FROM event_no_modifier"
+				   " WHERE event_id = ?1 ORDER BY 1", id))
 		return -1;
 	int numasks = (int)integer(ev, 15);
 	if (numasks > MAX_POSITIONS)
@@ -451,7 +460,8 @@ static int write_events(struct packer *pk, const int64_t *sets, int nsets, size_
 {
 	sqlite3_stmt *st = query(pk, "SELECT id, position, name, equiv, code, is_precise, retired, umasks_in_config1,"
 				 " filters_given, perf_type, bare_error, modifier_set_id, filter_config1, filter_config2,"
-				 " filter_default, (SELECT count(*) FROM umask u WHERE u.event_id = e.id), config_base FROM event e"
+				 " filter_default, (SELECT count(*) FROM umask u WHERE u.event_id = e.id), defaults_keep_select,"
+				 " config_base FROM event e"
 				 " WHERE table_id = ?1 ORDER BY position", pk->table);
 	int r = st ? 0 : -1, n = 0;
 	while (!r && sqlite3_step(st) == SQLITE_ROW) {
@@ -591,7 +601,27 @@ static int pack_table(struct packer *pk, int64_t table)
 
 /* ---- the PMU directory ------------------------------------------------------------ */
 
-/* Checks the directory as the runtime will. */
+/* The row of PMU ID, named NAME in the directory, is one the runtime reads
+ * (pmu_row.h), of an event table that was packed. */
+static int check_pmu_row(struct packer *pk, int64_t id, const char *name, int64_t ntables)
+{
+	sqlite3_stmt *st = query(pk, PMU_ROW_SQL, id);
+	if (!st)
+		return -1;
+	const char *fault = sqlite3_step(st) == SQLITE_ROW ? pmu_row_fault(st, name, ntables) : "it has no row";
+	int64_t table = fault ? 0 : integer(st, PMU_ROW_TABLE);
+	sqlite3_finalize(st);
+	if (!fault) {
+		st = query(pk, "SELECT 1 FROM event_table WHERE id = ?1", table);
+		if (!st)
+			return -1;
+		fault = sqlite3_step(st) == SQLITE_ROW ? NULL : "its event table has no row";
+		sqlite3_finalize(st);
+	}
+	return fault ? fail(pk, "the PMU directory: the runtime would refuse PMU %s: %s", name, fault) : 0;
+}
+
+/* Checks the directory as the runtime will, and the PMU rows it names. */
 static int check_directory(struct packer *pk)
 {
 	uint32_t n, slots, tables;
@@ -602,6 +632,8 @@ static int check_directory(struct packer *pk)
 		int64_t id;
 		if (unpack_directory_entry(pk->w.data, pk->w.len, slots, n, (int)k, &name, &id))
 			return fail(pk, "the PMU directory: the runtime would refuse PMU %u", k);
+		if (check_pmu_row(pk, id, name, tables))
+			return -1;
 	}
 	return 0;
 }

@@ -57,6 +57,7 @@ void probe_encode(const char *str, int plm, struct probe *out)
 			memcpy(out->codes, codes, (size_t)out->code_count * sizeof(*codes));
 		free(codes);
 	}
+	out->has_fstr = fstr != NULL;
 	if (out->error == PFM_SUCCESS && fstr)
 		split_fstr(fstr, out);
 	free(fstr);

@@ -32,6 +32,8 @@ struct probe {
 	int code_count;
 	int cpu;			/* from the cpu= modifier, -1 if unset */
 	int flags;			/* perf_event_open() flags */
+	bool has_fstr;			/* libpfm gave an fstr (a unit mask that takes
+					 * no modifiers leaves it out) */
 	int token_count;		/* tokens of the fstr after EVENT */
 	struct probe_token tokens[PROBE_MAX_TOKENS];
 };

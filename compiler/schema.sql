@@ -1,8 +1,8 @@
--- schema.sql - the pmudb catalog, version 4.  docs/schema.md explains every
+-- schema.sql - the pmudb catalog, version 5.  docs/schema.md explains every
 -- table and column.  Integers are SQLite's 64-bit signed integers: codes and
 -- masks that use bit 63 read back negative and are meant as unsigned.
 
-PRAGMA user_version = 4;
+PRAGMA user_version = 5;
 
 CREATE TABLE meta (
 	key TEXT PRIMARY KEY,
@@ -51,7 +51,8 @@ CREATE TABLE pmu (
 	perf_type INTEGER NOT NULL,
 	event_table_id INTEGER NOT NULL REFERENCES event_table(id),
 	source TEXT,			-- NULL: libpfm's; 'pmu-events:ARCH/UARCH[@UNIT]': made from a vendor list
-	like_pmu TEXT			-- the libpfm PMU whose rules a vendor PMU takes
+	like_pmu TEXT,			-- the libpfm PMU whose rules a vendor PMU takes
+	config_cleared INTEGER NOT NULL	-- config bits libpfm's perf encoding clears (derived)
 );
 
 CREATE TABLE pmu_sysfs (
@@ -138,9 +139,19 @@ CREATE TABLE event (
 	retired INTEGER NOT NULL,
 	why TEXT,
 	source TEXT,			-- NULL: libpfm's; else the vendor file (pmu-events tree path)
+	defaults_keep_select INTEGER NOT NULL,	-- a default libpfm adds does not replace the event select (derived)
 	config_base INTEGER		-- NULL, or the config bits every encoding has, measured for
 					-- a family whose encoder places measured registers (NetBurst)
 );
+
+-- perf modifiers libpfm refuses at a non-zero value when a final unit mask
+-- takes no modifiers (umask.takes_no_modifiers), and its error.
+CREATE TABLE event_no_modifier (
+	event_id INTEGER NOT NULL REFERENCES event(id),
+	modifier_position INTEGER NOT NULL,
+	error INTEGER NOT NULL REFERENCES pfm_error(code),
+	PRIMARY KEY (event_id, modifier_position)
+) WITHOUT ROWID;
 
 -- PMU modifiers libpfm leaves out of this event's fstr unless given;
 -- given_error: its error when given without a unit mask that needs it.
@@ -190,6 +201,7 @@ CREATE TABLE umask (
 	retired INTEGER NOT NULL,
 	why TEXT,
 	source TEXT,
+	takes_no_modifiers INTEGER NOT NULL,	-- libpfm gives no fstr and refuses perf modifiers (derived)
 	config_bits INTEGER,		-- with the event's config_base: the config bits it adds
 	PRIMARY KEY (event_id, position)
 ) WITHOUT ROWID;

@@ -15,10 +15,6 @@ int cpuid_map_load(struct ydoc *d, yaml_node_t *list, struct model *m);
 int overrides_apply(struct ydoc *d, yaml_node_t *list, struct model *m);
 int differences_apply(struct ydoc *d, yaml_node_t *list, struct model *m);
 
-/* Checked once all tables are in: every PMU has a family.  All PMUs
- * without one are named in the one-line error. */
-int families_check(struct model *m, char **error);
-
 /* The PMUs whose name matches the glob PATTERN; fails at NODE when there are
  * none, naming where PMUs come from. */
 int section_match_pmus(struct ydoc *d, yaml_node_t *node, struct model *m, const char *pattern,

@@ -10,11 +10,13 @@
  *   - the compiler learns NAME from the type libpfm puts in the attr, and
  *   - every PMU encodes the same way whatever the build host has in sysfs,
  *     which keeps the catalog independent of the machine that builds it.
- * Every other path goes to the real fopen.
+ * Every other path goes to the real fopen.  While told the PMU is absent,
+ * such a read fails as on a machine without it.
  */
 #include "sysfs_spy.h"
 
 #include <dlfcn.h>
+#include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,6 +29,14 @@
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static char *names[MAX_NAMES];
 static int name_count;
+static bool absent;
+
+void sysfs_spy_absent(bool a)
+{
+	pthread_mutex_lock(&lock);
+	absent = a;
+	pthread_mutex_unlock(&lock);
+}
 
 static int type_for_name(const char *name, size_t len)
 {
@@ -62,6 +72,13 @@ FILE *fopen(const char *path, const char *mode)
 
 	if (len > plen + slen && !strncmp(path, SYSFS_PREFIX, plen)
 	    && !strcmp(path + len - slen, SYSFS_SUFFIX)) {
+		pthread_mutex_lock(&lock);
+		bool none = absent;
+		pthread_mutex_unlock(&lock);
+		if (none) {
+			errno = ENOENT;
+			return NULL;
+		}
 		int type = type_for_name(path + plen, len - plen - slen);
 		if (type >= 0) {
 			/* In memory: a temporary file costs system calls per probe. */

@@ -137,3 +137,8 @@ int tables_apply(struct tables *t, struct model *m, enum tables_phase phase, cha
 		}
 	return r;
 }
+
+const char *tables_path(const struct tables *t, size_t i)
+{
+	return i < t->count ? t->docs[i].path : NULL;
+}

@@ -34,4 +34,7 @@ int tables_apply(struct tables *t, struct model *m, enum tables_phase phase, cha
 
 void tables_free(struct tables *t);
 
+/* The path of loaded file I (in load order), or NULL past the last. */
+const char *tables_path(const struct tables *t, size_t i);
+
 #endif

@@ -153,6 +153,7 @@ static void take_like_rules(struct pmu *p, const struct pmu *like)
 		for (size_t i = 0; i < like->sysfs_names.count; i++)
 			*(char **)vec_push(&p->sysfs_names) = xstrdup(like->sysfs_names.items[i]);
 	p->supported_plm = like->supported_plm;
+	p->config_cleared = like->config_cleared;
 	p->num_counters = like->num_counters;
 	p->num_fixed_counters = like->num_fixed_counters;
 	p->max_encoding = like->max_encoding;

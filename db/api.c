@@ -31,6 +31,22 @@ void pmudb_close(pmudb_t *db)
 	free(db);
 }
 
+const char *pmudb_meta(pmudb_t *db, const char *key)
+{
+	if (!db || !key)
+		return NULL;
+	const char *value = NULL;
+	sqlite3_stmt *st = NULL;
+	pthread_mutex_lock(&db->lock);
+	if (sqlite3_prepare_v2(db->db, "SELECT value FROM meta WHERE key = ?1", -1, &st, NULL) == SQLITE_OK
+	    && sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW
+	    && sqlite3_column_text(st, 0))
+		value = arena_strdup(&db->arena, (const char *)sqlite3_column_text(st, 0));
+	sqlite3_finalize(st);
+	pthread_mutex_unlock(&db->lock);
+	return value;
+}
+
 int pmudb_pmu_count(pmudb_t *db)
 {
 	return db ? db->npmus : 0;

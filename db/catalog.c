@@ -6,7 +6,6 @@
  */
 #include "catalog.h"
 
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,9 +15,10 @@
 
 #include "family_encoders.h"
 #include "packed.h"
+#include "pmu_row.h"
 #include "unpack.h"
 
-#define SCHEMA_VERSION 4
+#define SCHEMA_VERSION 5
 
 /* The catalog `make` built, linked in by builtin.S. */
 extern const unsigned char pmudb_builtin_catalog[];
@@ -86,45 +86,34 @@ static struct event_table *table_of(struct pmudb *db, int64_t id)
 	return t;
 }
 
-/* A kernel PMU name goes into a sysfs path. */
-static bool sysfs_name_ok(const char *s)
-{
-	return !s || (*s && !strchr(s, '/') && strcmp(s, "..") && strcmp(s, ".") && strlen(s) < 64);
-}
-
 /* Fills P from the pmu row ID, which must be the one named NAME. */
 static int read_pmu_row(struct pmudb *db, struct pmu *p, int64_t id, const char *name)
 {
 	sqlite3_stmt *st = NULL;
 	int r = -1;
-	if (sqlite3_prepare_v2(db->db, "SELECT p.name, description, kind, family, family_group, source, like_pmu, s.name,"
-			       " num_counters, num_fixed_counters, supported_plm, perf_type, event_table_id FROM pmu p"
-			       " LEFT JOIN pmu_sysfs s ON s.pmu_id = p.id AND s.position = 0 WHERE p.id = ?1", -1, &st, NULL)
-	    != SQLITE_OK) {
+	if (sqlite3_prepare_v2(db->db, PMU_ROW_SQL, -1, &st, NULL) != SQLITE_OK) {
 		sqlite3_finalize(st);
 		return -1;
 	}
 	sqlite3_bind_int64(st, 1, id);
-	if (sqlite3_step(st) == SQLITE_ROW) {
+	if (sqlite3_step(st) == SQLITE_ROW && !pmu_row_fault(st, name, db->ntables)) {
 		struct arena *a = &db->arena;
-		p->name = keep(a, st, 0);
-		p->description = keep(a, st, 1);
-		p->kind = keep(a, st, 2);
-		p->family_name = keep(a, st, 3);
-		p->family_group = keep(a, st, 4);
-		p->source = keep(a, st, 5);
-		p->like = keep(a, st, 6);
-		p->sysfs_name = keep(a, st, 7);
-		int64_t counters = sqlite3_column_int64(st, 8), fixed = sqlite3_column_int64(st, 9);
-		int64_t plm = sqlite3_column_int64(st, 10), type = sqlite3_column_int64(st, 11);
-		p->num_counters = counters >= 0 && counters <= INT_MAX ? (int)counters : -1;
-		p->num_fixed_counters = fixed >= 0 && fixed <= INT_MAX ? (int)fixed : -1;
-		p->supported_plm = (unsigned)(plm & 0x1f);
-		p->perf_type = (int)type;
-		p->table = table_of(db, sqlite3_column_int64(st, 12));
-		r = p->name && !strcasecmp(p->name, name) && p->description && p->kind && p->family_name && p->family_group
-		    && p->num_counters >= 0 && p->num_fixed_counters >= 0 && plm >= 0 && plm <= 0x1f && type >= -1
-		    && type <= INT32_MAX && sysfs_name_ok(p->sysfs_name) && p->table ? 0 : -1;
+		p->name = keep(a, st, PMU_ROW_NAME);
+		p->description = keep(a, st, PMU_ROW_DESCRIPTION);
+		p->kind = keep(a, st, PMU_ROW_KIND);
+		p->family_name = keep(a, st, PMU_ROW_FAMILY);
+		p->family_group = keep(a, st, PMU_ROW_GROUP);
+		p->source = keep(a, st, PMU_ROW_SOURCE);
+		p->like = keep(a, st, PMU_ROW_LIKE);
+		p->sysfs_name = keep(a, st, PMU_ROW_SYSFS);
+		p->num_counters = (int)sqlite3_column_int64(st, PMU_ROW_COUNTERS);
+		p->num_fixed_counters = (int)sqlite3_column_int64(st, PMU_ROW_FIXED_COUNTERS);
+		p->supported_plm = (unsigned)sqlite3_column_int64(st, PMU_ROW_PLM);
+		p->perf_type = (int)sqlite3_column_int64(st, PMU_ROW_PERF_TYPE);
+		p->table = table_of(db, sqlite3_column_int64(st, PMU_ROW_TABLE));
+		p->config_cleared = (uint64_t)sqlite3_column_int64(st, PMU_ROW_CONFIG_CLEARED);
+		/* what is left: out of memory */
+		r = p->name && p->description && p->kind && p->family_name && p->family_group && p->table ? 0 : -1;
 	}
 	sqlite3_finalize(st);
 	return r;

@@ -108,6 +108,8 @@ struct umask {
 	bool filter_layout;	/* measured: moves config2 into config1 bits 32-63 */
 	bool code_is_filter;	/* measured: its code is a filter, not a umask value */
 	uint64_t config_bits;	/* measured: config bits it adds (families that measure config) */
+	bool takes_no_modifiers;	/* measured: libpfm gives no fstr and refuses
+					 * the event's no_modifiers given non-zero */
 	int group;		/* -1 for an equiv */
 	int single_error;
 	int nadded;
@@ -155,6 +157,11 @@ struct event {
 	struct pair_default *pairs;
 	uint64_t hidden;	/* bit m: PMU modifier m left out of fstr unless given */
 	int *hidden_error;	/* by modifier position: its error when no asked umask unlocks it */
+	uint64_t no_modifiers;	/* bit m: perf modifier m refused non-zero with a
+				 * unit mask that takes no modifiers */
+	int *no_modifiers_error;	/* by modifier position: that refusal's error */
+	bool defaults_keep_select;	/* measured: defaults libpfm adds never replace
+					 * the event select (asked unit masks do) */
 	const struct modifier_set *modifiers;	/* never NULL */
 	struct name_index umask_by_name;	/* live unit masks */
 };
@@ -214,6 +221,7 @@ struct pmu {
 	const char *like;	/* the libpfm PMU a vendor PMU takes its rules from */
 	int num_counters, num_fixed_counters;
 	unsigned supported_plm;
+	uint64_t config_cleared;	/* measured: config bits libpfm's perf encoding clears */
 	int perf_type;		/* fixed type, or the fallback when sysfs has none; -1 none */
 	const char *sysfs_name;	/* where the type is read first, or NULL */
 	atomic_int sysfs_type;	/* read from sysfs once: -1 absent, INT32_MIN not yet */

@@ -8,5 +8,8 @@
 
 #define MAX_UMASKS 256		/* unit masks of one event */
 #define MAX_MODIFIERS 64	/* modifiers of one event (bits of a 64-bit mask) */
+/* The longest event name an equivalence may name (the encoder copies it
+ * to look it up). */
+#define MAX_EQUIV_NAME 255
 
 #endif

@@ -253,6 +253,27 @@ static void nearest_entries(struct pmudb *db, const struct pmudb_cpu *cpu, char 
 	sqlite3_finalize(st);
 }
 
+/*
+ * The catalog's core PMUs no map entry names, for the error when the map
+ * has nothing for a CPU's family: the map only says which CPU has which
+ * table, so a table may well be there for a CPU it does not know (libpfm's
+ * architected ix86arch is on every Intel CPU).
+ */
+static void unmapped_core_pmus(struct pmudb *db, char *out, size_t outlen)
+{
+	sqlite3_stmt *st;
+	out[0] = '\0';
+	if (sqlite3_prepare_v2(db->db,
+			       "SELECT name FROM pmu WHERE kind = 'core' AND name NOT IN (SELECT pmu_name FROM cpuid_map_pmu)"
+			       " ORDER BY id LIMIT 8", -1, &st, NULL) != SQLITE_OK)
+		return;
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		size_t len = strlen(out);
+		snprintf(out + len, outlen - len, "%s%s", len ? ", " : "", text_at(st, 0));
+	}
+	sqlite3_finalize(st);
+}
+
 /* The PMU names of the first map entry CPU matches, into NAMES (up to
  * PMUDB_SCOPE_MAX); their count, or an error. */
 static int matching_entry(struct pmudb *db, const struct pmudb_cpu *cpu, char names[][64],
@@ -300,9 +321,11 @@ int pmudb_scope_cpu(pmudb_t *db, const struct pmudb_cpu *cpu, struct pmudb_scope
 	scope->count = 0;
 	pthread_mutex_lock(&db->lock);	/* SQLite is used by one thread at a time */
 	int n = matching_entry(db, cpu, names, match, err);
-	char nearest[400] = "";
+	char nearest[400] = "", unmapped[300] = "";
 	if (n == 0)
 		nearest_entries(db, cpu, nearest, sizeof(nearest));
+	if (n == 0 && !nearest[0])
+		unmapped_core_pmus(db, unmapped, sizeof(unmapped));
 	pthread_mutex_unlock(&db->lock);
 	if (n < 0)
 		return n;
@@ -320,7 +343,79 @@ int pmudb_scope_cpu(pmudb_t *db, const struct pmudb_cpu *cpu, struct pmudb_scope
 	char stepping[32] = "";
 	if (cpu->stepping >= 0)
 		snprintf(stepping, sizeof(stepping), "/%d", cpu->stepping);
-	return set_error(err, PMUDB_ERR_NOCPU, "no event table for %s %d/0x%X%s in this catalog%s%s", cpu->vendor,
-			 cpu->family, (unsigned)cpu->model, stepping,
-			 nearest[0] ? "; nearest entries of that family: " : " (nor for any CPU of that family)", nearest);
+	if (nearest[0])
+		return set_error(err, PMUDB_ERR_NOCPU, "no event table for %s %d/0x%X%s in this catalog's CPUID map;"
+				 " nearest entries of that family: %s", cpu->vendor, cpu->family, (unsigned)cpu->model,
+				 stepping, nearest);
+	return set_error(err, PMUDB_ERR_NOCPU, "no event table for %s %d/0x%X%s in this catalog's CPUID map, which has"
+			 " no entry for that family; %s%s", cpu->vendor, cpu->family, (unsigned)cpu->model, stepping,
+			 unmapped[0] ? "core PMUs no entry names (--pmu takes one): " : "it names every core PMU of the catalog",
+			 unmapped);
+}
+
+/* ---- the whole map, for exporting it (pmudb_cpuid_map) ------------------ */
+
+/* Reads every entry into a list first: the callback may use the handle,
+ * whose lock is held while SQLite is read. */
+static int read_entries(struct pmudb *db, struct pmudb_cpuid_entry **out, int *count, struct pmudb_error *err)
+{
+	sqlite3_stmt *st;
+	*out = NULL;
+	*count = 0;
+	if (sqlite3_prepare_v2(db->db,
+			       "SELECT m.id, m.vendor, m.family, m.model_lo, m.model_hi, m.stepping_lo, m.stepping_hi,"
+			       " m.why, p.pmu_name FROM cpuid_map m JOIN cpuid_map_pmu p ON p.map_id = m.id"
+			       " ORDER BY m.id, p.position", -1, &st, NULL) != SQLITE_OK)
+		return set_error(err, PMUDB_ERR_CATALOG, "%s: cannot read the CPUID map: %s", db->what,
+				 sqlite3_errmsg(db->db));
+	int r = 0, cap = 0;
+	int64_t last = -1;
+	while (!r && sqlite3_step(st) == SQLITE_ROW) {
+		if (sqlite3_column_int64(st, 0) != last) {
+			if (*count == cap) {
+				cap = cap ? cap * 2 : 64;
+				struct pmudb_cpuid_entry *more = realloc(*out, (size_t)cap * sizeof(**out));
+				if (!more) {
+					r = set_error(err, PMUDB_ERR_NOMEM, "%s", pmudb_strerror(PMUDB_ERR_NOMEM));
+					break;
+				}
+				*out = more;
+			}
+			struct pmudb_cpuid_entry *e = &(*out)[(*count)++];
+			memset(e, 0, sizeof(*e));
+			last = sqlite3_column_int64(st, 0);
+			snprintf(e->vendor, sizeof(e->vendor), "%s", text_at(st, 1));
+			e->family = sqlite3_column_int(st, 2);
+			e->model_lo = sqlite3_column_int(st, 3);
+			e->model_hi = sqlite3_column_int(st, 4);
+			e->stepping_lo = sqlite3_column_int(st, 5);
+			e->stepping_hi = sqlite3_column_int(st, 6);
+			snprintf(e->why, sizeof(e->why), "%s", text_at(st, 7));
+		}
+		struct pmudb_cpuid_entry *e = &(*out)[*count - 1];
+		const char *name = text_at(st, 8);
+		if (!*name || strlen(name) >= sizeof(e->pmus[0]))
+			r = set_error(err, PMUDB_ERR_CATALOG, "%s: the CPUID map has a PMU name that is empty or too long",
+				      db->what);
+		else if (e->npmus < PMUDB_ENTRY_PMUS)
+			snprintf(e->pmus[e->npmus++], sizeof(e->pmus[0]), "%s", name);
+	}
+	sqlite3_finalize(st);
+	return r;
+}
+
+int pmudb_cpuid_map(pmudb_t *db, pmudb_cpuid_fn found, void *ctx, struct pmudb_error *err)
+{
+	if (!db || !found)
+		return set_error(err, PMUDB_ERR_INVAL, "%s: no catalog or callback", pmudb_strerror(PMUDB_ERR_INVAL));
+	struct pmudb_cpuid_entry *entries;
+	int n;
+	pthread_mutex_lock(&db->lock);
+	int r = read_entries(db, &entries, &n, err);
+	pthread_mutex_unlock(&db->lock);
+	for (int i = 0; !r && i < n; i++)
+		if (found(ctx, &entries[i]))
+			break;
+	free(entries);
+	return r ? r : n;
 }

@@ -242,7 +242,7 @@ static int follow_equiv(struct request *rq)
 {
 	const char *equiv = rq->ev->equiv;
 	size_t len = strcspn(equiv, ATTR_DELIMS);
-	char name[256];
+	char name[MAX_EQUIV_NAME + 1];
 	if (len >= sizeof(name))
 		return fail(rq, PMUDB_ERR_CATALOG, "%s stands for an event name too long", rq->ev->name);
 	memcpy(name, equiv, len);
@@ -355,6 +355,8 @@ static int run_stages(struct request *rq, const char *alias_attrs, char *user_at
 		r = check_hidden_modifiers(rq);
 	if (!r)
 		r = family->encode(rq);
+	/* bits libpfm's perf encoding clears, whatever a code put there */
+	rq->out->config &= ~rq->pmu->config_cleared;
 	if (!r)
 		r = check_requirements(rq);
 	if (!r)
@@ -362,6 +364,8 @@ static int run_stages(struct request *rq, const char *alias_attrs, char *user_at
 	if (!r) {
 		resolve_perf_type(rq);
 		copy_cut(rq->out->pmu, sizeof(rq->out->pmu), rq->pmu->name);
+		if (rq->no_fstr)
+			rq->out->fstr[0] = '\0';	/* libpfm gives none */
 	}
 	return r;
 }
@@ -389,6 +393,7 @@ static void start(struct request *rq, pmudb_t *db, struct pmudb_encoding *out, s
 	rq->token = NULL;
 	rq->nasked = rq->nfinal = rq->fstr_len = rq->ntyped = rq->expanding = 0;
 	rq->fstr = out->fstr;
+	rq->no_fstr = false;
 	rq->given = 0;
 	rq->conflict = -1;
 	memset(rq->codes, 0, sizeof(rq->codes));

@@ -47,6 +47,13 @@ const char *pmudb_strerror(int code)
 	return is_libpfm_code(code) ? error_texts[-code] : "unknown error code";
 }
 
+void error_one_line(char *message)
+{
+	for (unsigned char *p = (unsigned char *)message; *p; p++)
+		if (*p < 0x20 || *p == 0x7f)
+			*p = '?';
+}
+
 int set_error(struct pmudb_error *err, int code, const char *fmt, ...)
 {
 	if (err) {
@@ -55,6 +62,7 @@ int set_error(struct pmudb_error *err, int code, const char *fmt, ...)
 		va_start(ap, fmt);
 		vsnprintf(err->message, sizeof(err->message), fmt, ap);
 		va_end(ap);
+		error_one_line(err->message);
 	}
 	return code;
 }

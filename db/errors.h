@@ -12,4 +12,8 @@
 /* Fills ERR (when not NULL) with CODE and a printf-style message; returns CODE. */
 int set_error(struct pmudb_error *err, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
+/* Makes MESSAGE one line: a control character in it (a newline from a
+ * damaged catalog's text or SQLite's quote of it) becomes '?'. */
+void error_one_line(char *message);
+
 #endif

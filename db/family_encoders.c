@@ -26,11 +26,22 @@
 
 /* ---- Intel x86 core (and client uncore) --------------------------------- */
 
+static bool asked_for(const struct request *rq, int umask)
+{
+	for (int i = 0; i < rq->nasked; i++)
+		if (rq->asked[i] == umask)
+			return true;
+	return false;
+}
+
 /*
  * libpfm's API gives an Intel unit mask's code shifted down to the umask
  * field, except for the unit masks that also replace the event select
  * (INTEL_X86_CODE_OVERRIDE), whose code is whole.  The build measured which
  * those are (umask.sets_event_select); two different replacements conflict.
+ * Where it measured that a default libpfm adds replaces nothing (spr's
+ * bare INST_RETIRED stays 0x1c0 with ANY, 0x100 asked for), a default's
+ * code only goes to the umask field.
  */
 static int intel_umask_bits(struct request *rq, uint64_t *config, uint64_t *umask, bool skip_filter_codes)
 {
@@ -39,6 +50,10 @@ static int intel_umask_bits(struct request *rq, uint64_t *config, uint64_t *umas
 		const struct umask *u = &rq->ev->umasks[rq->final[i]];
 		if (skip_filter_codes && u->code_is_filter)
 			continue;	/* measured into filter_bits instead */
+		if (u->sets_event_select && rq->ev->defaults_keep_select && !asked_for(rq, rq->final[i])) {
+			*umask |= u->code >> 8;
+			continue;
+		}
 		if (!u->sets_event_select) {
 			*umask |= u->code;
 			continue;

@@ -114,7 +114,9 @@ const char *read_string(struct packed_reader *r)
 
 void write_bytes(struct packed_writer *w, const void *data, size_t n)
 {
-	if (w->failed)
+	/* nothing to write may come as NULL (an empty writer's data), which
+	 * memcpy must not be given even for 0 bytes */
+	if (w->failed || !n)
 		return;
 	if (w->len + n > w->cap) {
 		size_t cap = w->cap ? w->cap : 4096;

@@ -78,13 +78,38 @@ static void fstr_perf(struct request *rq, const struct modifier *m, enum perf_mo
 	}
 }
 
+/*
+ * A final unit mask (asked or added) that takes no modifiers (TOPDOWN_M's
+ * metrics): libpfm refuses the perf modifiers the build saw it refuse
+ * there when given non-zero, and gives no fstr at all.
+ */
+static int no_modifiers(struct request *rq)
+{
+	const struct event *ev = rq->ev;
+	bool none = false;
+	for (int i = 0; i < rq->nfinal && !none; i++)
+		none = ev->umasks[rq->final[i]].takes_no_modifiers;
+	if (!none)
+		return 0;
+	rq->no_fstr = true;
+	for (int m = 0; m < ev->modifiers->count; m++)
+		if ((ev->no_modifiers >> m & 1) && is_given(rq, m) && rq->value[m])
+			return fail(rq, ev->no_modifiers_error[m], "%s:%s takes no modifiers: %s=%llu is refused",
+				    ev->name, ev->umasks[rq->final[0]].name, ev->modifiers->items[m].name,
+				    (unsigned long long)rq->value[m]);
+	return 0;
+}
+
 int apply_perf_layer(struct request *rq)
 {
 	const struct modifier_set *set = rq->ev->modifiers;
 	struct perf_state st = {0};
+	int r = no_modifiers(rq);
+	if (r)
+		return r;
 	int m;
 	for (each_bit(m, rq->given & set->from_perf)) {
-		int r = apply_one(rq, set->items[m].perf_kind, rq->value[m], &st);
+		r = apply_one(rq, set->items[m].perf_kind, rq->value[m], &st);
 		if (r)
 			return r;
 	}

@@ -63,6 +63,24 @@ typedef struct pmudb pmudb_t;
 pmudb_t *pmudb_open(const char *path, struct pmudb_error *err);
 void pmudb_close(pmudb_t *db);
 
+/* The catalog `make install` puts in PREFIX/share/pmudb/pmudb.db, for a
+ * program that wants the installed file (rebuilt and replaced without
+ * relinking) rather than the built-in catalog.  PREFIX is found at run
+ * time, two directories above the library's own file (PREFIX/lib/
+ * libpmudb.so.0, or PREFIX/bin/PROGRAM for a program linked with
+ * libpmudb.a) when a catalog is there, else the PREFIX the library was
+ * built with (default /usr/local).  pmudb_installed_catalog writes the
+ * path into BUF (SIZE bytes): 0, or PMUDB_ERR_TOOSMALL. */
+int pmudb_installed_catalog(char *buf, size_t size);
+pmudb_t *pmudb_open_installed(struct pmudb_error *err);
+/* What the catalog records of its making (its meta table; docs/schema.md):
+ * "libpfm_version" and "libpfm_fingerprint" (libpfm's version string does
+ * not tell releases apart: the fingerprint of its enumeration does),
+ * "tables_fingerprint", "vendor_tree", "vendor_fingerprint",
+ * "schema_version", "libpfm_pmus" ...  The value lives as long as DB;
+ * NULL when the catalog has no such key. */
+const char *pmudb_meta(pmudb_t *db, const char *key);
+
 /* The PMUs an event name without "pmu::" is looked up in, in order. */
 #define PMUDB_SCOPE_MAX 128
 struct pmudb_scope {
@@ -100,6 +118,21 @@ struct pmudb_cpu_match {
 int pmudb_scope_cpu(pmudb_t *db, const struct pmudb_cpu *cpu, struct pmudb_scope *scope,
 		    struct pmudb_cpu_match *match, struct pmudb_error *err);
 
+/* One entry of the catalog's CPUID map: the CPUs it covers and their PMUs
+ * (the core PMU first). */
+#define PMUDB_ENTRY_PMUS 64
+struct pmudb_cpuid_entry {
+	char vendor[16];		/* "GenuineIntel", "AuthenticAMD", "0x41" (Arm) */
+	int family, model_lo, model_hi, stepping_lo, stepping_hi;
+	int npmus;
+	char pmus[PMUDB_ENTRY_PMUS][64];
+	char why[512];
+};
+typedef int (*pmudb_cpuid_fn)(void *ctx, const struct pmudb_cpuid_entry *entry);
+/* Calls FOUND for every entry, in the order they are matched; FOUND
+ * returning non-zero stops.  Returns the number of entries, or an error. */
+int pmudb_cpuid_map(pmudb_t *db, pmudb_cpuid_fn found, void *ctx, struct pmudb_error *err);
+
 struct pmudb_encoding {
 	char pmu[64];			/* PMU that encoded it */
 	char fstr[512];			/* fully-qualified string, as libpfm's */
@@ -118,6 +151,88 @@ struct pmudb_encoding {
  * code, with ERR naming the offending token. */
 int pmudb_encode(pmudb_t *db, const char *event, const struct pmudb_scope *scope,
 		 struct pmudb_encoding *out, struct pmudb_error *err);
+
+/* ENC in perf's event syntax, what `perf stat -e` takes, into BUF (SIZE
+ * bytes): perf's own names for generic hardware and cache events
+ * ("cycles:u", "L1-dcache-load-misses"), else PMU/config=0x...[,config1=
+ * ...][,period=N]/ with perf's modifiers (u or k, p per precise level, G).
+ * The PMU is the kernel PMU the encoding names, "software" for software
+ * events, "cpu" for x86 core events and for Arm core events the kernel's
+ * PMUv3 PMU ("armv8_pmuv3_0" as on ACPI servers, or the armv8_/armv9_ PMU
+ * this machine's sysfs has).  PMUDB_ERR_NOTSUPP where perf has no syntax
+ * for it, PMUDB_ERR_TOOSMALL when BUF is too small. */
+int pmudb_perf_syntax(pmudb_t *db, const struct pmudb_encoding *enc, char *buf, size_t size,
+		      struct pmudb_error *err);
+
+/* ---- perf's PMU syntax: kernel PMU formats (perf_format.c) -------------- */
+
+/* One field of a kernel PMU's format, as its sysfs format file says:
+ * "umask" is config:8-15, AMD's "event" config:0-7,32-35 (a value's bits go
+ * into MASK's bits from the lowest up). */
+#define PMUDB_FORMAT_MAX 48
+struct pmudb_format_term {
+	char name[32];
+	int field;			/* 0 config, 1 config1, 2 config2 */
+	uint64_t mask;
+};
+struct pmudb_perf_format {
+	int count;
+	struct pmudb_format_term terms[PMUDB_FORMAT_MAX];
+	char source[320];		/* the sysfs directory, or pmudb's table */
+};
+
+/* The format of kernel PMU NAME ("cpu", "uncore_cha_0", "amd_l3"): from
+ * this machine's sysfs format directory (or $PMUDB_SYSFS_DEVICES) when it
+ * has one, else from pmudb's table of the standard kernel PMUs (docs in
+ * perf_format.c).  FAMILY, the catalog family of the PMU meant
+ * ("intel_x86", "amd64", "arm_pmuv3") or NULL, picks between vendors'
+ * layouts of "cpu".  PMUDB_ERR_NOTFOUND when neither has it,
+ * PMUDB_ERR_INVAL for a malformed sysfs file (named in ERR). */
+int pmudb_perf_format(const char *name, const char *family, struct pmudb_perf_format *fmt,
+		      struct pmudb_error *err);
+/* VALUE's bits placed into MASK's bits, lowest first; and back. */
+uint64_t pmudb_format_put(uint64_t mask, uint64_t value);
+uint64_t pmudb_format_get(uint64_t mask, uint64_t bits);
+
+/* What perf and people write for a raw event, read into registers. */
+struct pmudb_raw_event {
+	char pmu[64];			/* the kernel PMU of perf's PMU syntax, or "" */
+	uint64_t config, config1, config2;
+	char modifiers[16];		/* perf's modifiers as written (u, k, p ...) */
+};
+
+/* Reads TEXT: "0x1c2" or "0x1c2,0x10001[,0x0]" (config, config1,
+ * config2), perf's raw "r01c2[:u]", or perf's PMU syntax
+ * "cpu/event=0xc2,umask=0x1,cmask=1,inv/u" (terms from the PMU's format,
+ * see pmudb_perf_format, whose FAMILY this passes on; config=, config1=,
+ * config2= always; ",config1=..." may also follow the closing '/').
+ * PMUDB_ERR_INVAL with the fault named in ERR. */
+int pmudb_perf_parse(const char *text, const char *family, struct pmudb_raw_event *out, struct pmudb_error *err);
+
+/* ---- decoding: from registers back to event strings (decode.c) ---------- */
+
+/* A decoder for one PMU: an index of its events by the bits of config
+ * their event code fixes, and each unit mask's own bits, built once. */
+typedef struct pmudb_decoder pmudb_decoder_t;
+pmudb_decoder_t *pmudb_decoder_open(pmudb_t *db, int pmu, struct pmudb_error *err);
+void pmudb_decoder_close(pmudb_decoder_t *dec);
+
+struct pmudb_decoded {
+	const char *event;		/* "skl::UOPS_RETIRED:ALL:c=1:i=1" */
+	bool exact;			/* encodes to exactly the registers asked */
+	uint64_t left[3];		/* when not: config, config1, config2 bits that differ */
+};
+typedef int (*pmudb_decode_fn)(void *ctx, const struct pmudb_decoded *d);
+
+/* Calls FOUND for each event string of the decoder's PMU that encodes to
+ * exactly CONFIG, CONFIG1, CONFIG2 (at most MAX, shortest first); when
+ * none does, once for the nearest string, with the bits it leaves over.
+ * Candidates are built from the catalog's events, unit masks and
+ * modifiers, and each is checked with pmudb_encode.  Returns the number
+ * of exact strings (0 when only a nearest one, or none at all, was found),
+ * or an error. */
+int pmudb_decode(pmudb_decoder_t *dec, uint64_t config, uint64_t config1, uint64_t config2, int max,
+		 pmudb_decode_fn found, void *ctx, struct pmudb_error *err);
 
 /* ---- browsing ---------------------------------------------------------- */
 

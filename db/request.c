@@ -54,6 +54,7 @@ int fail_with(struct request *rq, int code, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(err->message, sizeof(err->message), fmt, ap);
 	va_end(ap);
+	error_one_line(err->message);
 	return code;
 }
 

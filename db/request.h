@@ -54,6 +54,7 @@ struct request {
 	 * libpfm's limit */
 	char *fstr;
 	int fstr_len;
+	bool no_fstr;			/* libpfm gives none (a unit mask that takes no modifiers) */
 };
 
 static inline bool is_given(const struct request *rq, int m)

@@ -221,6 +221,7 @@ static int read_umask(struct unpacker *u, struct event *ev, struct umask *um)
 	um->sets_event_select = flags & UM_SETS_EVENT_SELECT;
 	um->filter_layout = flags & UM_FILTER_LAYOUT;
 	um->code_is_filter = flags & UM_CODE_IS_FILTER;
+	um->takes_no_modifiers = flags & UM_TAKES_NO_MODIFIERS;
 	int64_t group = read_svarint(r);
 	um->single_error = read_error(u, false);
 	um->filter_bits[0] = read_varint(r);
@@ -317,19 +318,29 @@ static int read_rules(struct unpacker *u, struct event *ev)
 	return 0;
 }
 
-static int read_hidden(struct unpacker *u, struct event *ev)
+/* A bit per modifier of EV, then an error per bit set: the hidden
+ * modifiers, and those refused with a unit mask that takes none. */
+static int read_modifier_bits(struct unpacker *u, const struct event *ev, uint64_t *bits, int **errors,
+			      const char *what)
 {
 	int nmods = ev->modifiers->count;
-	ev->hidden = read_varint(&u->r);
-	if (bits_past(ev->hidden, nmods))
-		return refuse(u, "an event hides a modifier it lacks");
-	ev->hidden_error = arena_calloc(&u->t->arena, (size_t)nmods + 1, sizeof(*ev->hidden_error));
-	if (!ev->hidden_error)
+	*bits = read_varint(&u->r);
+	if (bits_past(*bits, nmods))
+		return refuse(u, what);
+	*errors = arena_calloc(&u->t->arena, (size_t)nmods + 1, sizeof(**errors));
+	if (!*errors)
 		return refuse(u, "out of memory");
 	for (int m = 0; m < nmods; m++)
-		if (ev->hidden >> m & 1)
-			ev->hidden_error[m] = read_error(u, false);
-	return u->r.ok ? 0 : refuse(u, "an event's hidden modifiers");
+		if (*bits >> m & 1)
+			(*errors)[m] = read_error(u, false);
+	return u->r.ok ? 0 : refuse(u, what);
+}
+
+static int read_hidden(struct unpacker *u, struct event *ev)
+{
+	return read_modifier_bits(u, ev, &ev->hidden, &ev->hidden_error, "an event hides a modifier it lacks")
+	       || read_modifier_bits(u, ev, &ev->no_modifiers, &ev->no_modifiers_error,
+				     "an event refuses a modifier it lacks");
 }
 
 /* The fields before the modifier set: also what indexing the names reads. */
@@ -343,6 +354,7 @@ static uint64_t read_event_head(struct unpacker *u, struct event *ev)
 	ev->retired = flags & EV_RETIRED;
 	ev->umasks_in_config1 = flags & EV_UMASKS_IN_CONFIG1;
 	ev->filters_given = flags & EV_FILTERS_GIVEN;
+	ev->defaults_keep_select = flags & EV_DEFAULTS_KEEP_SELECT;
 	return flags;
 }
 
@@ -363,6 +375,8 @@ static int read_event(struct unpacker *u, struct event *ev)
 	if (!r->ok || !ev->name || !*ev->name)
 		return refuse(u, "an event without a name");
 	ev->name_len = (int)strnlen(ev->name, INT_MAX);
+	if (ev->equiv && strcspn(ev->equiv, ":.") > MAX_EQUIV_NAME)
+		return refuse(u, "an event stands for an event name too long");
 	if (type < INT32_MIN || type > INT32_MAX || ((flags & EV_HAS_PERF_TYPE) && type == INT32_MIN))
 		return refuse(u, "an event's perf type out of range");
 	ev->perf_type = (int)type;

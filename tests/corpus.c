@@ -5,6 +5,7 @@
 #include "corpus.h"
 
 #include <perfmon/pfmlib_perf_event.h>
+#include "libpfm_ask.h"
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -77,28 +78,60 @@ static void integer_values(const char *pmu, const char *event, const char *mod, 
 	}
 }
 
-static void event_corpus(struct emit *out, const char *pmu, const pfm_event_info_t *ei)
+static bool libpfm_encodes(const char *s)
 {
-	static struct attr_list umasks, mods;
-	event_attrs(ei->idx, ei->nattrs, &umasks, &mods);
-	emitf(out, "%s::%s", pmu, ei->name);
-	for (int i = 0; i < umasks.n; i++)
-		emitf(out, "%s::%s:%s", pmu, ei->name, umasks.items[i].name);
-	for (int i = 0; i < umasks.n; i++)
-		for (int j = i + 1; j < umasks.n; j++)
-			emitf(out, "%s::%s:%s:%s", pmu, ei->name, umasks.items[i].name, umasks.items[j].name);
-	for (int i = 0; i < mods.n; i++) {
-		const char *m = mods.items[i].name;
-		if (mods.items[i].type == PFM_ATTR_MOD_BOOL) {
-			emitf(out, "%s::%s:%s=0", pmu, ei->name, m);
-			emitf(out, "%s::%s:%s=1", pmu, ei->name, m);
+	struct perf_event_attr attr;
+	return libpfm_ask(s, &attr, NULL, NULL) == PFM_SUCCESS;
+}
+
+/* BASE with each modifier (with PERF_ONLY, each of the perf_events
+ * layer) at 0 and 1, or at its bounds and one past them. */
+static void modifier_corpus(struct emit *out, const char *pmu, const char *event, const char *base,
+			    const struct attr_list *mods, bool perf_only)
+{
+	for (int i = 0; i < mods->n; i++) {
+		const char *m = mods->items[i].name;
+		if (perf_only && mods->items[i].ctrl != PFM_ATTR_CTRL_PERF_EVENT)
+			continue;
+		if (mods->items[i].type == PFM_ATTR_MOD_BOOL) {
+			emitf(out, "%s:%s=0", base, m);
+			emitf(out, "%s:%s=1", base, m);
 			continue;
 		}
 		uint64_t v[8];
 		int n;
-		integer_values(pmu, ei->name, m, v, &n);
+		integer_values(pmu, event, m, v, &n);
 		for (int k = 0; k < n; k++)
-			emitf(out, "%s::%s:%s=%llu", pmu, ei->name, m, (unsigned long long)v[k]);
+			emitf(out, "%s:%s=%llu", base, m, (unsigned long long)v[k]);
+	}
+}
+
+static void event_corpus(struct emit *out, const char *pmu, const pfm_event_info_t *ei)
+{
+	static struct attr_list umasks, mods;
+	event_attrs(ei->idx, ei->nattrs, &umasks, &mods);
+	char base[512];
+	snprintf(base, sizeof(base), "%s::%s", pmu, ei->name);
+	emitf(out, "%s", base);
+	for (int i = 0; i < umasks.n; i++)
+		emitf(out, "%s:%s", base, umasks.items[i].name);
+	for (int i = 0; i < umasks.n; i++)
+		for (int j = i + 1; j < umasks.n; j++)
+			emitf(out, "%s:%s:%s", base, umasks.items[i].name, umasks.items[j].name);
+	modifier_corpus(out, pmu, ei->name, base, &mods, false);
+	/* an event libpfm refuses alone refuses every modifier string above:
+	 * the perf_events layer's are given again on the first unit mask
+	 * libpfm takes alone (TOPDOWN_M:BACKEND_BOUND takes no modifiers,
+	 * :u=1 is refused) */
+	if (!umasks.n || libpfm_encodes(base))
+		return;
+	for (int i = 0; i < umasks.n; i++) {
+		char with[1024];
+		snprintf(with, sizeof(with), "%s:%s", base, umasks.items[i].name);
+		if (libpfm_encodes(with)) {
+			modifier_corpus(out, pmu, ei->name, with, &mods, true);
+			return;
+		}
 	}
 }
 

@@ -2,7 +2,9 @@
  * corpus.h - event strings built from libpfm's own enumeration: every event
  * alone, with each unit mask, with each pair of unit masks, with each
  * modifier at 0 and 1 (boolean) or at its bounds and one past them
- * (integer), and a fixed list of malformed strings.
+ * (integer) (an event libpfm refuses alone: the perf_events layer's also on
+ * the first unit mask it takes alone), and a fixed list of malformed
+ * strings.
  */
 #ifndef PMUDB_TESTS_CORPUS_H
 #define PMUDB_TESTS_CORPUS_H

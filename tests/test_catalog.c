@@ -85,8 +85,28 @@ static void get_attr(int idx, int a, pfm_event_attr_info_t *ai)
 static void test_schema_is_versioned(void **state)
 {
 	(void)state;
-	assert_int_equal(query_int("PRAGMA user_version"), 4);
-	assert_int_equal(query_int("SELECT value FROM meta WHERE key = 'schema_version'"), 4);
+	assert_int_equal(query_int("PRAGMA user_version"), 5);
+	assert_int_equal(query_int("SELECT value FROM meta WHERE key = 'schema_version'"), 5);
+}
+
+/* The catalog says which libpfm it came from: its version string, its PMU
+ * count (as libpfm enumerates them now) and a fingerprint of 16 hex
+ * digits (its enumeration: the version string does not tell releases apart). */
+static void test_meta_records_the_libpfm(void **state)
+{
+	(void)state;
+	int pmus = 0;
+	pfm_pmu_t id;
+	pfm_for_all_pmus(id) {
+		pfm_pmu_info_t pi;
+		memset(&pi, 0, sizeof(pi));
+		pi.size = sizeof(pi);
+		pmus += pfm_get_pmu_info(id, &pi) == PFM_SUCCESS;
+	}
+	assert_int_equal(query_int("SELECT value FROM meta WHERE key = 'libpfm_pmus'"), pmus);
+	assert_int_equal(query_int("SELECT count(*) FROM meta WHERE key = 'libpfm_version' AND length(value) > 0"), 1);
+	assert_int_equal(query_int("SELECT count(*) FROM meta WHERE key IN ('libpfm_fingerprint', 'tables_fingerprint')"
+				   " AND length(value) = 16 AND NOT value GLOB '*[^0-9a-f]*'"), 2);
 }
 
 /* Compares one event's unit masks and modifiers with libpfm's, in order. */
@@ -303,6 +323,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_schema_is_versioned),
+		cmocka_unit_test(test_meta_records_the_libpfm),
 		cmocka_unit_test(test_every_pmu_event_and_attribute_is_in_the_catalog),
 		cmocka_unit_test(test_identical_pmus_share_one_event_table),
 		cmocka_unit_test(test_derived_rules_agree_with_libpfm),

@@ -1,10 +1,14 @@
 /*
  * test_detect.c - CPU detection from the CPUID map: cpuinfo fixtures of
- * real CPUs, the map against the catalog, and this host against libpfm.
+ * real CPUs, the map against the catalog, and the map against libpfm.
  *
- * The PMUs each fixture expects are what libpfm 4.13.0's detection code
- * activates for that CPU (or, for the gaps, what newer libpfm does); libpfm
- * cannot be asked about a CPU it does not run on, so they are written here.
+ * What libpfm detects is asked of the installed libpfm at test time: on
+ * this host directly, and on every fixture CPU and every x86 entry of
+ * tables/cpuid.yaml under qemu-x86_64 with that CPU's CPUID
+ * (libpfm_cpu.h).  Whatever libpfm detects, the map's entry must name,
+ * its core PMU first.  What the fixtures name beyond that is the map's
+ * own intent (a newer table where libpfm has none): the first of the
+ * listed PMUs the catalog has.
  */
 #include <perfmon/pfmlib_perf_event.h>
 #include <setjmp.h>
@@ -18,6 +22,7 @@
 #include <cmocka.h>
 
 #include "libpfm_ask.h"
+#include "libpfm_cpu.h"
 #include "pmudb.h"
 #include "testlib.h"
 
@@ -69,6 +74,38 @@ static const char *first_present(const char *const *names)
 	return NULL;
 }
 
+static bool is_x86(const struct pmudb_cpu *cpu)
+{
+	return !strcmp(cpu->vendor, "GenuineIntel") || !strcmp(cpu->vendor, "AuthenticAMD");
+}
+
+/*
+ * Every PMU libpfm detects on CPU is in its SCOPE, and where libpfm
+ * detects a core PMU the scope starts with one.  Returns how many PMUs
+ * libpfm detects, or -1 when it cannot be asked (then nothing is checked).
+ */
+static int check_against_libpfm(const char *what, const struct pmudb_cpu *cpu, const struct pmudb_scope *scope)
+{
+	if (libpfm_cpu_unavailable() || !is_x86(cpu))
+		return -1;
+	struct libpfm_pmu l[PMUDB_SCOPE_MAX];
+	int n = libpfm_cpu_pmus(cpu, l, PMUDB_SCOPE_MAX);
+	if (n < 0)
+		fail_msg("%s: libpfm_detect under qemu failed", what);
+	bool core = false, first_is_core = false;
+	for (int i = 0; i < n; i++) {
+		if (!scope_has(scope, l[i].name))
+			fail_msg("%s (%s %d/0x%x): libpfm detects %s; the CPUID map's entry lacks it", what, cpu->vendor,
+				 cpu->family, (unsigned)cpu->model, l[i].name);
+		core |= l[i].core;
+		first_is_core |= l[i].core && scope->count && !strcmp(pmu_name(scope->pmus[0]), l[i].name);
+	}
+	if (core && !first_is_core)
+		fail_msg("%s (%s %d/0x%x): the entry starts with %s, not with a core PMU libpfm detects", what,
+			 cpu->vendor, cpu->family, (unsigned)cpu->model, pmu_name(scope->pmus[0]));
+	return n;
+}
+
 static void test_fixtures_get_their_pmus(void **state)
 {
 	(void)state;
@@ -76,25 +113,24 @@ static void test_fixtures_get_their_pmus(void **state)
 		const char *file;
 		const char *first[3];	/* the core PMU, looked up first: the first of these the catalog has */
 		const char *also;	/* another PMU that must be there, or NULL */
-		int count;		/* PMUs in all, 0 to skip */
 	} cases[] = {
-		{ "ryzen9_7940hx.txt", { "amd64_fam19h_zen4" }, NULL, 1 },
-		{ "zen3_epyc_7763.txt", { "amd64_fam19h_zen3" }, "amd64_fam19h_zen3_l3", 3 },
-		{ "zen2_epyc_7742.txt", { "amd64_fam17h_zen2" }, "amd64_rapl", 2 },
-		{ "skylake_i7_6700.txt", { "skl" }, "rapl", 2 },
-		{ "skylake_x_gold_6148.txt", { "skx" }, "skx_unc_cha27", 0 },
-		{ "cascadelake_platinum_8280.txt", { "clx" }, "skx_unc_cha0", 0 },
-		{ "icelake_sp_platinum_8380.txt", { "icx" }, "rapl", 2 },
-		{ "sapphire_rapids_platinum_8480.txt", { "spr" }, "rapl", 2 },
-		{ "emerald_rapids_platinum_8592.txt", { "emr", "spr" }, NULL, 1 },
-		{ "epyc_9005_zen5.txt", { "amd64_fam1ah_zen5" }, NULL, 0 },
-		{ "ryzen9_9950x_zen5.txt", { "amd64_fam1ah_zen5" }, NULL, 0 },
-		{ "granite_rapids_xeon_6980p.txt", { "gnr" }, NULL, 0 },
-		{ "meteorlake_core_ultra_7_155h.txt", { "mtl_rwc" }, "mtl_cmt", 2 },
-		{ "alderlake_i9_12900k.txt", { "adl_glc" }, "adl_grt", 0 },
-		{ "neoverse_n2.txt", { "arm_n2" }, NULL, 1 },
+		{ "ryzen9_7940hx.txt", { "amd64_fam19h_zen4" }, NULL },
+		{ "zen3_epyc_7763.txt", { "amd64_fam19h_zen3" }, "amd64_fam19h_zen3_l3" },
+		{ "zen2_epyc_7742.txt", { "amd64_fam17h_zen2" }, "amd64_rapl" },
+		{ "skylake_i7_6700.txt", { "skl" }, "rapl" },
+		{ "skylake_x_gold_6148.txt", { "skx" }, "skx_unc_cha27" },
+		{ "cascadelake_platinum_8280.txt", { "clx" }, "skx_unc_cha0" },
+		{ "icelake_sp_platinum_8380.txt", { "icx" }, "rapl" },
+		{ "sapphire_rapids_platinum_8480.txt", { "spr" }, "rapl" },
+		{ "emerald_rapids_platinum_8592.txt", { "emr", "spr" }, NULL },
+		{ "epyc_9005_zen5.txt", { "amd64_fam1ah_zen5" }, NULL },
+		{ "ryzen9_9950x_zen5.txt", { "amd64_fam1ah_zen5" }, NULL },
+		{ "granite_rapids_xeon_6980p.txt", { "gnr" }, NULL },
+		{ "meteorlake_core_ultra_7_155h.txt", { "mtl_rwc" }, "mtl_cmt" },
+		{ "alderlake_i9_12900k.txt", { "adl_glc" }, "adl_grt" },
+		{ "neoverse_n2.txt", { "arm_n2" }, NULL },
 	};
-	int skipped = 0;
+	int skipped = 0, asked = 0;
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		struct pmudb_cpu cpu;
 		struct pmudb_scope scope;
@@ -118,13 +154,58 @@ static void test_fixtures_get_their_pmus(void **state)
 			fail_msg("%s: first PMU %s, expected %s", cases[i].file, pmu_name(scope.pmus[0]), first);
 		if (cases[i].also && !scope_has(&scope, cases[i].also))
 			fail_msg("%s: %s missing", cases[i].file, cases[i].also);
-		if (cases[i].count)
-			assert_int_equal(scope.count, cases[i].count);
+		for (int a = 0; a < scope.count; a++)
+			for (int b = a + 1; b < scope.count; b++)
+				if (scope.pmus[a] == scope.pmus[b])
+					fail_msg("%s: %s twice", cases[i].file, pmu_name(scope.pmus[a]));
 		assert_true(match.why[0] && (strstr(match.source, "cpuid.yaml:") || strstr(match.source, "mapfile.csv:")));
+		asked += check_against_libpfm(cases[i].file, &cpu, &scope) >= 0;
 	}
 	if (skipped)
 		print_message("SKIP: %d fixtures name CPUs whose PMUs this catalog lacks (no vendor tree): each answered"
 			      " 'no event table'\n", skipped);
+	if (libpfm_cpu_unavailable())
+		print_message("SKIP part: the fixtures are not checked against libpfm: %s\n", libpfm_cpu_unavailable());
+	else
+		print_message("%d x86 fixtures: every PMU libpfm detects on each (asked under qemu) is in its entry\n",
+			      asked);
+}
+
+/* Every x86 entry of the tables (not the vendor tree's mapfile rows) at
+ * its lowest model and stepping: what libpfm detects there, the entry
+ * names (the map covers what the installed libpfm detects). */
+static void test_map_entries_against_libpfm(void **state)
+{
+	(void)state;
+	if (libpfm_cpu_unavailable()) {
+		print_message("SKIP: the CPUID map is not checked against libpfm: %s\n", libpfm_cpu_unavailable());
+		return;
+	}
+	char *path = test_build_path("pmudb.db");
+	sqlite3 *raw;
+	sqlite3_stmt *st;
+	assert_int_equal(sqlite3_open_v2(path, &raw, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_prepare_v2(raw, "SELECT vendor, family, model_lo, stepping_lo, source FROM cpuid_map"
+					    " WHERE source LIKE '%cpuid.yaml:%' AND vendor IN ('GenuineIntel', 'AuthenticAMD')"
+					    " ORDER BY id", -1, &st, NULL), SQLITE_OK);
+	int entries = 0, detected = 0;
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		struct pmudb_cpu cpu = { .family = sqlite3_column_int(st, 1), .model = sqlite3_column_int(st, 2),
+					 .stepping = sqlite3_column_int(st, 3) };
+		snprintf(cpu.vendor, sizeof(cpu.vendor), "%s", (const char *)sqlite3_column_text(st, 0));
+		struct pmudb_scope scope;
+		struct pmudb_error err;
+		if (pmudb_scope_cpu(db, &cpu, &scope, NULL, &err))
+			fail_msg("%s: %s", (const char *)sqlite3_column_text(st, 4), err.message);
+		detected += check_against_libpfm((const char *)sqlite3_column_text(st, 4), &cpu, &scope) > 0;
+		entries++;
+	}
+	sqlite3_finalize(st);
+	sqlite3_close(raw);
+	free(path);
+	assert_true(entries > 0);
+	print_message("%d x86 CPUID map entries against libpfm under qemu: libpfm detects PMUs on %d, each in its"
+		      " entry\n", entries, detected);
 }
 
 static void test_cpus_without_a_table_get_an_honest_answer(void **state)
@@ -144,10 +225,15 @@ static void test_cpus_without_a_table_get_an_honest_answer(void **state)
 		char path[256];
 		snprintf(path, sizeof(path), FIXTURES "%s", cases[i].file);
 		assert_int_equal(pmudb_cpu_from_cpuinfo(path, &cpu, &err), 0);
+		/* libpfm detects nothing there either (else the map must have it) */
+		struct libpfm_pmu l[PMUDB_SCOPE_MAX];
+		if (!libpfm_cpu_unavailable() && is_x86(&cpu) && libpfm_cpu_pmus(&cpu, l, PMUDB_SCOPE_MAX) != 0)
+			fail_msg("%s: libpfm detects %s there, yet the case expects no table", cases[i].file, l[0].name);
 		assert_int_equal(pmudb_scope_cpu(db, &cpu, &scope, NULL, &err), PMUDB_ERR_NOCPU);
 		assert_int_equal(scope.count, 0);
-		if (!strstr(err.message, cases[i].words))
-			fail_msg("%s: '%s' lacks '%s'", cases[i].file, err.message, cases[i].words);
+		if (!strstr(err.message, cases[i].words) || !strstr(err.message, "in this catalog's CPUID map"))
+			fail_msg("%s: '%s' lacks '%s' ... in this catalog's CPUID map", cases[i].file, err.message,
+				 cases[i].words);
 	}
 	/* Lakefield's answer names the nearest family-6 entries */
 	struct pmudb_cpu lkf;
@@ -156,6 +242,39 @@ static void test_cpus_without_a_table_get_an_honest_answer(void **state)
 	assert_int_equal(pmudb_cpu_parse("GenuineIntel/6/0x8a", &lkf, &err), 0);
 	assert_int_equal(pmudb_scope_cpu(db, &lkf, &scope, NULL, &err), PMUDB_ERR_NOCPU);
 	assert_non_null(strstr(err.message, "nearest"));
+}
+
+/* A family the map has no entry for: the answer says so of the map, not of
+ * the catalog, and names the core PMUs no entry names (a table may well be
+ * there for it: ix86arch is on every Intel CPU). */
+static void test_a_family_without_entries_names_the_unmapped_tables(void **state)
+{
+	(void)state;
+	struct pmudb_cpu cpu;
+	struct pmudb_scope scope;
+	struct pmudb_error err;
+	assert_int_equal(pmudb_cpu_parse("GenuineIntel/0x13/0x1", &cpu, &err), 0);
+	assert_int_equal(pmudb_scope_cpu(db, &cpu, &scope, NULL, &err), PMUDB_ERR_NOCPU);
+	assert_non_null(strstr(err.message, "CPUID map, which has no entry for that family"));
+	assert_null(strstr(err.message, "nor for any CPU"));
+	char *path = test_build_path("pmudb.db");
+	sqlite3 *raw;
+	sqlite3_stmt *st;
+	assert_int_equal(sqlite3_open_v2(path, &raw, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_prepare_v2(raw, "SELECT name FROM pmu WHERE kind = 'core' AND name NOT IN"
+					    " (SELECT pmu_name FROM cpuid_map_pmu) ORDER BY id LIMIT 8", -1, &st, NULL), SQLITE_OK);
+	int unmapped = 0;
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		const char *name = (const char *)sqlite3_column_text(st, 0);
+		if (!strstr(err.message, name))
+			fail_msg("the catalog's %s is in no map entry, and '%s' does not name it", name, err.message);
+		unmapped++;
+	}
+	sqlite3_finalize(st);
+	sqlite3_close(raw);
+	free(path);
+	if (!unmapped)
+		assert_non_null(strstr(err.message, "names every core PMU"));
 }
 
 static void test_bad_cpuinfo_is_refused(void **state)
@@ -320,7 +439,7 @@ static void test_emerald_rapids_gap_is_closed(void **state)
 	test_run(detect, NULL, &r);
 	assert_int_equal(r.status, 0);
 	char pmus[64];
-	snprintf(pmus, sizeof(pmus), "\"pmus\":[\"%s\"]", emr);
+	snprintf(pmus, sizeof(pmus), "\"pmus\":[\"%s\"", emr);	/* then its uncore PMUs, where the catalog has them */
 	assert_non_null(strstr(r.out, pmus));
 	assert_non_null(strstr(r.out, "\"model\":207"));
 	assert_non_null(strstr(r.out, "\"why\":\"Emerald Rapids"));
@@ -332,7 +451,9 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_fixtures_get_their_pmus),
+		cmocka_unit_test(test_map_entries_against_libpfm),
 		cmocka_unit_test(test_cpus_without_a_table_get_an_honest_answer),
+		cmocka_unit_test(test_a_family_without_entries_names_the_unmapped_tables),
 		cmocka_unit_test(test_bad_cpuinfo_is_refused),
 		cmocka_unit_test(test_cpuinfo_edges),
 		cmocka_unit_test(test_stepping_decides),

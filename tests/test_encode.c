@@ -60,7 +60,7 @@ static void assert_same_as_libpfm(const char *s)
 		assert_int_equal(e.config1, attr.config1);
 		assert_int_equal(e.exclude_user, attr.exclude_user);
 		assert_int_equal(e.exclude_kernel, attr.exclude_kernel);
-		assert_string_equal(e.fstr, fstr);
+		assert_string_equal(e.fstr, fstr ? fstr : "");	/* libpfm may give none */
 	}
 	free(fstr);
 }
@@ -250,16 +250,16 @@ static void test_bad_catalogs_are_refused(void **state)
 	pmudb_close(garbled);
 
 	/* another schema version: a good copy, then user_version changed */
-	snprintf(path, sizeof(path), "%s/v4.db", tmp);
+	snprintf(path, sizeof(path), "%s/v5.db", tmp);
 	assert_int_equal(test_copy_file(good, path), 0);
 	pmudb_t *ok = pmudb_open(path, &err);
 	assert_non_null(ok);
 	pmudb_close(ok);
 	sqlite3 *raw;
 	assert_int_equal(sqlite3_open(path, &raw), SQLITE_OK);
-	assert_int_equal(sqlite3_exec(raw, "PRAGMA user_version = 5", NULL, NULL, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(raw, "PRAGMA user_version = 6", NULL, NULL, NULL), SQLITE_OK);
 	sqlite3_close(raw);
-	assert_refused(path, "schema version 4");
+	assert_refused(path, "schema version 5");
 	free(bytes);
 	free(good);
 }
@@ -324,6 +324,66 @@ static void test_concurrent_encodes_on_one_handle(void **state)
 	pmudb_close(fresh);
 }
 
+/* Each row SQL selects (pmu, event, umask or NULL) encoded as written and
+ * with each of SUFFIXES (NULL-ended), as libpfm does; the row count. */
+static int rows_answer_as_libpfm(sqlite3 *raw, const char *sql, const char *const *suffixes)
+{
+	sqlite3_stmt *st;
+	assert_int_equal(sqlite3_prepare_v2(raw, sql, -1, &st, NULL), SQLITE_OK);
+	int n = 0;
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		char s[512];
+		const char *umask = (const char *)sqlite3_column_text(st, 2);
+		int len = snprintf(s, sizeof(s), "%s::%s%s%s", sqlite3_column_text(st, 0), sqlite3_column_text(st, 1),
+				   umask ? ":" : "", umask ? umask : "");
+		assert_same_as_libpfm(s);
+		for (const char *const *x = suffixes; *x; x++) {
+			snprintf(s + len, sizeof(s) - (size_t)len, "%s", *x);
+			assert_same_as_libpfm(s);
+		}
+		n++;
+	}
+	sqlite3_finalize(st);
+	return n;
+}
+
+/*
+ * The rules libpfm's current source needs, derived at build time, answer
+ * as the installed libpfm wherever the catalog has them: unit masks that
+ * take no modifiers (TOPDOWN_M's metrics: no fstr, perf modifiers refused
+ * but at 0 and pinned), events whose defaults keep the event select (spr's
+ * bare INST_RETIRED), unit-mask codes reaching config bits the perf
+ * encoding clears (adl_glc's LOAD_LATENCY_GT_512).  A libpfm without such
+ * tables (4.13.0) has no rows: said, not failed.
+ */
+static void test_rules_of_newer_libpfm_answer_as_libpfm(void **state)
+{
+	(void)state;
+	char *path = test_build_path("pmudb.db");
+	sqlite3 *raw;
+	assert_int_equal(sqlite3_open_v2(path, &raw, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+	static const char *const mods[] = { ":u", ":u=0", ":k=1", ":k=0", ":pinned=1", ":period=1000", ":excl=1", NULL };
+	static const char *const none[] = { NULL };
+	int no_mods = rows_answer_as_libpfm(raw, "SELECT p.name, e.name, u.name FROM umask u JOIN event e ON e.id = u.event_id"
+					   " JOIN pmu p ON p.event_table_id = e.table_id WHERE u.takes_no_modifiers"
+					   " AND p.source IS NULL", mods);
+	int keep = rows_answer_as_libpfm(raw, "SELECT p.name, e.name, NULL FROM event e JOIN pmu p ON p.event_table_id"
+					 " = e.table_id WHERE e.defaults_keep_select AND p.source IS NULL", mods + 2);
+	keep += rows_answer_as_libpfm(raw, "SELECT p.name, e.name, u.name FROM umask u JOIN event e ON e.id = u.event_id"
+				      " JOIN pmu p ON p.event_table_id = e.table_id WHERE e.defaults_keep_select"
+				      " AND p.source IS NULL AND u.source IS NULL AND u.why IS NULL", none);
+	int cleared = rows_answer_as_libpfm(raw, "SELECT p.name, e.name, u.name FROM umask u JOIN event e ON e.id ="
+					    " u.event_id JOIN pmu p ON p.event_table_id = e.table_id WHERE"
+					    " ((u.code << 8) & p.config_cleared) != 0 AND p.source IS NULL"
+					    " AND p.family != 'intel_netburst'"	/* no encoder yet: the known gap */
+					    " AND u.source IS NULL AND u.why IS NULL AND u.retired = 0", none);
+	sqlite3_close(raw);
+	free(path);
+	print_message("as libpfm: %d unit masks that take no modifiers (each with 7 modifiers), %d strings of events"
+		      " whose defaults keep the event select, %d unit masks reaching cleared config bits%s\n", no_mods,
+		      keep, cleared, no_mods + keep + cleared ? "" : " (this libpfm has none: libpfm 4.13.0's tables)");
+}
+
 static void test_browsing(void **state)
 {
 	(void)state;
@@ -365,6 +425,7 @@ int main(void)
 		cmocka_unit_test(test_bad_catalogs_are_refused),
 		cmocka_unit_test(test_concurrent_encodes_on_one_handle),
 		cmocka_unit_test(test_browsing),
+		cmocka_unit_test(test_rules_of_newer_libpfm_answer_as_libpfm),
 	};
 	return cmocka_run_group_tests_name("encode", tests, setup, teardown);
 }

@@ -161,8 +161,35 @@ static void test_too_many_unit_masks_are_refused_where_written(void **state)
 static void test_pmus_without_family_are_listed_where_to_add_them(void **state)
 {
 	(void)state;
-	char *tables[] = { "tests/fixtures/tables/families_only", NULL };
-	expect_refusal(tables, "tests/fixtures/tables/families_only/families.yaml:4:3:", "no encoding family");
+	/* one line per PMU (or run of numbered boxes), then the error naming
+	 * the section where they go */
+	char *compiler = test_build_path("pmudb-build"), *out = NULL;
+	assert_true(asprintf(&out, "%s/bad.db", tmp) > 0);
+	char *argv[] = { compiler, "--tables", "tests/fixtures/tables/families_only", "--out", out, NULL };
+	struct run_result r;
+	test_run(argv, NULL, &r);
+	assert_int_equal(r.status, 1);
+	int lines = test_line_count(r.err), listed = 0;
+	const char *last = NULL;
+	for (const char *l = r.err; *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : l + strlen(l)) {
+		if (!strncmp(l, "pmudb-build: PMU", 16)) {
+			listed++;
+			assert_non_null(strstr(l, "add"));
+		} else {
+			last = l;
+		}
+	}
+	/* skl has its family in that file; icl has none */
+	assert_null(strstr(r.err, "PMU skl ("));
+	assert_non_null(strstr(r.err, "PMU icl ("));
+	assert_true(listed >= 2 && listed == lines - 1);
+	assert_non_null(last);
+	assert_int_equal(strncmp(last, "tests/fixtures/tables/families_only/families.yaml:4:3:", 53), 0);
+	assert_non_null(strstr(last, "no encoding family"));
+	assert_int_equal(access(out, F_OK), -1);
+	test_run_free(&r);
+	free(out);
+	free(compiler);
 }
 
 static int64_t query_int(sqlite3 *db, const char *sql)

@@ -1,0 +1,292 @@
+/*
+ * cmd_decode.c - pmudb decode: from a raw encoding ("0x1c2", perf's
+ * "r01c2", perf's "cpu/event=0xc2,umask=0x1,cmask=1,inv/" or
+ * "config,config1,config2") back to the event strings that encode to
+ * exactly it (pmudb_decode), or the nearest one with the bits it leaves
+ * over named by the PMU's format fields.
+ *
+ * Which PMUs: the kernel PMU perf's syntax names (uncore_cha_0: the
+ * catalog PMUs of that kernel name, those of the selected CPU first);
+ * else, and for cpu, cpu_core, cpu_atom and armv8_*, the core PMUs of
+ * --pmu, --cpu, --cpuinfo or this host.
+ */
+#include <fnmatch.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+struct answers {
+	struct out *o;
+	bool json;
+	int count;			/* strings printed for this input */
+	const char *kernel_pmu;		/* for naming left-over bits */
+	const char *family;
+	/* the nearest string over every PMU, kept until all are decoded */
+	char nearest[512];
+	uint64_t nearest_left[3];
+	int nearest_bits;		/* -1: none */
+	char nearest_pmu[64], nearest_family[32];
+};
+
+/* Keeps the nearest of all PMUs' nearest strings. */
+static int keep_nearest(void *ctx, const struct pmudb_decoded *d)
+{
+	struct answers *a = ctx;
+	int bits = __builtin_popcountll(d->left[0]) + __builtin_popcountll(d->left[1]) + __builtin_popcountll(d->left[2]);
+	if (a->nearest_bits < 0 || bits < a->nearest_bits) {
+		a->nearest_bits = bits;
+		snprintf(a->nearest, sizeof(a->nearest), "%s", d->event);
+		memcpy(a->nearest_left, d->left, sizeof(a->nearest_left));
+		snprintf(a->nearest_pmu, sizeof(a->nearest_pmu), "%s", a->kernel_pmu);
+		snprintf(a->nearest_family, sizeof(a->nearest_family), "%s", a->family ? a->family : "");
+	}
+	return 0;
+}
+
+static int print_answer(void *ctx, const struct pmudb_decoded *d);
+
+/* Exact strings are printed as they come; a nearest one is kept. */
+static int take_answer(void *ctx, const struct pmudb_decoded *d)
+{
+	return d->exact ? print_answer(ctx, d) : keep_nearest(ctx, d);
+}
+
+static bool is_core_name(const char *pmu)
+{
+	return !*pmu || !strcmp(pmu, "cpu") || !fnmatch("cpu_*", pmu, 0) || !fnmatch("armv[89]_*", pmu, 0);
+}
+
+/* The PMUs to decode in, into SCOPE. */
+static int choose_pmus(struct cli *c, const struct pmudb_raw_event *raw, struct pmudb_scope *scope)
+{
+	const struct pmudb_scope *sel = cli_scope(c);
+	scope->count = 0;
+	bool core = is_core_name(raw->pmu);
+	for (int pass = 0; pass < 2 && !scope->count; pass++) {
+		/* pass 0: the selected PMUs; pass 1 (kernel PMUs only): the catalog */
+		int n = pass ? pmudb_pmu_count(c->db) : sel->count;
+		if (pass && core)
+			break;
+		for (int i = 0; i < n && scope->count < PMUDB_SCOPE_MAX; i++) {
+			int p = pass ? i : sel->pmus[i];
+			struct pmudb_pmu_info info;
+			if (pmudb_pmu_info(c->db, p, &info))
+				continue;
+			bool take = core ? !strcmp(info.kind, "core") || c->pmu
+					 : info.sysfs_pmu && !strcmp(info.sysfs_pmu, raw->pmu);
+			/* a hybrid's cpu_core / cpu_atom: that core PMU only */
+			if (core && !fnmatch("cpu_*", raw->pmu, 0) && info.sysfs_pmu && strcmp(info.sysfs_pmu, raw->pmu))
+				take = false;
+			if (take)
+				scope->pmus[scope->count++] = p;
+		}
+	}
+	return scope->count;
+}
+
+/* "umask=0x40, inv=1" for the bits LEFT over, by the kernel PMU's format. */
+static void name_left(const struct answers *a, const uint64_t left[3], char *buf, size_t size)
+{
+	struct pmudb_perf_format fmt;
+	size_t n = 0;
+	uint64_t rest[3] = { left[0], left[1], left[2] };
+	buf[0] = '\0';
+	if (a->kernel_pmu && !pmudb_perf_format(a->kernel_pmu, a->family, &fmt, NULL))
+		for (int t = 0; t < fmt.count && n < size; t++) {
+			const struct pmudb_format_term *f = &fmt.terms[t];
+			if (!(rest[f->field] & f->mask))
+				continue;
+			n += (size_t)snprintf(buf + n, size - n, "%s%s=0x%llx", n ? ", " : "", f->name,
+					      (unsigned long long)pmudb_format_get(f->mask, rest[f->field] & f->mask));
+			rest[f->field] &= ~f->mask;
+		}
+	static const char *const reg[] = { "config", "config1", "config2" };
+	for (int w = 0; w < 3 && n < size; w++)
+		if (rest[w])
+			n += (size_t)snprintf(buf + n, size - n, "%s%s bits 0x%llx", n ? ", " : "", reg[w],
+					      (unsigned long long)rest[w]);
+}
+
+static int print_answer(void *ctx, const struct pmudb_decoded *d)
+{
+	struct answers *a = ctx;
+	struct out *o = a->o;
+	char named[512];
+	if (!d->exact)
+		name_left(a, d->left, named, sizeof(named));
+	if (a->json) {
+		out_str(o, a->count++ ? "," : "");
+		out_str(o, "{\"event\":");
+		out_json_string(o, d->event);
+		out_str(o, d->exact ? ",\"exact\":true" : ",\"exact\":false");
+		if (!d->exact) {
+			static const char *const reg[] = { "config", "config1", "config2" };
+			out_str(o, ",\"left\":{");
+			for (int w = 0; w < 3; w++) {
+				out_str(o, w ? ",\"" : "\"");
+				out_str(o, reg[w]);
+				out_str(o, "\":\"");
+				out_hex(o, d->left[w]);
+				out_char(o, '"');
+			}
+			out_str(o, "},\"left_fields\":");
+			out_json_string(o, named);
+		}
+		out_char(o, '}');
+	} else if (d->exact) {
+		out_str(o, "  ");
+		out_str(o, d->event);
+		out_char(o, '\n');
+		a->count++;
+	} else {
+		out_str(o, "  nearest: ");
+		out_str(o, d->event);
+		out_str(o, "  (left over: ");
+		out_str(o, named);
+		out_str(o, ")\n");
+		a->count++;
+	}
+	return 0;
+}
+
+static void print_registers(struct out *o, const struct pmudb_raw_event *raw, bool json)
+{
+	static const char *const reg[] = { "config", "config1", "config2" };
+	uint64_t v[3] = { raw->config, raw->config1, raw->config2 };
+	for (int w = 0; w < 3; w++) {
+		if (!json && w && !v[w])
+			continue;
+		out_str(o, json ? ",\"" : w ? " " : "");
+		out_str(o, reg[w]);
+		out_str(o, json ? "\":\"" : " ");
+		out_hex(o, v[w]);
+		if (json)
+			out_char(o, '"');
+	}
+}
+
+/* One input: parsed, decoded in each PMU; the status for it. */
+static int decode_one(struct cli *c, const char *input, bool json, int max, struct out *o)
+{
+	struct pmudb_raw_event raw;
+	struct pmudb_error err;
+	const struct pmudb_scope *sel = cli_scope(c);
+	const char *family = NULL;
+	struct pmudb_pmu_info info;
+	for (int i = 0; i < sel->count && !family; i++)
+		if (!pmudb_pmu_info(c->db, sel->pmus[i], &info) && !strcmp(info.kind, "core"))
+			family = info.family;
+	if (pmudb_perf_parse(input, family, &raw, &err)) {
+		out_flush(o);
+		fprintf(stderr, "pmudb: decode: %s: %s\n", input, err.message);
+		return EXIT_REJECTED;
+	}
+	struct pmudb_scope scope;
+	if (!choose_pmus(c, &raw, &scope)) {
+		out_flush(o);
+		if (!c->has_scope && is_core_name(raw.pmu))
+			fprintf(stderr, "pmudb: decode: %s: %s (name the PMU with --pmu or --cpu)\n", input,
+				c->scope_error.message);
+		else
+			fprintf(stderr, "pmudb: decode: %s: no PMU of the catalog %s\n", input,
+				*raw.pmu && !is_core_name(raw.pmu) ? "has that kernel name" : "is a core PMU of the selected CPU");
+		return EXIT_REJECTED;
+	}
+	if (json) {
+		out_str(o, "{\"input\":");
+		out_json_string(o, input);
+		print_registers(o, &raw, true);
+		out_str(o, ",\"answers\":[");
+	} else {
+		out_str(o, input);
+		out_str(o, ": ");
+		print_registers(o, &raw, false);
+		out_char(o, '\n');
+	}
+	int exact = 0;
+	struct answers a = { .o = o, .json = json, .nearest_bits = -1 };
+	for (int i = 0; i < scope.count; i++) {
+		pmudb_pmu_info(c->db, scope.pmus[i], &info);
+		a.kernel_pmu = *raw.pmu ? raw.pmu
+			     : info.sysfs_pmu ? info.sysfs_pmu : !strcmp(info.family, "arm_pmuv3") ? "armv8_pmuv3_0" : "cpu";
+		a.family = info.family;
+		pmudb_decoder_t *dec = pmudb_decoder_open(c->db, scope.pmus[i], &err);
+		if (!dec && err.code == PMUDB_ERR_NOTSUPP)
+			continue;	/* no named events (perf_raw, NetBurst) */
+		int n = dec ? pmudb_decode(dec, raw.config, raw.config1, raw.config2, max, take_answer, &a, &err) : -1;
+		pmudb_decoder_close(dec);
+		if (n < 0) {
+			out_flush(o);
+			fprintf(stderr, "pmudb: decode: %s: %s\n", input, err.message);
+			return EXIT_USAGE;
+		}
+		exact += n;
+	}
+	if (!exact && a.nearest_bits > 0) {
+		struct pmudb_decoded d = { a.nearest, false, { a.nearest_left[0], a.nearest_left[1], a.nearest_left[2] } };
+		a.kernel_pmu = a.nearest_pmu;
+		a.family = a.nearest_family;
+		print_answer(&a, &d);
+	}
+	if (json)
+		out_str(o, "]}\n");
+	else if (!a.count)
+		out_str(o, "  no event string of these PMUs comes near it\n");
+	return exact ? EXIT_GOOD : EXIT_REJECTED;
+}
+
+static const char help[] =
+	"usage: pmudb decode [--json] [--max N] ENCODING...\n"
+	"  ENCODING: 0x1c2 | config,config1[,config2] | r01c2 (perf raw) |\n"
+	"            PMU/term=value,.../ as perf writes it (cpu/event=0xc2,umask=0x1,cmask=1,inv/,\n"
+	"            uncore_cha_0/event=0x35,umask=0x21,config1=0x40/)\n"
+	"  Prints the event strings that encode to exactly it, shortest first (at most N, default 10),\n"
+	"  or the nearest one with the bits it leaves over.  PMUs: the kernel PMU named, else the core\n"
+	"  PMUs of --pmu, --cpu, --cpuinfo or this host.\n"
+	"  exit status: 0 every encoding decoded exactly, 1 one had no exact string (or was malformed),\n"
+	"  2 usage or catalog error\n";
+
+int cmd_decode(struct cli *c, int argc, char **argv)
+{
+	static const struct option options[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "max", required_argument, NULL, 'm' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	bool json = false;
+	int max = 10, opt;
+	while ((opt = getopt_long(argc, argv, "", options, NULL)) != -1) {
+		char *end;
+		switch (opt) {
+		case 'j': json = true; break;
+		case 'm':
+			max = (int)strtol(optarg, &end, 10);
+			if (*end || max < 1 || max > 10000) {
+				fprintf(stderr, "pmudb decode: --max %s: a number from 1 to 10000\n", optarg);
+				return EXIT_USAGE;
+			}
+			break;
+		case 'h': fputs(help, stdout); return EXIT_GOOD;
+		default: return EXIT_USAGE;
+		}
+	}
+	if (optind >= argc) {
+		fputs("pmudb decode: no encoding given (see pmudb decode --help)\n", stderr);
+		return EXIT_USAGE;
+	}
+	int status = cli_open(c);
+	struct out o;
+	out_start(&o, stdout);
+	for (int i = optind; status != EXIT_USAGE && i < argc; i++) {
+		int s = decode_one(c, argv[i], json, max, &o);
+		if (s > status)
+			status = s;
+		out_flush(&o);
+	}
+	cli_close(c);
+	return status;
+}
