@@ -484,9 +484,39 @@ static void derive_groups(struct event *ev, const int *pair, size_t n)
 		}
 }
 
+/* A value of M other than VALUE that libpfm takes for M elsewhere: the
+ * other boolean, else the range's low end (or the next value). */
+static bool other_value(const struct modifier *m, uint64_t value, uint64_t *other)
+{
+	if (!m->is_integer)
+		*other = !value;
+	else if (m->probed)
+		*other = value != m->min ? m->min : m->min + 1;
+	else
+		*other = value ? 0 : 1;
+	return !m->is_integer || !m->probed || *other <= m->max;
+}
+
+/* libpfm's hard-wired modifiers (modhw): given with unit mask I at any
+ * other value than VALUE, libpfm refuses with PFM_ERR_ATTR_SET. */
+static bool hardwired(const struct pmu *p, const struct event *ev, size_t i, const struct modifier *m,
+		      uint64_t value)
+{
+	uint64_t other;
+	if (!other_value(m, value, &other))
+		return false;
+	char *base = derive_event_string(p, ev, (int)i);
+	struct probe q;
+	accepts(base, m->name, other, &q);
+	free(base);
+	return q.error == PFM_ERR_ATTR_SET;
+}
+
 /*
  * A unit mask implies a value when its encoding shows a PMU modifier at
- * another value than the modifier's default.  The perf_events layer's
+ * another value than the modifier's default, and hard-wires one whose
+ * other values libpfm refuses, the default included (INST_RETIRED:ANY's
+ * c, i, intx on icl: c=1 is PFM_ERR_ATTR_SET).  The perf_events layer's
  * modifiers are computed by that layer, not implied.
  */
 static void derive_implied(const struct pmu *p, struct event *ev, const struct probe *singles, size_t n)
@@ -496,17 +526,17 @@ static void derive_implied(const struct pmu *p, struct event *ev, const struct p
 		if (m->follows_plm || m->is_perf)
 			continue;
 		for (size_t i = 0; i < n; i++) {
-			const struct probe_token *t = singles[i].error ? NULL : probe_modifier(&singles[i], m->name);
-			if (!t || t->value == m->default_value)
+			if (singles[i].error)
+				continue;
+			const struct probe_token *t = probe_modifier(&singles[i], m->name);
+			uint64_t value = t ? t->value : m->default_value;
+			bool wired = hardwired(p, ev, i, m, value);
+			if (value == m->default_value && !wired)
 				continue;
 			struct implied_value *iv = vec_push(&ev->umasks.items[i].implied);
 			iv->modifier = (int)mi;
-			iv->value = t->value;
-			char *base = derive_event_string(p, ev, (int)i);
-			struct probe q;
-			accepts(base, m->name, m->default_value, &q);
-			iv->hardwired = q.error == PFM_ERR_ATTR_SET;
-			free(base);
+			iv->value = value;
+			iv->hardwired = wired;
 		}
 	}
 }
@@ -665,6 +695,13 @@ static void probe_singles(const struct pmu *p, struct event *ev, struct probe *s
 		struct umask *u = &ev->umasks.items[i];
 		char *s = derive_event_string(p, ev, (int)i);
 		probe_encode(s, PLM_DEFAULT, &singles[i]);
+		/* given three times, a unit mask reaches libpfm's encoder twice
+		 * (see apply_attributes in db/encode.c) */
+		char *thrice = xprintf("%s:%s:%s", s, u->name, u->name);
+		struct probe q;
+		probe_encode(thrice, PLM_DEFAULT, &q);
+		u->repeat_error = q.error;
+		free(thrice);
 		free(s);
 		u->single_error = singles[i].error;
 		if (u->single_error != PFM_SUCCESS)

@@ -47,7 +47,7 @@ static const char *const stmt_sql[S_COUNT] = {
 	[S_ADD_SYSFS] = "INSERT INTO pmu_sysfs VALUES (?,?,?)",
 	[S_ADD_EVENT] = "INSERT INTO event VALUES (NULL,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
 	[S_ADD_ALIAS] = "INSERT INTO event_alias VALUES (?,?,?,?)",
-	[S_ADD_UMASK] = "INSERT INTO umask VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+	[S_ADD_UMASK] = "INSERT INTO umask VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
 	[S_ADD_EVENT_DEFAULT] = "INSERT INTO event_default VALUES (?,?)",
 	[S_ADD_UMASK_DEFAULT] = "INSERT INTO umask_default VALUES (?,?,?)",
 	[S_ADD_GROUP_RULE] = "INSERT INTO group_rule VALUES (?,?,?,?)",
@@ -270,7 +270,7 @@ static void key_event(sqlite3_str *k, const struct event *ev, int64_t modset)
 				    u->description, u->equiv ? u->equiv : "\x01", (unsigned long long)u->code,
 				    u->is_default, u->is_precise, u->speculative, u->retired, u->group,
 				    u->single_error * 4 + u->takes_no_modifiers * 2 + u->sets_event_select, u->why ? u->why : "");
-		sqlite3_str_appendf(k, "%s\x1f", u->source ? u->source : "");
+		sqlite3_str_appendf(k, "%s\x1f%d\x1f", u->source ? u->source : "", u->repeat_error);
 		key_ints(k, &u->added);
 		sqlite3_str_appendf(k, "f%llx/%llx/%d/%llx", (unsigned long long)u->filter_bits[0],
 				    (unsigned long long)u->filter_bits[1], u->filter_layout * 2 + u->code_is_filter,
@@ -291,13 +291,13 @@ static int insert_umasks(struct emitter *em, const struct event *ev, int64_t eve
 		int64_t text, pos = (int64_t)i;
 		/* An equiv has no group: it stands for its expansion. */
 		if (text_id(em, u->description, &text)
-		    || run(em, S_ADD_UMASK, NULL, "iisisiiiiniiiiiiissin", event_id, pos, u->name, text, u->equiv,
+		    || run(em, S_ADD_UMASK, NULL, "iisisiiiiniiiiiiissini", event_id, pos, u->name, text, u->equiv,
 			   (int64_t)u->code, (int64_t)u->is_default, (int64_t)u->is_precise, (int64_t)u->speculative,
 			   u->group < 0, (int64_t)u->group, (int64_t)u->single_error, (int64_t)u->sets_event_select,
 			   (int64_t)u->filter_bits[0], (int64_t)u->filter_bits[1], (int64_t)u->filter_layout,
 			   (int64_t)u->code_is_filter,
 			   (int64_t)u->retired, u->why, u->source, (int64_t)u->takes_no_modifiers, !ev->config_measured,
-			   (int64_t)u->config_bits) < 0)
+			   (int64_t)u->config_bits, (int64_t)u->repeat_error) < 0)
 			return -1;
 		em->stats->stored_umasks++;
 		for (size_t j = 0; j < u->added.count; j++)

@@ -52,6 +52,7 @@ struct umask {
 	int group;		/* umasks of one group behave alike with all others;
 				 * -1 for an equiv, which stands for its expansion */
 	int single_error;	/* libpfm's answer to EVENT:UMASK, 0 on success */
+	int repeat_error;	/* to EVENT:UMASK:UMASK:UMASK, of which two stay (0: success) */
 	bool sets_event_select;	/* alone, it changes config bits 0-7 from the event code's */
 	uint64_t filter_bits[2];	/* config1, config2 bits it sets beyond the event's own */
 	bool filter_layout;	/* with it, the second filter moves to config1 bits 32-63 */

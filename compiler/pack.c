@@ -274,7 +274,8 @@ static int write_umasks(struct packer *pk, int64_t event, int numasks, bool meas
 	int r = gather_umask_rows(pk, event, u);
 	if (!r)
 		st = query(pk, "SELECT position, name, equiv, code, is_default, retired, sets_event_select, filter_layout,"
-			   " code_is_filter, grp, single_error, filter_config1, filter_config2, takes_no_modifiers, config_bits"
+			   " code_is_filter, grp, single_error, filter_config1, filter_config2, takes_no_modifiers, config_bits,"
+			   " repeat_error"
 			   " FROM umask"
 			   " WHERE event_id = ?1 ORDER BY position", event);
 	int n = 0;
@@ -291,13 +292,15 @@ static int write_umasks(struct packer *pk, int64_t event, int numasks, bool meas
 		write_varint(&pk->w, (integer(st, 4) ? UM_DEFAULT : 0u) | (integer(st, 5) ? UM_RETIRED : 0u)
 			     | (integer(st, 6) ? UM_SETS_EVENT_SELECT : 0u) | (integer(st, 7) ? UM_FILTER_LAYOUT : 0u)
 			     | (integer(st, 8) ? UM_CODE_IS_FILTER : 0u) | (integer(st, 13) ? UM_TAKES_NO_MODIFIERS : 0u)
-			     | (is_null(st, 14) ? 0u : UM_CONFIG_MEASURED));
+			     | (is_null(st, 14) ? 0u : UM_CONFIG_MEASURED) | (integer(st, 15) ? UM_REPEAT_REFUSED : 0u));
 		write_svarint(&pk->w, is_null(st, 9) ? -1 : integer(st, 9));
 		write_svarint(&pk->w, integer(st, 10));
 		write_varint(&pk->w, (uint64_t)integer(st, 11));
 		write_varint(&pk->w, (uint64_t)integer(st, 12));
 		if (!is_null(st, 14))
 			write_varint(&pk->w, (uint64_t)integer(st, 14));
+		if (integer(st, 15))
+			write_svarint(&pk->w, integer(st, 15));
 		write_varint(&pk->w, u->unlocks[n]);
 		write_varint(&pk->w, (uint64_t)u->nadded[n]);
 		write_bytes(&pk->w, u->added[n].data, u->added[n].len);

@@ -203,6 +203,7 @@ CREATE TABLE umask (
 	source TEXT,
 	takes_no_modifiers INTEGER NOT NULL,	-- libpfm gives no fstr and refuses perf modifiers (derived)
 	config_bits INTEGER,		-- with the event's config_base: the config bits it adds
+	repeat_error INTEGER NOT NULL REFERENCES pfm_error(code),	-- libpfm's answer to it given three times (derived)
 	PRIMARY KEY (event_id, position)
 ) WITHOUT ROWID;
 

@@ -84,6 +84,7 @@ static void copy_umask_rules(struct umask *t, const struct umask *f)
 {
 	t->group = f->group;
 	t->single_error = f->single_error;
+	t->repeat_error = f->repeat_error;
 	t->sets_event_select = f->sets_event_select;
 	t->filter_bits[0] = f->filter_bits[0];
 	t->filter_bits[1] = f->filter_bits[1];

@@ -112,6 +112,7 @@ struct umask {
 					 * the event's no_modifiers given non-zero */
 	int group;		/* -1 for an equiv */
 	int single_error;
+	int repeat_error;	/* given three times (two reach the encoder): 0 or libpfm's error */
 	int nadded;
 	uint16_t *added;	/* positions of the defaults it gets alone */
 	int nimplied;

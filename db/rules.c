@@ -77,6 +77,11 @@ static void add_common_defaults(struct request *rq)
 static int check_combination(struct request *rq)
 {
 	const struct event *ev = rq->ev;
+	for (int i = 0; i < rq->nrepeated; i++) {
+		const struct umask *u = &ev->umasks[rq->repeated[i]];
+		if (u->repeat_error)
+			return fail(rq, u->repeat_error, "unit mask %s of %s is given more than once", u->name, ev->name);
+	}
 	for (int i = 0; i < rq->nasked; i++)
 		for (int j = i + 1; j < rq->nasked; j++) {
 			const struct umask *a = &ev->umasks[rq->asked[i]], *b = &ev->umasks[rq->asked[j]];
@@ -130,8 +135,13 @@ int add_umask_defaults(struct request *rq)
 		add_common_defaults(rq);
 	}
 	sort_positions(rq->final, rq->nfinal);
-	for (int i = 0; i < rq->nfinal; i++)
+	for (int i = 0; i < rq->nfinal; i++) {
 		fstr_add_umask(rq, &ev->umasks[rq->final[i]]);
+		/* libpfm prints each unit mask its encoder saw */
+		for (int k = 0; k < rq->nrepeated; k++)
+			if (rq->repeated[k] == rq->final[i])
+				fstr_add_umask(rq, &ev->umasks[rq->final[i]]);
+	}
 	return apply_implied(rq);
 }
 

@@ -228,6 +228,8 @@ static int read_umask(struct unpacker *u, struct event *ev, struct umask *um)
 	um->filter_bits[1] = read_varint(r);
 	if (flags & UM_CONFIG_MEASURED)
 		um->config_bits = read_varint(r);
+	if (flags & UM_REPEAT_REFUSED)
+		um->repeat_error = read_error(u, true);
 	um->unlocks = read_varint(r);
 	if (!r->ok || !um->name || !*um->name)
 		return refuse(u, "a unit mask without a name");
