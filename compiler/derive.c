@@ -19,7 +19,9 @@
  * perf_event_attr field), what giving it sets beyond its value, and which
  * other modifier it needs; for the PMU, how its perf type is found and
  * which privilege levels it filters.  Nothing here knows a PMU family: the
- * same questions are asked of all of them.
+ * same questions are asked of all of them, and the config of the families
+ * whose encoder places measured registers (NetBurst's) is measured too
+ * (derive_config.c).
  */
 #include "derive.h"
 
@@ -28,6 +30,8 @@
 #include <string.h>
 #include <strings.h>
 
+#include "../db/family_encoders.h"
+#include "derive_config.h"
 #include "probe.h"
 #include "sysfs_spy.h"
 
@@ -185,6 +189,64 @@ static void find_presence(const char *base, struct modifier *m)
 	}
 }
 
+/* The mask of M's landing in register field F (config, config1, config2). */
+static uint64_t *landing_mask(struct modifier *m, size_t f)
+{
+	for (size_t i = 0; i < m->landings.count; i++)
+		if (!strcmp(m->landings.items[i].field, field_names[f]))
+			return &m->landings.items[i].mask;
+	return NULL;
+}
+
+/*
+ * Bits several modifiers set whenever their value is not 0, on top of
+ * their values: NetBurst's CCCR compare bit, which e=1, cmpl=1 and any
+ * non-zero thr set.  Measured as a landing, such a bit looks like part of
+ * each modifier's value.  Where another modifier N, given alone, sets bits
+ * of M's landing while the fstr still shows M's value unchanged, those bits
+ * are not M's value: they move from M's landing to the bits M sets when
+ * non-zero (and M at its smallest value, 0, must not set them).
+ */
+static void find_nonzero_bits(const char *base, struct event *ev)
+{
+	struct probe none, lo;
+	probe_encode(base, PLM_DEFAULT, &none);
+	if (none.error || none.raw_only)
+		return;
+	for (size_t n = 0; n < ev->modifiers.count; n++) {
+		const struct modifier *other = &ev->modifiers.items[n];
+		struct probe with;
+		if (other->is_perf || !other->probed || other->max < 1 || other->min > 1
+		    || !accepts(base, other->name, 1, &with))
+			continue;
+		for (size_t mi = 0; mi < ev->modifiers.count; mi++) {
+			struct modifier *m = &ev->modifiers.items[mi];
+			const struct probe_token *before = probe_modifier(&none, m->name);
+			const struct probe_token *after = probe_modifier(&with, m->name);
+			if (mi == n || m->is_perf || m->min != 0 || !before || !after || before->value != after->value
+			    || !accepts(base, m->name, 0, &lo))
+				continue;
+			for (size_t f = 1; f <= 3; f++) {
+				uint64_t *mask = landing_mask(m, f);
+				uint64_t set = field_value(&with, f) & ~field_value(&none, f);
+				uint64_t shared = mask ? *mask & set & ~field_value(&lo, f) : 0;
+				if (!shared)
+					continue;
+				*mask &= ~shared;
+				struct landing *l = NULL;
+				for (size_t i = 0; i < m->nonzero.count && !l; i++)
+					if (!strcmp(m->nonzero.items[i].field, field_names[f]))
+						l = &m->nonzero.items[i];
+				if (!l) {
+					l = vec_push(&m->nonzero);
+					snprintf(l->field, sizeof(l->field), "%s", field_names[f]);
+				}
+				l->mask |= shared;
+			}
+		}
+	}
+}
+
 /*
  * A filter bit at 0 can leave the filter empty, and then libpfm puts the
  * event's default filter in (skx CHA: 0x3b): the plain difference would
@@ -291,6 +353,9 @@ static void copy_modifier_rules(struct event *to, const struct event *from)
 		t->presence.count = 0;
 		for (size_t j = 0; j < f->presence.count; j++)
 			*(struct landing *)vec_push(&t->presence) = f->presence.items[j];
+		t->nonzero.count = 0;
+		for (size_t j = 0; j < f->nonzero.count; j++)
+			*(struct landing *)vec_push(&t->nonzero) = f->nonzero.items[j];
 		t->has_shown = f->has_shown;
 		t->shown = f->shown;
 	}
@@ -419,9 +484,39 @@ static void derive_groups(struct event *ev, const int *pair, size_t n)
 		}
 }
 
+/* A value of M other than VALUE that libpfm takes for M elsewhere: the
+ * other boolean, else the range's low end (or the next value). */
+static bool other_value(const struct modifier *m, uint64_t value, uint64_t *other)
+{
+	if (!m->is_integer)
+		*other = !value;
+	else if (m->probed)
+		*other = value != m->min ? m->min : m->min + 1;
+	else
+		*other = value ? 0 : 1;
+	return !m->is_integer || !m->probed || *other <= m->max;
+}
+
+/* libpfm's hard-wired modifiers (modhw): given with unit mask I at any
+ * other value than VALUE, libpfm refuses with PFM_ERR_ATTR_SET. */
+static bool hardwired(const struct pmu *p, const struct event *ev, size_t i, const struct modifier *m,
+		      uint64_t value)
+{
+	uint64_t other;
+	if (!other_value(m, value, &other))
+		return false;
+	char *base = derive_event_string(p, ev, (int)i);
+	struct probe q;
+	accepts(base, m->name, other, &q);
+	free(base);
+	return q.error == PFM_ERR_ATTR_SET;
+}
+
 /*
  * A unit mask implies a value when its encoding shows a PMU modifier at
- * another value than the modifier's default.  The perf_events layer's
+ * another value than the modifier's default, and hard-wires one whose
+ * other values libpfm refuses, the default included (INST_RETIRED:ANY's
+ * c, i, intx on icl: c=1 is PFM_ERR_ATTR_SET).  The perf_events layer's
  * modifiers are computed by that layer, not implied.
  */
 static void derive_implied(const struct pmu *p, struct event *ev, const struct probe *singles, size_t n)
@@ -431,17 +526,17 @@ static void derive_implied(const struct pmu *p, struct event *ev, const struct p
 		if (m->follows_plm || m->is_perf)
 			continue;
 		for (size_t i = 0; i < n; i++) {
-			const struct probe_token *t = singles[i].error ? NULL : probe_modifier(&singles[i], m->name);
-			if (!t || t->value == m->default_value)
+			if (singles[i].error)
+				continue;
+			const struct probe_token *t = probe_modifier(&singles[i], m->name);
+			uint64_t value = t ? t->value : m->default_value;
+			bool wired = hardwired(p, ev, i, m, value);
+			if (value == m->default_value && !wired)
 				continue;
 			struct implied_value *iv = vec_push(&ev->umasks.items[i].implied);
 			iv->modifier = (int)mi;
-			iv->value = t->value;
-			char *base = derive_event_string(p, ev, (int)i);
-			struct probe q;
-			accepts(base, m->name, m->default_value, &q);
-			iv->hardwired = q.error == PFM_ERR_ATTR_SET;
-			free(base);
+			iv->value = value;
+			iv->hardwired = wired;
 		}
 	}
 }
@@ -600,6 +695,13 @@ static void probe_singles(const struct pmu *p, struct event *ev, struct probe *s
 		struct umask *u = &ev->umasks.items[i];
 		char *s = derive_event_string(p, ev, (int)i);
 		probe_encode(s, PLM_DEFAULT, &singles[i]);
+		/* given three times, a unit mask reaches libpfm's encoder twice
+		 * (see apply_attributes in db/encode.c) */
+		char *thrice = xprintf("%s:%s:%s", s, u->name, u->name);
+		struct probe q;
+		probe_encode(thrice, PLM_DEFAULT, &q);
+		u->repeat_error = q.error;
+		free(thrice);
 		free(s);
 		u->single_error = singles[i].error;
 		if (u->single_error != PFM_SUCCESS)
@@ -763,6 +865,8 @@ static void probe_pairs(const struct pmu *p, struct event *ev, int *pair)
 			free(s);
 			if (q.error == PFM_SUCCESS && !pair_follows_default_rule(ev, (int)i, (int)j, &q))
 				ev->pair_rule_misses++;
+			if (!config_pair_agrees(ev, &q))
+				ev->config_misses++;
 			if (!plain)
 				continue;
 			pair[i * n + j] = pair[j * n + i] = q.error;
@@ -855,6 +959,7 @@ static void derive_modifiers(const struct pmu *p, struct event *ev, const char *
 	find_plm_modifiers(base, ev);
 	for (size_t i = 0; i < ev->modifiers.count; i++)
 		derive_modifier(base, ev, i);
+	find_nonzero_bits(base, ev);
 	/* a modifier the base refuses may act with some unit mask */
 	/* (a unit mask refused alone may be one that needs the modifier) */
 	for (size_t u = 0; u < ev->umasks.count && u < 32 && unprobed_modifiers(ev); u++) {
@@ -901,8 +1006,9 @@ static void derive_unlocks(const struct pmu *p, struct event *ev, const char *ba
 	}
 }
 
-/* Derives EV's rules; returns a string libpfm encodes for it, or NULL. */
-static char *derive_event(struct pmu *p, struct event *ev, struct modifier_source *src)
+/* Derives EV's rules; returns a string libpfm encodes for it, or NULL.
+ * MEASURE_CONFIG: P's encoder places the config measured here. */
+static char *derive_event(struct pmu *p, struct event *ev, struct modifier_source *src, bool measure_config)
 {
 	size_t n = ev->umasks.count;
 	struct probe bare;
@@ -927,6 +1033,8 @@ static char *derive_event(struct pmu *p, struct event *ev, struct modifier_sourc
 	derive_no_modifiers(p, ev);
 	find_hidden_modifiers(ev, &bare, singles);
 	derive_filters(ev, &bare, singles);
+	if (measure_config)
+		derive_config(ev, &bare, singles);
 	probe_pairs(p, ev, pair);
 	derive_groups(ev, pair, n);
 
@@ -1015,9 +1123,13 @@ void derive_pmu(struct pmu *p)
 {
 	struct modifier_source src = { NULL, false };
 	p->perf_type = -2;	/* not seen yet */
+	/* the one question that depends on the family: whether its encoder
+	 * reads libpfm's codes or the registers measured here */
+	const struct family *f = family_by_name(p->family ? p->family : "");
+	bool measure_config = f && f->measured_config;
 	char *first = NULL;
 	for (size_t i = 0; i < p->events.count; i++) {
-		char *base = derive_event(p, &p->events.items[i], &src);
+		char *base = derive_event(p, &p->events.items[i], &src, measure_config);
 		/* Any string the PMU encodes serves to find the privilege levels. */
 		if (base && !first) {
 			p->supported_plm = derive_supported_plm(base);

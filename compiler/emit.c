@@ -28,7 +28,7 @@ enum stmt_id {
 	S_ADD_PMU, S_ADD_SYSFS, S_ADD_EVENT, S_ADD_ALIAS, S_ADD_UMASK,
 	S_ADD_EVENT_DEFAULT, S_ADD_UMASK_DEFAULT, S_ADD_GROUP_RULE, S_ADD_IMPLIED,
 	S_ADD_CPUID, S_ADD_CPUID_PMU, S_ADD_OVERRIDE, S_ADD_META, S_ADD_ERROR,
-	S_FIND_TEXT, S_ADD_TEXT, S_ADD_TEXT_KEY, S_ADD_PAIR_DEFAULT, S_ADD_HIDDEN, S_ADD_NO_MODIFIER, S_ADD_PRESENCE, S_ADD_UNLOCK,
+	S_FIND_TEXT, S_ADD_TEXT, S_ADD_TEXT_KEY, S_ADD_PAIR_DEFAULT, S_ADD_HIDDEN, S_ADD_NO_MODIFIER, S_ADD_PRESENCE, S_ADD_NONZERO, S_ADD_UNLOCK,
 	S_ADD_FINDING, S_ADD_SUMMARY,
 	S_COUNT
 };
@@ -45,9 +45,9 @@ static const char *const stmt_sql[S_COUNT] = {
 	[S_ADD_LANDING] = "INSERT INTO modifier_landing VALUES (?,?,?,?)",
 	[S_ADD_PMU] = "INSERT INTO pmu VALUES (NULL,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
 	[S_ADD_SYSFS] = "INSERT INTO pmu_sysfs VALUES (?,?,?)",
-	[S_ADD_EVENT] = "INSERT INTO event VALUES (NULL,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+	[S_ADD_EVENT] = "INSERT INTO event VALUES (NULL,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
 	[S_ADD_ALIAS] = "INSERT INTO event_alias VALUES (?,?,?,?)",
-	[S_ADD_UMASK] = "INSERT INTO umask VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+	[S_ADD_UMASK] = "INSERT INTO umask VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
 	[S_ADD_EVENT_DEFAULT] = "INSERT INTO event_default VALUES (?,?)",
 	[S_ADD_UMASK_DEFAULT] = "INSERT INTO umask_default VALUES (?,?,?)",
 	[S_ADD_GROUP_RULE] = "INSERT INTO group_rule VALUES (?,?,?,?)",
@@ -58,6 +58,7 @@ static const char *const stmt_sql[S_COUNT] = {
 	[S_ADD_META] = "INSERT INTO meta VALUES (?,?)",
 	[S_ADD_ERROR] = "INSERT INTO pfm_error VALUES (?,?,?)",
 	[S_ADD_PRESENCE] = "INSERT INTO modifier_presence VALUES (?,?,?,?)",
+	[S_ADD_NONZERO] = "INSERT INTO modifier_nonzero VALUES (?,?,?,?)",
 	[S_ADD_HIDDEN] = "INSERT INTO event_hidden_modifier VALUES (?,?,?)",
 	[S_ADD_NO_MODIFIER] = "INSERT INTO event_no_modifier VALUES (?,?,?)",
 	[S_ADD_UNLOCK] = "INSERT INTO umask_unlock VALUES (?,?,?)",
@@ -170,6 +171,9 @@ static void key_modifiers(sqlite3_str *k, const struct event *ev)
 		for (size_t j = 0; j < m->presence.count; j++)
 			sqlite3_str_appendf(k, "+%s=%llx,", m->presence.items[j].field,
 					    (unsigned long long)m->presence.items[j].mask);
+		for (size_t j = 0; j < m->nonzero.count; j++)
+			sqlite3_str_appendf(k, "!%s=%llx,", m->nonzero.items[j].field,
+					    (unsigned long long)m->nonzero.items[j].mask);
 		sqlite3_str_appendf(k, "s%d/%llx", m->has_shown, (unsigned long long)m->shown);
 		sqlite3_str_appendchar(k, 1, '\x1e');
 	}
@@ -195,6 +199,10 @@ static int insert_modifiers(struct emitter *em, int64_t set, const struct event 
 		for (size_t j = 0; j < m->presence.count; j++)
 			if (run(em, S_ADD_PRESENCE, NULL, "iisi", set, (int64_t)i, m->presence.items[j].field,
 				(int64_t)m->presence.items[j].mask) < 0)
+				return -1;
+		for (size_t j = 0; j < m->nonzero.count; j++)
+			if (run(em, S_ADD_NONZERO, NULL, "iisi", set, (int64_t)i, m->nonzero.items[j].field,
+				(int64_t)m->nonzero.items[j].mask) < 0)
 				return -1;
 	}
 	return 0;
@@ -244,6 +252,8 @@ static void key_event(sqlite3_str *k, const struct event *ev, int64_t modset)
 	sqlite3_str_appendf(k, "d%d", ev->defaults_keep_select);
 	sqlite3_str_appendf(k, "f%llx/%llx/%llx", (unsigned long long)ev->filter_base[0],
 			    (unsigned long long)ev->filter_base[1], (unsigned long long)ev->filter_default);
+	if (ev->config_measured)
+		sqlite3_str_appendf(k, "r%llx", (unsigned long long)ev->config_base);
 	for (size_t i = 0; i < ev->aliases.count; i++)
 		sqlite3_str_appendf(k, "%s=%s,", ev->aliases.items[i].name,
 				    ev->aliases.items[i].attrs ? ev->aliases.items[i].attrs : "");
@@ -260,10 +270,11 @@ static void key_event(sqlite3_str *k, const struct event *ev, int64_t modset)
 				    u->description, u->equiv ? u->equiv : "\x01", (unsigned long long)u->code,
 				    u->is_default, u->is_precise, u->speculative, u->retired, u->group,
 				    u->single_error * 4 + u->takes_no_modifiers * 2 + u->sets_event_select, u->why ? u->why : "");
-		sqlite3_str_appendf(k, "%s\x1f", u->source ? u->source : "");
+		sqlite3_str_appendf(k, "%s\x1f%d\x1f", u->source ? u->source : "", u->repeat_error);
 		key_ints(k, &u->added);
-		sqlite3_str_appendf(k, "f%llx/%llx/%d", (unsigned long long)u->filter_bits[0],
-				    (unsigned long long)u->filter_bits[1], u->filter_layout * 2 + u->code_is_filter);
+		sqlite3_str_appendf(k, "f%llx/%llx/%d/%llx", (unsigned long long)u->filter_bits[0],
+				    (unsigned long long)u->filter_bits[1], u->filter_layout * 2 + u->code_is_filter,
+				    (unsigned long long)u->config_bits);
 		for (size_t j = 0; j < u->implied.count; j++)
 			sqlite3_str_appendf(k, "%d=%llu%c,", u->implied.items[j].modifier,
 					    (unsigned long long)u->implied.items[j].value, u->implied.items[j].hardwired ? 'h' : 's');
@@ -280,12 +291,13 @@ static int insert_umasks(struct emitter *em, const struct event *ev, int64_t eve
 		int64_t text, pos = (int64_t)i;
 		/* An equiv has no group: it stands for its expansion. */
 		if (text_id(em, u->description, &text)
-		    || run(em, S_ADD_UMASK, NULL, "iisisiiiiniiiiiiissi", event_id, pos, u->name, text, u->equiv,
+		    || run(em, S_ADD_UMASK, NULL, "iisisiiiiniiiiiiissini", event_id, pos, u->name, text, u->equiv,
 			   (int64_t)u->code, (int64_t)u->is_default, (int64_t)u->is_precise, (int64_t)u->speculative,
 			   u->group < 0, (int64_t)u->group, (int64_t)u->single_error, (int64_t)u->sets_event_select,
 			   (int64_t)u->filter_bits[0], (int64_t)u->filter_bits[1], (int64_t)u->filter_layout,
 			   (int64_t)u->code_is_filter,
-			   (int64_t)u->retired, u->why, u->source, (int64_t)u->takes_no_modifiers) < 0)
+			   (int64_t)u->retired, u->why, u->source, (int64_t)u->takes_no_modifiers, !ev->config_measured,
+			   (int64_t)u->config_bits, (int64_t)u->repeat_error) < 0)
 			return -1;
 		em->stats->stored_umasks++;
 		for (size_t j = 0; j < u->added.count; j++)
@@ -307,13 +319,13 @@ static int insert_event(struct emitter *em, int64_t table, size_t position, cons
 	int64_t id, text;
 	/* perf_type NULL: the PMU's; -1: read from sysfs. */
 	if (text_id(em, ev->description, &text)
-	    || run(em, S_ADD_EVENT, &id, "iisisiiiinniiiiiiiissi", table, (int64_t)position, ev->name, text, ev->equiv,
+	    || run(em, S_ADD_EVENT, &id, "iisisiiiinniiiiiiiissin", table, (int64_t)position, ev->name, text, ev->equiv,
 		   (int64_t)ev->code, (int64_t)ev->is_precise, (int64_t)ev->supports_hw_sampling,
 		   (int64_t)ev->speculative, modset == 0, modset, ev->perf_type == -2, (int64_t)ev->perf_type,
 		   (int64_t)ev->bare_error, (int64_t)ev->umasks_in_config1, (int64_t)ev->filters_given,
 		   (int64_t)ev->filter_base[0],
 		   (int64_t)ev->filter_base[1], (int64_t)ev->filter_default, (int64_t)ev->group_count, (int64_t)ev->retired, ev->why,
-		   ev->source, (int64_t)ev->defaults_keep_select) < 0)
+		   ev->source, (int64_t)ev->defaults_keep_select, !ev->config_measured, (int64_t)ev->config_base) < 0)
 		return -1;
 	em->stats->stored_events++;
 	int r = insert_umasks(em, ev, id);
@@ -494,7 +506,7 @@ static int insert_meta(struct emitter *em, const struct model *m)
 	    || run(em, S_ADD_META, NULL, "ss", "libpfm_fingerprint", m->libpfm_fingerprint) < 0
 	    || run(em, S_ADD_META, NULL, "ss", "tables_fingerprint", m->tables_fingerprint) < 0
 	    || (m->vendor_fingerprint && run(em, S_ADD_META, NULL, "ss", "vendor_fingerprint", m->vendor_fingerprint) < 0)
-	    || run(em, S_ADD_META, NULL, "ss", "schema_version", "4") < 0
+	    || run(em, S_ADD_META, NULL, "ss", "schema_version", "5") < 0
 	    || (m->vendor_tree && (run(em, S_ADD_META, NULL, "ss", "vendor_tree", m->vendor_tree) < 0
 				   || run(em, S_ADD_META, NULL, "ss", "vendor_layout", m->vendor_layout) < 0)))
 		return -1;

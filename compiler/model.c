@@ -73,6 +73,7 @@ static void free_event(struct event *e)
 		free(e->modifiers.items[i].description);
 		free(e->modifiers.items[i].landings.items);
 		free(e->modifiers.items[i].presence.items);
+		free(e->modifiers.items[i].nonzero.items);
 	}
 	for (size_t i = 0; i < e->aliases.count; i++) {
 		free(e->aliases.items[i].name);
@@ -258,10 +259,13 @@ void event_copy_modifiers(struct event *to, const struct event *from, char *cons
 		t->description = xstrdup(f->description);
 		memset(&t->landings, 0, sizeof(t->landings));
 		memset(&t->presence, 0, sizeof(t->presence));
+		memset(&t->nonzero, 0, sizeof(t->nonzero));
 		for (size_t j = 0; j < f->landings.count; j++)
 			*(struct landing *)vec_push(&t->landings) = f->landings.items[j];
 		for (size_t j = 0; j < f->presence.count; j++)
 			*(struct landing *)vec_push(&t->presence) = f->presence.items[j];
+		for (size_t j = 0; j < f->nonzero.count; j++)
+			*(struct landing *)vec_push(&t->nonzero) = f->nonzero.items[j];
 	}
 	/* the position of a needed modifier, in TO's list */
 	for (size_t i = first; from && i < to->modifiers.count; i++) {

@@ -52,10 +52,13 @@ struct umask {
 	int group;		/* umasks of one group behave alike with all others;
 				 * -1 for an equiv, which stands for its expansion */
 	int single_error;	/* libpfm's answer to EVENT:UMASK, 0 on success */
+	int repeat_error;	/* to EVENT:UMASK:UMASK:UMASK, of which two stay (0: success) */
 	bool sets_event_select;	/* alone, it changes config bits 0-7 from the event code's */
 	uint64_t filter_bits[2];	/* config1, config2 bits it sets beyond the event's own */
 	bool filter_layout;	/* with it, the second filter moves to config1 bits 32-63 */
 	bool code_is_filter;	/* its code goes to a filter, not the unit-mask field */
+	uint64_t config_bits;	/* config bits every encoding with it has beyond the
+				 * event's config_base (when that is measured) */
 	bool takes_no_modifiers;	/* with it libpfm gives no fstr and refuses perf
 				 * modifiers (event.no_modifiers): TOPDOWN_M's metrics */
 	struct int_vec added;	/* defaults libpfm adds to EVENT:UMASK */
@@ -81,6 +84,8 @@ struct modifier {
 	uint64_t min, max;	/* accepted range */
 	int range_error;	/* libpfm's error just past the range */
 	VEC(struct landing) presence;	/* bits set whenever it is given */
+	VEC(struct landing) nonzero;	/* bits set whenever its value is not 0, beyond
+					 * the value (NetBurst's CCCR compare bit) */
 	bool has_shown;		/* fstr shows SHOWN whatever value is given */
 	uint64_t shown;
 	bool follows_plm;	/* value comes from the privilege-level mask */
@@ -136,6 +141,9 @@ struct event {
 	struct int_vec hidden_errors;	/* per hidden one: libpfm's error when given without a unit mask that needs it */
 	uint64_t filter_base[2];	/* config1, config2 bits every encoding of it has */
 	uint64_t filter_default;	/* of those, config1 bits present only while no unit mask sets that filter */
+	bool config_measured;	/* its family's encoder places measured registers: */
+	uint64_t config_base;	/* the config bits every encoding of it has */
+	int config_misses;	/* pairs whose config is not what those bits give */
 	struct int_vec bare_added;	/* defaults libpfm adds to the bare event */
 	int group_count;
 	VEC(struct group_rule) group_rules;

@@ -15,16 +15,17 @@
  *   a modifier set: count; per modifier: str name, str description, flags
  *     (MOD_*), default, min, max, shown, svarint range_error, svarint
  *     requires (-1 none), svarint refused_error, nlandings, (field, mask)...,
- *     npresence, (field, bits)...
+ *     npresence, (field, bits)..., nnonzero, (field, bits)...
  *   an event: str name, str equiv, code, flags (EV_*), [svarint perf_type
  *     when EV_HAS_PERF_TYPE], svarint bare_error, set (0: none, else index
- *     + 1), filter_config1, filter_config2, filter_default, hidden (bit per
- *     modifier), svarint error per hidden bit, no_modifiers (bit per
- *     modifier: refused non-zero with a unit mask that takes none),
- *     svarint error per such bit, numasks,
+ *     + 1), filter_config1, filter_config2, filter_default, [config_base
+ *     when EV_CONFIG_MEASURED], hidden (bit per modifier), svarint error per
+ *     hidden bit, no_modifiers (bit per modifier: refused non-zero with a
+ *     unit mask that takes none), svarint error per such bit, numasks,
  *     per unit mask: str name, str equiv, code, flags (UM_*), svarint group
  *       (-1 none), svarint single_error, filter_config1, filter_config2,
- *       unlocks (bit per modifier), nadded, positions..., nimplied,
+ *       [config_bits when UM_CONFIG_MEASURED], unlocks (bit per modifier),
+ *       nadded, positions..., nimplied,
  *       (modifier, value, hardwired)...
  *     nbare, positions..., nrules, (svarint group_a, group_b, error)...,
  *     npairs, (umask_a, umask_b, nadded, positions...)...
@@ -162,6 +163,8 @@ static int write_modifier_set(struct packer *pk, int64_t set)
 		r = write_field_masks(pk, "SELECT field, mask FROM modifier_landing WHERE set_id = ?1 AND position = ?2",
 				      set, n)
 		    || write_field_masks(pk, "SELECT field, bits FROM modifier_presence WHERE set_id = ?1 AND position = ?2",
+					 set, n)
+		    || write_field_masks(pk, "SELECT field, bits FROM modifier_nonzero WHERE set_id = ?1 AND position = ?2",
 					 set, n);
 		mods = pk->w;
 		pk->w = saved;
@@ -252,7 +255,16 @@ static int gather_umask_rows(struct packer *pk, int64_t event, struct umask_rows
 	return pk->error ? -1 : 0;
 }
 
-static int write_umasks(struct packer *pk, int64_t event, int numasks)
+/* A unit mask has measured registers exactly when its event has. */
+static int check_measured(struct packer *pk, int64_t event, bool event_measured, sqlite3_stmt *st, int n)
+{
+	if (!pk->check || event_measured == !is_null(st, 14))
+		return 0;
+	return fail(pk, "event %lld: unit mask %d %s measured registers, its event %s", (long long)event, n,
+		    event_measured ? "lacks" : "has", event_measured ? "has them" : "not");
+}
+
+static int write_umasks(struct packer *pk, int64_t event, int numasks, bool measured)
 {
 	struct umask_rows *u = calloc(1, sizeof(*u));
 	if (!u)
@@ -262,7 +274,9 @@ static int write_umasks(struct packer *pk, int64_t event, int numasks)
 	int r = gather_umask_rows(pk, event, u);
 	if (!r)
 		st = query(pk, "SELECT position, name, equiv, code, is_default, retired, sets_event_select, filter_layout,"
-			   " code_is_filter, grp, single_error, filter_config1, filter_config2, takes_no_modifiers FROM umask"
+			   " code_is_filter, grp, single_error, filter_config1, filter_config2, takes_no_modifiers, config_bits,"
+			   " repeat_error"
+			   " FROM umask"
 			   " WHERE event_id = ?1 ORDER BY position", event);
 	int n = 0;
 	while (!r && st && sqlite3_step(st) == SQLITE_ROW) {
@@ -270,16 +284,23 @@ static int write_umasks(struct packer *pk, int64_t event, int numasks)
 			r = fail(pk, "event %lld: unit-mask positions are not 0, 1, 2 ...", (long long)event);
 			break;
 		}
+		if ((r = check_measured(pk, event, measured, st, n)))
+			break;
 		write_string(&pk->w, &pk->pool, text(st, 1));
 		write_string(&pk->w, &pk->pool, text(st, 2));
 		write_varint(&pk->w, (uint64_t)integer(st, 3));
 		write_varint(&pk->w, (integer(st, 4) ? UM_DEFAULT : 0u) | (integer(st, 5) ? UM_RETIRED : 0u)
 			     | (integer(st, 6) ? UM_SETS_EVENT_SELECT : 0u) | (integer(st, 7) ? UM_FILTER_LAYOUT : 0u)
-			     | (integer(st, 8) ? UM_CODE_IS_FILTER : 0u) | (integer(st, 13) ? UM_TAKES_NO_MODIFIERS : 0u));
+			     | (integer(st, 8) ? UM_CODE_IS_FILTER : 0u) | (integer(st, 13) ? UM_TAKES_NO_MODIFIERS : 0u)
+			     | (is_null(st, 14) ? 0u : UM_CONFIG_MEASURED) | (integer(st, 15) ? UM_REPEAT_REFUSED : 0u));
 		write_svarint(&pk->w, is_null(st, 9) ? -1 : integer(st, 9));
 		write_svarint(&pk->w, integer(st, 10));
 		write_varint(&pk->w, (uint64_t)integer(st, 11));
 		write_varint(&pk->w, (uint64_t)integer(st, 12));
+		if (!is_null(st, 14))
+			write_varint(&pk->w, (uint64_t)integer(st, 14));
+		if (integer(st, 15))
+			write_svarint(&pk->w, integer(st, 15));
 		write_varint(&pk->w, u->unlocks[n]);
 		write_varint(&pk->w, (uint64_t)u->nadded[n]);
 		write_bytes(&pk->w, u->added[n].data, u->added[n].len);
@@ -401,13 +422,14 @@ static int set_index(const int64_t *sets, int nsets, int64_t id)
 static int write_event(struct packer *pk, sqlite3_stmt *ev, const int64_t *sets, int nsets)
 {
 	int64_t id = integer(ev, 0);
-	bool has_type = !is_null(ev, 9);
+	bool has_type = !is_null(ev, 9), measured = !is_null(ev, 17);
 	write_string(&pk->w, &pk->pool, text(ev, 2));
 	write_string(&pk->w, &pk->pool, text(ev, 3));
 	write_varint(&pk->w, (uint64_t)integer(ev, 4));
 	write_varint(&pk->w, (integer(ev, 5) ? EV_PRECISE : 0u) | (integer(ev, 6) ? EV_RETIRED : 0u)
 		     | (integer(ev, 7) ? EV_UMASKS_IN_CONFIG1 : 0u) | (integer(ev, 8) ? EV_FILTERS_GIVEN : 0u)
-		     | (has_type ? EV_HAS_PERF_TYPE : 0u) | (integer(ev, 16) ? EV_DEFAULTS_KEEP_SELECT : 0u));
+		     | (has_type ? EV_HAS_PERF_TYPE : 0u) | (integer(ev, 16) ? EV_DEFAULTS_KEEP_SELECT : 0u)
+		     | (measured ? EV_CONFIG_MEASURED : 0u));
 	if (has_type)
 		write_svarint(&pk->w, integer(ev, 9));
 	write_svarint(&pk->w, integer(ev, 10));
@@ -415,6 +437,8 @@ static int write_event(struct packer *pk, sqlite3_stmt *ev, const int64_t *sets,
 	write_varint(&pk->w, (uint64_t)integer(ev, 12));
 	write_varint(&pk->w, (uint64_t)integer(ev, 13));
 	write_varint(&pk->w, (uint64_t)integer(ev, 14));
+	if (measured)
+		write_varint(&pk->w, (uint64_t)integer(ev, 17));
 	if (write_modifier_bits(pk, "SELECT modifier_position, given_error FROM event_hidden_modifier"
 				" WHERE event_id = ?1 ORDER BY 1", id)
 	    || write_modifier_bits(pk, "SELECT modifier_position, error FROM event_no_modifier"
@@ -426,7 +450,7 @@ static int write_event(struct packer *pk, sqlite3_stmt *ev, const int64_t *sets,
 			    MAX_POSITIONS);
 	write_varint(&pk->w, (uint64_t)numasks);
 	static const bool rule_signs[] = { true, true, true };
-	return write_umasks(pk, id, numasks)
+	return write_umasks(pk, id, numasks, measured)
 	       || write_list(pk, "SELECT umask_position FROM event_default WHERE event_id = ?1 ORDER BY 1", id, 1, NULL)
 	       || write_list(pk, "SELECT group_a, group_b, error FROM group_rule WHERE event_id = ?1 ORDER BY 1, 2", id, 3,
 			     rule_signs)
@@ -439,8 +463,8 @@ static int write_events(struct packer *pk, const int64_t *sets, int nsets, size_
 {
 	sqlite3_stmt *st = query(pk, "SELECT id, position, name, equiv, code, is_precise, retired, umasks_in_config1,"
 				 " filters_given, perf_type, bare_error, modifier_set_id, filter_config1, filter_config2,"
-				 " filter_default, (SELECT count(*) FROM umask u WHERE u.event_id = e.id), defaults_keep_select"
-				 " FROM event e"
+				 " filter_default, (SELECT count(*) FROM umask u WHERE u.event_id = e.id), defaults_keep_select,"
+				 " config_base FROM event e"
 				 " WHERE table_id = ?1 ORDER BY position", pk->table);
 	int r = st ? 0 : -1, n = 0;
 	while (!r && sqlite3_step(st) == SQLITE_ROW) {

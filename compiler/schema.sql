@@ -1,8 +1,8 @@
--- schema.sql - the pmudb catalog, version 4.  docs/schema.md explains every
+-- schema.sql - the pmudb catalog, version 5.  docs/schema.md explains every
 -- table and column.  Integers are SQLite's 64-bit signed integers: codes and
 -- masks that use bit 63 read back negative and are meant as unsigned.
 
-PRAGMA user_version = 4;
+PRAGMA user_version = 5;
 
 CREATE TABLE meta (
 	key TEXT PRIMARY KEY,
@@ -105,6 +105,17 @@ CREATE TABLE modifier_presence (
 	FOREIGN KEY (set_id, position) REFERENCES modifier(set_id, position)
 ) WITHOUT ROWID;
 
+-- Register bits a modifier sets whenever its value is not 0, beyond the
+-- value itself (NetBurst's CCCR compare bit).
+CREATE TABLE modifier_nonzero (
+	set_id INTEGER NOT NULL,
+	position INTEGER NOT NULL,
+	field TEXT NOT NULL,
+	bits INTEGER NOT NULL,
+	PRIMARY KEY (set_id, position, field),
+	FOREIGN KEY (set_id, position) REFERENCES modifier(set_id, position)
+) WITHOUT ROWID;
+
 CREATE TABLE event (
 	id INTEGER PRIMARY KEY,
 	table_id INTEGER NOT NULL REFERENCES event_table(id),
@@ -128,7 +139,9 @@ CREATE TABLE event (
 	retired INTEGER NOT NULL,
 	why TEXT,
 	source TEXT,			-- NULL: libpfm's; else the vendor file (pmu-events tree path)
-	defaults_keep_select INTEGER NOT NULL	-- a default libpfm adds does not replace the event select (derived)
+	defaults_keep_select INTEGER NOT NULL,	-- a default libpfm adds does not replace the event select (derived)
+	config_base INTEGER		-- NULL, or the config bits every encoding has, measured for
+					-- a family whose encoder places measured registers (NetBurst)
 );
 
 -- perf modifiers libpfm refuses at a non-zero value when a final unit mask
@@ -189,6 +202,8 @@ CREATE TABLE umask (
 	why TEXT,
 	source TEXT,
 	takes_no_modifiers INTEGER NOT NULL,	-- libpfm gives no fstr and refuses perf modifiers (derived)
+	config_bits INTEGER,		-- with the event's config_base: the config bits it adds
+	repeat_error INTEGER NOT NULL REFERENCES pfm_error(code),	-- libpfm's answer to it given three times (derived)
 	PRIMARY KEY (event_id, position)
 ) WITHOUT ROWID;
 

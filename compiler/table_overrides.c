@@ -34,6 +34,7 @@
 #include <strings.h>
 
 #include "../db/catalog_limits.h"
+#include "../db/family_encoders.h"
 #include "sections.h"
 
 static const char *const override_keys[] = {
@@ -272,8 +273,29 @@ static int apply_to_umask(struct ydoc *d, struct override *o, struct pmu *p, str
 	return 0;
 }
 
+/*
+ * A PMU whose encoder places the registers the build measured from libpfm
+ * (NetBurst) reads no code: a code, event select or config1 given, or an
+ * event or unit mask added, would encode as nothing the override says.
+ */
+static int check_measured_family(struct ydoc *d, const struct override *o, const struct pmu *p)
+{
+	const struct family *f = family_by_name(p->family ? p->family : "");
+	if (!f || !f->measured_config)
+		return 0;
+	const char *key = o->has_code ? "code" : o->has_select ? "select" : o->has_config1 ? "config1" : NULL;
+	if (!key && strcmp(o->action, "add"))
+		return 0;
+	return ydoc_fail(d, key ? ydoc_get(d, o->node, key) : ydoc_get(d, o->node, "action"),
+			 "%s encodes with the registers measured from libpfm's encodings (family %s): an override can"
+			 " retire, alias, describe or hard-wire there, not %s", p->name, p->family,
+			 key ? "change a code" : "add");
+}
+
 static int apply_to_event(struct ydoc *d, struct override *o, struct pmu *p)
 {
+	if (check_measured_family(d, o, p))
+		return -1;
 	struct event *ev = pmu_find_event(p, o->event);
 	yaml_node_t *at = ydoc_get(d, o->node, "event");
 	bool add = !strcmp(o->action, "add") && !o->umask;

@@ -84,12 +84,14 @@ static void copy_umask_rules(struct umask *t, const struct umask *f)
 {
 	t->group = f->group;
 	t->single_error = f->single_error;
+	t->repeat_error = f->repeat_error;
 	t->sets_event_select = f->sets_event_select;
 	t->filter_bits[0] = f->filter_bits[0];
 	t->filter_bits[1] = f->filter_bits[1];
 	t->filter_layout = f->filter_layout;
 	t->code_is_filter = f->code_is_filter;
 	t->takes_no_modifiers = f->takes_no_modifiers;
+	t->config_bits = f->config_bits;
 	copy_ints(&t->added, &f->added);
 	COPY_VEC(&t->implied, &f->implied);
 	COPY_VEC(&t->unlocks, &f->unlocks);
@@ -102,6 +104,7 @@ static void copy_modifier_rules(struct modifier *t, const struct modifier *f)
 	t->max = f->max;
 	t->range_error = f->range_error;
 	COPY_VEC(&t->presence, &f->presence);
+	COPY_VEC(&t->nonzero, &f->nonzero);
 	t->has_shown = f->has_shown;
 	t->shown = f->shown;
 	t->follows_plm = f->follows_plm;
@@ -125,6 +128,9 @@ static void copy_event_rules(struct event *t, const struct event *f)
 	COPY_VEC(&t->group_rules, &f->group_rules);
 	t->pair_rule_misses = f->pair_rule_misses;
 	t->defaults_keep_select = f->defaults_keep_select;
+	t->config_measured = f->config_measured;
+	t->config_base = f->config_base;
+	t->config_misses = f->config_misses;
 	copy_ints(&t->no_modifiers, &f->no_modifiers);
 	copy_ints(&t->no_modifiers_errors, &f->no_modifiers_errors);
 	t->pair_defaults.count = 0;

@@ -61,6 +61,8 @@ struct modifier {
 	struct landing landings[4];
 	int npresence;
 	struct landing presence[3];	/* bits set whenever given */
+	int nnonzero;
+	struct landing nonzero[3];	/* bits set whenever the value is not 0 */
 	bool has_shown;			/* fstr shows SHOWN whatever the value */
 	uint64_t shown;
 };
@@ -105,10 +107,12 @@ struct umask {
 	uint64_t filter_bits[2];	/* measured: config1, config2 bits it adds */
 	bool filter_layout;	/* measured: moves config2 into config1 bits 32-63 */
 	bool code_is_filter;	/* measured: its code is a filter, not a umask value */
+	uint64_t config_bits;	/* measured: config bits it adds (families that measure config) */
 	bool takes_no_modifiers;	/* measured: libpfm gives no fstr and refuses
 					 * the event's no_modifiers given non-zero */
 	int group;		/* -1 for an equiv */
 	int single_error;
+	int repeat_error;	/* given three times (two reach the encoder): 0 or libpfm's error */
 	int nadded;
 	uint16_t *added;	/* positions of the defaults it gets alone */
 	int nimplied;
@@ -136,6 +140,8 @@ struct event {
 	bool filters_given;	/* the unit masks' filter bits are stated values: applied */
 	uint64_t filter_base[2];	/* measured: config1, config2 bits of any encoding */
 	uint64_t filter_default;	/* measured: config1 bits only while no umask sets that filter */
+	bool config_measured;	/* config_base and the unit masks' config_bits are set */
+	uint64_t config_base;	/* measured: config bits of any encoding */
 	int perf_type;		/* INT32_MIN: the PMU's */
 	int bare_error;
 	int numasks;

@@ -63,7 +63,6 @@ static int encode_final(pmudb_t *db, struct pmu *p, const struct event *ev, cons
 	rq.err = &err;
 	rq.out = &out;
 	rq.fstr = out.fstr;
-	rq.conflict = -1;
 	rq.nasked = rq.nfinal = n;
 	if (n) {	/* FINAL is NULL for none */
 		memcpy(rq.asked, final, (size_t)n * sizeof(*final));

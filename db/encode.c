@@ -56,25 +56,62 @@ static void note_typed(struct request *rq, int u)
 	rq->ntyped++;
 }
 
-static int add_umask(struct request *rq, int u)
+static int add_attr(struct request *rq, int umask, int modifier, uint64_t value)
 {
-	for (int i = 0; i < rq->nasked; i++)
-		if (rq->asked[i] == u)
-			return 0;	/* a repeated unit mask is one unit mask */
-	if (rq->nasked == MAX_UMASKS)
-		return fail(rq, PMUDB_ERR_TOOMANY, "too many unit masks at '%s'", rq->token);
-	rq->asked[rq->nasked++] = (uint16_t)u;
+	if (rq->nattrs == MAX_ATTRS)
+		return fail(rq, PMUDB_ERR_TOOMANY, "too many attributes at '%s' (libpfm takes %d)", rq->token, MAX_ATTRS);
+	struct given_attr *a = &rq->attrs[rq->nattrs++];
+	a->umask = (int16_t)umask;
+	a->modifier = (int16_t)modifier;
+	a->value = value;
 	return 0;
 }
 
-/* A modifier given twice with two values is refused once the whole string
- * is read, as libpfm checks duplicates after parsing. */
+static int add_umask(struct request *rq, int u)
+{
+	return add_attr(rq, u, -1, 0);
+}
+
 static int add_modifier(struct request *rq, int m, uint64_t value)
 {
-	if (is_given(rq, m) && rq->value[m] != value && rq->conflict < 0)
-		rq->conflict = m;
-	rq->given |= 1ULL << m;
-	rq->value[m] = value;
+	return add_attr(rq, -1, m, value);
+}
+
+/*
+ * libpfm's pass over the parsed attributes, as libpfm does it: each is
+ * compared with those after it; an equal one is removed and the one that
+ * moves into its place is not compared (so of U:U:U two stay, and of
+ * m=0:m=0:m the m=1 escapes), and a modifier with another value is
+ * PFM_ERR_ATTR_SET.  Then what stays applies in order: a repeated unit
+ * mask counts once, the last value of a modifier wins.
+ */
+static int apply_attributes(struct request *rq)
+{
+	struct given_attr *a = rq->attrs;
+	for (int i = 0; i < rq->nattrs; i++)
+		for (int j = i + 1; j < rq->nattrs; j++) {
+			if (a[i].umask != a[j].umask || a[i].modifier != a[j].modifier)
+				continue;
+			if (a[i].value != a[j].value)
+				return fail(rq, PMUDB_ERR_ATTR_SET, "'%s' is given twice with different values",
+					    rq->ev->modifiers->items[a[i].modifier].name);
+			memmove(&a[j], &a[j + 1], (size_t)(rq->nattrs - j - 1) * sizeof(*a));
+			rq->nattrs--;
+		}
+	for (int i = 0; i < rq->nattrs; i++) {
+		if (a[i].modifier >= 0) {
+			rq->given |= 1ULL << a[i].modifier;
+			rq->value[a[i].modifier] = a[i].value;
+			continue;
+		}
+		bool seen = false;
+		for (int k = 0; k < rq->nasked && !seen; k++)
+			seen = rq->asked[k] == a[i].umask;
+		if (!seen)
+			rq->asked[rq->nasked++] = (uint16_t)a[i].umask;
+		else
+			rq->repeated[rq->nrepeated++] = (uint16_t)a[i].umask;
+	}
 	return 0;
 }
 
@@ -315,10 +352,7 @@ static int parse_everything(struct request *rq, const char *alias_attrs, char *u
 	if (!r && user_attrs)
 		r = parse_attrs(rq, user_attrs);
 	rq->token = NULL;
-	if (!r && rq->conflict >= 0)
-		r = fail(rq, PMUDB_ERR_ATTR_SET, "'%s' is given twice with different values",
-			 rq->ev->modifiers->items[rq->conflict].name);
-	return r;
+	return r ? r : apply_attributes(rq);
 }
 
 /* out->fstr starts "PMU::"; what the stages add follows (rq->fstr). */
@@ -395,7 +429,7 @@ static void start(struct request *rq, pmudb_t *db, struct pmudb_encoding *out, s
 	rq->fstr = out->fstr;
 	rq->no_fstr = false;
 	rq->given = 0;
-	rq->conflict = -1;
+	rq->nattrs = rq->nrepeated = 0;
 	memset(rq->codes, 0, sizeof(rq->codes));
 	memset(out, 0, sizeof(*out));
 	out->cpu = -1;

@@ -8,8 +8,8 @@
  * what the catalog cannot say: how libpfm's encoder of that family places a
  * code, using the placements the build measured (event-select overrides,
  * config1 unit masks, filter bits).  The encoders restate libpfm's rules
- * (lib/pfmlib_*.c of libpfm 4.13); no libpfm code is copied.  NetBurst has
- * no encoder yet: its PMUs answer PMUDB_ERR_NOTSUPP.  The PMUs made from the
+ * (lib/pfmlib_*.c of libpfm 4.13); no libpfm code is copied.  NetBurst's
+ * encoder has a file of its own (family_netburst.c).  The PMUs made from the
  * vendors' lists use the same encoders (see compiler/vendor_build.c), and Arm
  * PMUv3 the simplest: the event number is config.
  */
@@ -23,29 +23,6 @@
 
 #include "family_encoders.h"
 #include "rules.h"
-
-/* Sets every PMU modifier that is given, and those implied by a unit mask
- * when IMPLIED (encoders that measured the registers have them already). */
-static int apply_pmu_modifiers(struct request *rq, bool implied)
-{
-	const struct modifier_set *set = rq->ev->modifiers;
-	uint64_t values[MAX_MODIFIERS];
-	uint64_t implied_mask = implied ? implied_modifiers(rq, values) & ~rq->given : 0;
-	int m;
-	for (each_bit(m, (rq->given | implied_mask) & ~set->from_perf)) {
-		const struct modifier *mod = &set->items[m];
-		if (!is_given(rq, m)) {
-			/* a value a unit mask implies (ldlat=3) goes in too */
-			if (values[m] != mod->default_value)
-				apply_landings(rq, mod, values[m]);
-			continue;
-		}
-		uint64_t v = rq->value[m];
-		apply_landings(rq, mod, mod->is_integer ? v : v != 0);
-		apply_presence(rq, mod);
-	}
-	return 0;
-}
 
 /* ---- Intel x86 core (and client uncore) --------------------------------- */
 
@@ -223,16 +200,16 @@ static int encode_perf_raw(struct request *rq)
 }
 
 static const struct family families[] = {
-	{ "intel_x86", encode_intel_x86, NULL },
-	{ "amd64", encode_amd64, NULL },
-	{ "perf", encode_or, NULL },
-	{ "intel_rapl", encode_or, NULL },
-	{ "amd64_rapl", encode_or, NULL },
-	{ "intel_snbep_unc", encode_intel_snbep_unc, NULL },
-	{ "intel_nhm_unc", encode_intel_snbep_unc, NULL },
-	{ "perf_raw", encode_perf_raw, match_raw_name },
-	{ "arm_pmuv3", encode_or, NULL },
-	{ "intel_netburst", NULL, NULL },	/* known, no encoder yet: PMUDB_ERR_NOTSUPP */
+	{ "intel_x86", encode_intel_x86, NULL, false },
+	{ "amd64", encode_amd64, NULL, false },
+	{ "perf", encode_or, NULL, false },
+	{ "intel_rapl", encode_or, NULL, false },
+	{ "amd64_rapl", encode_or, NULL, false },
+	{ "intel_snbep_unc", encode_intel_snbep_unc, NULL, false },
+	{ "intel_nhm_unc", encode_intel_snbep_unc, NULL, false },
+	{ "perf_raw", encode_perf_raw, match_raw_name, false },
+	{ "arm_pmuv3", encode_or, NULL, false },
+	{ "intel_netburst", encode_netburst, NULL, true },
 };
 
 const char *family_names(void)

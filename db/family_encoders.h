@@ -5,6 +5,7 @@
 #ifndef PMUDB_FAMILY_ENCODERS_H
 #define PMUDB_FAMILY_ENCODERS_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 struct request;
@@ -17,7 +18,14 @@ struct family {
 	/* For PMUs whose event names are numbers (perf_raw's rNNNN): 0 and
 	 * *code set when NAME is one, else -1.  NULL for named events. */
 	int (*match_name)(const char *name, uint64_t *code);
+	/* The encoder places the config the build measured from libpfm's
+	 * encodings (event.config_base, umask.config_bits), not libpfm's
+	 * codes: the compiler measures it for this family's PMUs. */
+	bool measured_config;
 };
+
+/* Encoders in files of their own. */
+int encode_netburst(struct request *rq);	/* family_netburst.c */
 
 /* The family NAME, or NULL when pmudb does not know it (the compiler
  * refuses such a name in the tables). */

@@ -19,7 +19,7 @@
  *       names, each NUL-terminated; the blob ends with a NUL.  Slots hash
  *       the lower-cased names (name_hash()) with linear probing; a slot
  *       holds a PMU index + 1, or 0.
- *   event table ("pmudbT3"): u32 nevents, u32 nsets, u32 pool_offset,
+ *   event table ("pmudbT5"): u32 nevents, u32 nsets, u32 pool_offset,
  *       u32 event_offset[nevents], u32 set_offset[nsets], then the records
  *       those offsets point at, in the fields compiler/pack.c lists, then
  *       the string pool up to the end: every string of the records once,
@@ -40,7 +40,7 @@
 
 #define PACKED_HEADER 8		/* the magic */
 #define PACKED_DIRECTORY_MAGIC "pmudbD4"	/* 8 bytes with the NUL */
-#define PACKED_TABLE_MAGIC "pmudbT4"
+#define PACKED_TABLE_MAGIC "pmudbT5"
 #define PACKED_ALIASES_MAGIC "pmudbA3"
 #define PACKED_MAX_SIZE (64u << 20)	/* of a blob, unpacked */
 
@@ -54,11 +54,11 @@ enum {
 };
 enum {
 	EV_PRECISE = 1, EV_RETIRED = 2, EV_UMASKS_IN_CONFIG1 = 4, EV_FILTERS_GIVEN = 8, EV_HAS_PERF_TYPE = 16,
-	EV_DEFAULTS_KEEP_SELECT = 32,
+	EV_DEFAULTS_KEEP_SELECT = 32, EV_CONFIG_MEASURED = 64,
 };
 enum {
 	UM_DEFAULT = 1, UM_RETIRED = 2, UM_SETS_EVENT_SELECT = 4, UM_FILTER_LAYOUT = 8, UM_CODE_IS_FILTER = 16,
-	UM_TAKES_NO_MODIFIERS = 32,
+	UM_TAKES_NO_MODIFIERS = 32, UM_CONFIG_MEASURED = 64, UM_REPEAT_REFUSED = 128,
 };
 
 /* The unpacked bytes of FRAME (N bytes), malloc'd, with *SIZE set; NULL

@@ -23,6 +23,11 @@
 #define PLM_ALL (PLM0 | PLM1 | PLM2 | PLM3 | PLMH)
 #define PLM_DEFAULT (PLM0 | PLM3)
 
+/* libpfm's PFMLIB_MAX_ATTRS: the attributes of one string, equivs
+ * expanded.  libpfm answers PFM_ERR_TOOMANY to a modifier past it (and
+ * overruns its array on a unit mask past it: pmudb refuses that too). */
+#define MAX_ATTRS 64
+
 struct request {
 	struct pmudb *db;
 	const struct pmu *pmu;
@@ -45,7 +50,16 @@ struct request {
 	 * only where given (bit m) */
 	uint64_t given;
 	uint64_t value[MAX_MODIFIERS];
-	int conflict;			/* a modifier given twice differently, or -1 */
+	/* every attribute as parsed, equivs expanded, before libpfm's
+	 * duplicate pass (see apply_attributes in encode.c) */
+	/* unit masks that reached the encoder twice (U:U:U leaves U:U) */
+	int nrepeated;
+	uint16_t repeated[MAX_ATTRS];
+	int nattrs;
+	struct given_attr {
+		int16_t umask, modifier;	/* one of them is -1 */
+		uint64_t value;
+	} attrs[MAX_ATTRS];
 
 	struct pmudb_encoding *out;
 	uint64_t codes[4];		/* raw words, for PMUs with no perf encoding */

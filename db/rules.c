@@ -77,6 +77,11 @@ static void add_common_defaults(struct request *rq)
 static int check_combination(struct request *rq)
 {
 	const struct event *ev = rq->ev;
+	for (int i = 0; i < rq->nrepeated; i++) {
+		const struct umask *u = &ev->umasks[rq->repeated[i]];
+		if (u->repeat_error)
+			return fail(rq, u->repeat_error, "unit mask %s of %s is given more than once", u->name, ev->name);
+	}
 	for (int i = 0; i < rq->nasked; i++)
 		for (int j = i + 1; j < rq->nasked; j++) {
 			const struct umask *a = &ev->umasks[rq->asked[i]], *b = &ev->umasks[rq->asked[j]];
@@ -130,8 +135,13 @@ int add_umask_defaults(struct request *rq)
 		add_common_defaults(rq);
 	}
 	sort_positions(rq->final, rq->nfinal);
-	for (int i = 0; i < rq->nfinal; i++)
+	for (int i = 0; i < rq->nfinal; i++) {
 		fstr_add_umask(rq, &ev->umasks[rq->final[i]]);
+		/* libpfm prints each unit mask its encoder saw */
+		for (int k = 0; k < rq->nrepeated; k++)
+			if (rq->repeated[k] == rq->final[i])
+				fstr_add_umask(rq, &ev->umasks[rq->final[i]]);
+	}
 	return apply_implied(rq);
 }
 
@@ -196,6 +206,13 @@ void apply_presence(struct request *rq, const struct modifier *m)
 
 void apply_landings(struct request *rq, const struct modifier *m, uint64_t value)
 {
+	/* bits a non-zero value sets beside itself (NetBurst's compare bit),
+	 * which a zero never clears: another modifier may have set them */
+	for (int i = 0; value && i < m->nnonzero; i++) {
+		uint64_t *f = field_ptr(rq, m->nonzero[i].field);
+		if (f)
+			*f |= m->nonzero[i].mask;
+	}
 	for (int i = 0; i < m->nlandings; i++) {
 		uint64_t *f = field_ptr(rq, m->landings[i].field);
 		uint64_t mask = m->landings[i].mask;
@@ -204,6 +221,27 @@ void apply_landings(struct request *rq, const struct modifier *m, uint64_t value
 		int shift = __builtin_ctzll(mask);
 		*f = (*f & ~mask) | ((value << shift) & mask);
 	}
+}
+
+int apply_pmu_modifiers(struct request *rq, bool implied)
+{
+	const struct modifier_set *set = rq->ev->modifiers;
+	uint64_t values[MAX_MODIFIERS];
+	uint64_t implied_mask = implied ? implied_modifiers(rq, values) & ~rq->given : 0;
+	int m;
+	for (each_bit(m, (rq->given | implied_mask) & ~set->from_perf)) {
+		const struct modifier *mod = &set->items[m];
+		if (!is_given(rq, m)) {
+			/* a value a unit mask implies (ldlat=3) goes in too */
+			if (values[m] != mod->default_value)
+				apply_landings(rq, mod, values[m]);
+			continue;
+		}
+		uint64_t v = rq->value[m];
+		apply_landings(rq, mod, mod->is_integer ? v : v != 0);
+		apply_presence(rq, mod);
+	}
+	return 0;
 }
 
 uint64_t implied_modifiers(const struct request *rq, uint64_t *values)
@@ -236,8 +274,7 @@ uint64_t modifier_value(const struct request *rq, int m)
 	return ev->modifiers->items[m].default_value;
 }
 
-/* The value modifier M ended up with in the registers. */
-static uint64_t register_value(struct request *rq, int m)
+uint64_t register_value(struct request *rq, int m)
 {
 	const struct modifier *mod = &rq->ev->modifiers->items[m];
 	for (int i = 0; i < mod->nlandings; i++) {

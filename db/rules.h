@@ -16,11 +16,18 @@ int check_hidden_modifiers(struct request *rq);
 /* After encoding: a modifier that needs another one non-zero (e=1, c). */
 int check_requirements(struct request *rq);
 
+/* Sets every PMU modifier that is given, and those implied by a unit mask
+ * when IMPLIED (encoders that measured the registers have them already). */
+int apply_pmu_modifiers(struct request *rq, bool implied);
 /* Sets the bits modifier M sets whenever it is given. */
 void apply_presence(struct request *rq, const struct modifier *m);
-/* Puts VALUE into the fields modifier M lands in. */
+/* Puts VALUE into the fields modifier M lands in (and, when VALUE is not 0,
+ * the bits M sets then). */
 void apply_landings(struct request *rq, const struct modifier *m, uint64_t value);
 
+/* The value modifier M ended up with in the registers (where it lands in
+ * none: its value, given, implied or default). */
+uint64_t register_value(struct request *rq, int m);
 /* The value of modifier M: given, implied by a unit mask, or its default. */
 uint64_t modifier_value(const struct request *rq, int m);
 /* The modifiers the asked unit masks imply (a mask), their values into

@@ -138,7 +138,8 @@ static int read_modifier(struct unpacker *u, struct modifier *m, int count)
 	key[n + 1] = '=';
 	m->fstr_key = key;
 	m->fstr_key_len = (int)n + 2;
-	return read_landings(u, m->landings, &m->nlandings, 4) || read_landings(u, m->presence, &m->npresence, 3);
+	return read_landings(u, m->landings, &m->nlandings, 4) || read_landings(u, m->presence, &m->npresence, 3)
+	       || read_landings(u, m->nonzero, &m->nnonzero, 3);
 }
 
 static const char *modifier_name(const void *list, int i)
@@ -225,12 +226,20 @@ static int read_umask(struct unpacker *u, struct event *ev, struct umask *um)
 	um->single_error = read_error(u, false);
 	um->filter_bits[0] = read_varint(r);
 	um->filter_bits[1] = read_varint(r);
+	if (flags & UM_CONFIG_MEASURED)
+		um->config_bits = read_varint(r);
+	if (flags & UM_REPEAT_REFUSED)
+		um->repeat_error = read_error(u, true);
 	um->unlocks = read_varint(r);
 	if (!r->ok || !um->name || !*um->name)
 		return refuse(u, "a unit mask without a name");
 	um->name_len = (int)strnlen(um->name, INT_MAX);
 	if (group < -1 || group > INT_MAX)
 		return refuse(u, "a unit-mask group out of range");
+	/* the encoder of a family that measures config reads every unit
+	 * mask's bits: all of them are there, or none */
+	if (!(flags & UM_CONFIG_MEASURED) != !ev->config_measured)
+		return refuse(u, "a unit mask's measured registers where its event has none, or none where it has");
 	um->group = (int)group;
 	if (bits_past(um->unlocks, nmods))
 		return refuse(u, "a unit mask unlocks a modifier the event lacks");
@@ -362,6 +371,9 @@ static int read_event(struct unpacker *u, struct event *ev)
 	ev->filter_base[0] = read_varint(r);
 	ev->filter_base[1] = read_varint(r);
 	ev->filter_default = read_varint(r);
+	ev->config_measured = flags & EV_CONFIG_MEASURED;
+	if (ev->config_measured)
+		ev->config_base = read_varint(r);
 	if (!r->ok || !ev->name || !*ev->name)
 		return refuse(u, "an event without a name");
 	ev->name_len = (int)strnlen(ev->name, INT_MAX);

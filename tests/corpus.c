@@ -84,14 +84,17 @@ static bool libpfm_encodes(const char *s)
 	return libpfm_ask(s, &attr, NULL, NULL) == PFM_SUCCESS;
 }
 
-/* BASE with each modifier (with PERF_ONLY, each of the perf_events
- * layer) at 0 and 1, or at its bounds and one past them. */
+enum which_modifiers { ALL, PERF_ONLY, PMU_ONLY };
+
+/* BASE with each modifier (those of the perf_events layer only, or the
+ * PMU's only) at 0 and 1, or at its bounds and one past them. */
 static void modifier_corpus(struct emit *out, const char *pmu, const char *event, const char *base,
-			    const struct attr_list *mods, bool perf_only)
+			    const struct attr_list *mods, enum which_modifiers which)
 {
 	for (int i = 0; i < mods->n; i++) {
 		const char *m = mods->items[i].name;
-		if (perf_only && mods->items[i].ctrl != PFM_ATTR_CTRL_PERF_EVENT)
+		bool perf = mods->items[i].ctrl == PFM_ATTR_CTRL_PERF_EVENT;
+		if ((which == PERF_ONLY && !perf) || (which == PMU_ONLY && perf))
 			continue;
 		if (mods->items[i].type == PFM_ATTR_MOD_BOOL) {
 			emitf(out, "%s:%s=0", base, m);
@@ -103,6 +106,30 @@ static void modifier_corpus(struct emit *out, const char *pmu, const char *event
 		integer_values(pmu, event, m, v, &n);
 		for (int k = 0; k < n; k++)
 			emitf(out, "%s:%s=%llu", base, m, (unsigned long long)v[k]);
+	}
+}
+
+/* Attributes given more than once, which libpfm's parser takes one by
+ * one: each unit mask twice, the first three times and around another;
+ * each boolean modifier repeated, alone and with two values. */
+static void repeat_corpus(struct emit *out, const char *base, const struct attr_list *umasks,
+			  const struct attr_list *mods)
+{
+	for (int i = 0; i < umasks->n; i++)
+		emitf(out, "%s:%s:%s", base, umasks->items[i].name, umasks->items[i].name);
+	if (umasks->n) {
+		const char *u = umasks->items[0].name;
+		emitf(out, "%s:%s:%s:%s", base, u, u, u);
+		if (umasks->n > 1)
+			emitf(out, "%s:%s:%s:%s", base, u, umasks->items[1].name, u);
+	}
+	for (int i = 0; i < mods->n; i++) {
+		if (mods->items[i].type != PFM_ATTR_MOD_BOOL)
+			continue;
+		const char *m = mods->items[i].name;
+		emitf(out, "%s:%s:%s", base, m, m);
+		emitf(out, "%s:%s=0:%s=0:%s", base, m, m, m);
+		emitf(out, "%s:%s=1:%s=0", base, m, m);
 	}
 }
 
@@ -118,7 +145,15 @@ static void event_corpus(struct emit *out, const char *pmu, const pfm_event_info
 	for (int i = 0; i < umasks.n; i++)
 		for (int j = i + 1; j < umasks.n; j++)
 			emitf(out, "%s:%s:%s", base, umasks.items[i].name, umasks.items[j].name);
-	modifier_corpus(out, pmu, ei->name, base, &mods, false);
+	modifier_corpus(out, pmu, ei->name, base, &mods, ALL);
+	repeat_corpus(out, base, &umasks, &mods);
+	/* each unit mask with each of the PMU's modifiers: what a unit mask
+	 * hard-wires, implies or leaves alone shows only together */
+	for (int i = 0; i < umasks.n; i++) {
+		char with[1024];
+		snprintf(with, sizeof(with), "%s:%s", base, umasks.items[i].name);
+		modifier_corpus(out, pmu, ei->name, with, &mods, PMU_ONLY);
+	}
 	/* an event libpfm refuses alone refuses every modifier string above:
 	 * the perf_events layer's are given again on the first unit mask
 	 * libpfm takes alone (TOPDOWN_M:BACKEND_BOUND takes no modifiers,
@@ -129,7 +164,7 @@ static void event_corpus(struct emit *out, const char *pmu, const pfm_event_info
 		char with[1024];
 		snprintf(with, sizeof(with), "%s:%s", base, umasks.items[i].name);
 		if (libpfm_encodes(with)) {
-			modifier_corpus(out, pmu, ei->name, with, &mods, true);
+			modifier_corpus(out, pmu, ei->name, with, &mods, PERF_ONLY);
 			return;
 		}
 	}

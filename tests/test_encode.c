@@ -92,6 +92,28 @@ static void test_seed_examples(void **state)
 	assert_same_as_libpfm("SKL::inst_retired.any_p:U=1:period=10000");
 }
 
+/* NetBurst: the ESCR and CCCR in one config, perf's event numbers, tag
+ * bits, replay_event's virtual masks, the compare bit e, cmpl and thr share,
+ * and libpfm's own fstr (k and u twice). */
+static void test_netburst(void **state)
+{
+	(void)state;
+	const char *cases[] = {
+		"netburst::TC_deliver_mode:DD", "netburst::TC_deliver_mode:DD:BB:u",
+		"netburst::BPU_fetch_request", "netburst::BPU_fetch_request:TCMISS:k=1:u=0",
+		"netburst::BPU_fetch_request:e=1:cmpl=0", "netburst::BPU_fetch_request:thr=15:cmpl",
+		"netburst::BPU_fetch_request:thr=0:e=0", "netburst::BPU_fetch_request:thr=16",
+		"netburst::packed_SP_uop", "netburst::packed_SP_uop:TAG0:TAG3", "netburst::packed_SP_uop:ALL:TAG1",
+		"netburst::replay_event:NBOGUS:L1_LD_MISS", "netburst::replay_event:DTLB_ALL_MISS",
+		"netburst::replay_event", "netburst::replay_event:BOGUS.period=1000",
+		"netburst_p::instr_completed:NBOGUS", "netburst::instr_completed:NBOGUS",
+		"netburst::BPU_fetch_request:h", "netburst::BPU_fetch_request:precise=1",
+		"NETBURST::bpu_fetch_request:tcmiss:E:excl=1:mg", "netburst::uops_type:TAGLOADS:TAGSTORES:thr=3",
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		assert_same_as_libpfm(cases[i]);
+}
+
 static void test_errors_name_the_token(void **state)
 {
 	(void)state;
@@ -235,7 +257,7 @@ static void test_bad_catalogs_are_refused(void **state)
 	pmudb_close(ok);
 	sqlite3 *raw;
 	assert_int_equal(sqlite3_open(path, &raw), SQLITE_OK);
-	assert_int_equal(sqlite3_exec(raw, "PRAGMA user_version = 5", NULL, NULL, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(raw, "PRAGMA user_version = 6", NULL, NULL, NULL), SQLITE_OK);
 	sqlite3_close(raw);
 	assert_refused(path, "schema version 5");
 	free(bytes);
@@ -397,6 +419,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_seed_examples),
 		cmocka_unit_test(test_errors_name_the_token),
+		cmocka_unit_test(test_netburst),
 		cmocka_unit_test(test_scope_resolves_unprefixed_names),
 		cmocka_unit_test(test_uncore_encodes_offline),
 		cmocka_unit_test(test_bad_catalogs_are_refused),

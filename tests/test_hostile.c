@@ -234,6 +234,23 @@ static void test_bare_error_int_min(void **state)
 	assert_string_equal(pmudb_strerror(INT_MAX), "unknown error code");
 }
 
+/* NetBurst encodes with registers measured for every unit mask: one lost
+ * is refused, not encoded as if its bits were 0. */
+static void test_netburst_umask_without_registers(void **state)
+{
+	(void)state;
+	char *path = edited("netburst_registers", "UPDATE umask SET config_bits = NULL WHERE name = 'DD' AND event_id = "
+			    EVENT_ID("netburst", "TC_deliver_mode"));
+	packer_refuses(path, "lacks measured registers");
+	runtime_refuses(path, "netburst::TC_deliver_mode:DB");
+	free(path);
+	path = edited("netburst_no_base", "UPDATE event SET config_base = NULL WHERE id = "
+		      EVENT_ID("netburst", "TC_deliver_mode"));
+	packer_refuses(path, "has measured registers, its event not");
+	runtime_refuses(path, "netburst::TC_deliver_mode:DB");
+	free(path);
+}
+
 /* NULL where our schema says NOT NULL: the packer refuses the rows, and the
  * runtime, which reads some columns itself, refuses what it reads. */
 static void test_nulls_in_not_null_columns(void **state)
@@ -315,7 +332,7 @@ static void test_damaged_blobs(void **state)
 	runtime_refuses(path, "skl::INST_RETIRED:ANY_P");
 	free(path);
 	/* not zstd at all */
-	path = edited("not_zstd", "UPDATE event_table SET packed = x'706d75646254330000000000'"
+	path = edited("not_zstd", "UPDATE event_table SET packed = x'706d75646254340000000000'"
 		      " WHERE id = (SELECT event_table_id FROM pmu WHERE name = 'skl')");
 	runtime_refuses(path, "skl::INST_RETIRED:ANY_P");
 	free(path);
@@ -397,6 +414,7 @@ int main(void)
 		cmocka_unit_test(test_three_thousand_defaults),
 		cmocka_unit_test(test_more_modifiers_than_the_runtime_reads),
 		cmocka_unit_test(test_bare_error_int_min),
+		cmocka_unit_test(test_netburst_umask_without_registers),
 		cmocka_unit_test(test_nulls_in_not_null_columns),
 		cmocka_unit_test(test_failed_load_is_remembered),
 		cmocka_unit_test(test_damaged_blobs),
