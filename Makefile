@@ -63,7 +63,7 @@ endif
 FUZZ_TARGETS ?= event catalog_bytes catalog_rows packed cpuinfo yaml vendor_json
 FUZZ_REPLAYS := $(FUZZ_TARGETS:%=$(BUILD)/tests/fuzz/replay_%)
 
-.PHONY: all run test check bench deps clean static dist sizes deps-cross check-static fuzz fuzz-deps fuzz-build install uninstall FORCE
+.PHONY: all run test check bench deps clean static dist sizes deps-cross check-static fuzz fuzz-deps fuzz-build install uninstall FORCE test-plain test-san
 all: deps $(BUILD)/pmudb-build $(BUILD)/pmudb.db $(BUILD)/libpmudb.a $(BUILD)/libpmudb.so $(BUILD)/pmudb
 
 # The packages the build needs; installed when running as root, else the
@@ -417,8 +417,14 @@ check: all $(TESTS) $(BUILD)/tests/harness $(BUILD)/tests/decode_property $(BUIL
 	@echo "== $(BUILD)/tests/decode_property $(DECODE_ARGS)  (decoding every core-PMU string of the corpus)"
 	@$(BUILD)/tests/decode_property $(DECODE_ARGS)
 
-test:
+# The two passes run side by side (two jobs; each pass's output printed
+# whole when it ends), after what they share: the packages and the
+# extracted vendor tree.
+test: deps $(PMU_EVENTS_DEPS)
+	$(MAKE) --no-print-directory -j2 --output-sync=recurse test-plain test-san
+test-plain:
 	$(MAKE) --no-print-directory check BUILD=build
+test-san:
 	$(MAKE) --no-print-directory check BUILD=build/san SAN=1
 
 # ---- fuzzing: `make fuzz [FUZZ_SECONDS=N] [FUZZ_TARGETS=...]` ----------------

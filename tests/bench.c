@@ -315,7 +315,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	struct corpus c = { .sample = sample };
-	corpus_generate(db, NULL, collect, &c);
+	corpus_generate(db, NULL, CORPUS_BASE, collect, &c);
 	printf("ratios: libpfm's time / pmudb's time (above 1: pmudb is faster), medians of interleaved rounds\n");
 	printf("warm, per string in one process (every %ldth string of the harness corpus, %d rounds):\n", sample, rounds);
 	for (size_t g = 0; g < NGROUPS; g++)

@@ -12,6 +12,7 @@
 #include <string.h>
 
 static pmudb_t *db;	/* for the measured ranges of integer modifiers */
+static unsigned shapes;	/* enum corpus_shapes */
 
 struct emit {
 	corpus_fn fn;
@@ -146,10 +147,11 @@ static void event_corpus(struct emit *out, const char *pmu, const pfm_event_info
 		for (int j = i + 1; j < umasks.n; j++)
 			emitf(out, "%s:%s:%s", base, umasks.items[i].name, umasks.items[j].name);
 	modifier_corpus(out, pmu, ei->name, base, &mods, ALL);
-	repeat_corpus(out, base, &umasks, &mods);
+	if (shapes & CORPUS_REPEATS)
+		repeat_corpus(out, base, &umasks, &mods);
 	/* each unit mask with each of the PMU's modifiers: what a unit mask
 	 * hard-wires, implies or leaves alone shows only together */
-	for (int i = 0; i < umasks.n; i++) {
+	for (int i = 0; (shapes & CORPUS_UMASK_MODIFIERS) && i < umasks.n; i++) {
 		char with[1024];
 		snprintf(with, sizeof(with), "%s:%s", base, umasks.items[i].name);
 		modifier_corpus(out, pmu, ei->name, with, &mods, PMU_ONLY);
@@ -193,9 +195,10 @@ static void malformed_corpus(struct emit *out)
 		out->fn(out->ctx, "malformed", fixed[i]);
 }
 
-void corpus_generate(pmudb_t *db_, const char *only_pmu, corpus_fn fn, void *ctx)
+void corpus_generate(pmudb_t *db_, const char *only_pmu, unsigned shapes_, corpus_fn fn, void *ctx)
 {
 	db = db_;
+	shapes = shapes_;
 	pfm_pmu_t id;
 	pfm_for_all_pmus(id) {
 		pfm_pmu_info_t pi;

@@ -3,7 +3,10 @@
  * alone, with each unit mask, with each pair of unit masks, with each
  * modifier at 0 and 1 (boolean) or at its bounds and one past them
  * (integer) (an event libpfm refuses alone: the perf_events layer's also on
- * the first unit mask it takes alone), and a fixed list of malformed
+ * the first unit mask it takes alone), each unit mask with each of the
+ * PMU's modifiers the same way, attributes given more than once (each unit
+ * mask twice, the first three times and around another, each boolean
+ * modifier as m:m, m=0:m=0:m and m=1:m=0), and a fixed list of malformed
  * strings.
  */
 #ifndef PMUDB_TESTS_CORPUS_H
@@ -14,8 +17,17 @@
 /* GROUP is the PMU's family group ("intel_core" ...) or "malformed". */
 typedef void (*corpus_fn)(void *ctx, const char *group, const char *event);
 
+/* Which shapes: the first ones above, each unit mask with the modifiers,
+ * the repeated attributes (which test libpfm's parser, not encodings). */
+enum corpus_shapes {
+	CORPUS_BASE = 1, CORPUS_UMASK_MODIFIERS = 2, CORPUS_REPEATS = 4,
+	CORPUS_ALL = CORPUS_BASE | CORPUS_UMASK_MODIFIERS | CORPUS_REPEATS,
+};
+
 /* libpfm must be initialised (LIBPFM_ENCODE_INACTIVE=1); DB gives the
- * measured ranges of integer modifiers.  ONLY_PMU: one PMU, or NULL. */
-void corpus_generate(pmudb_t *db, const char *only_pmu, corpus_fn fn, void *ctx);
+ * measured ranges of integer modifiers.  ONLY_PMU: one PMU, or NULL.
+ * SHAPES: an or of enum corpus_shapes; the first shapes and the
+ * malformed strings come always. */
+void corpus_generate(pmudb_t *db, const char *only_pmu, unsigned shapes, corpus_fn fn, void *ctx);
 
 #endif

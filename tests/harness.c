@@ -320,14 +320,14 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	if (print_only) {
-		corpus_generate(db, only_pmu, on_string, NULL);
+		corpus_generate(db, only_pmu, CORPUS_ALL, on_string, NULL);
 		pmudb_close(db);
 		pfm_terminate();
 		return fflush(stdout) ? 2 : 0;
 	}
 	intended_out = stdout;
 	printf("intended differences (strings an override in tables/ corrects, with its source):\n");
-	corpus_generate(db, only_pmu, on_string, NULL);
+	corpus_generate(db, only_pmu, CORPUS_ALL, on_string, NULL);
 
 	print_groups();
 	int below = floor_file ? check_floors(floor_file) : 0;
