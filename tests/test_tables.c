@@ -62,6 +62,8 @@ static int yaml_file(const struct dirent *e)
 	return n > 5 && !strcmp(e->d_name + n - 5, ".yaml");
 }
 
+/* Every bad table (every third under the sanitizers, where a compiler run
+ * costs four times as much). */
 static void test_every_bad_table_is_refused_with_its_position(void **state)
 {
 	(void)state;
@@ -71,8 +73,13 @@ static void test_every_bad_table_is_refused_with_its_position(void **state)
 	char *compiler = test_build_path("pmudb-build");
 	char *out = NULL;
 	assert_true(asprintf(&out, "%s/bad.db", tmp) > 0);
+	int step = test_sample_step();
 	for (int i = 0; i < n; i++) {
 		char path[512], prefix[600], words[256];
+		if (i % step) {
+			free(names[i]);
+			continue;
+		}
 		snprintf(path, sizeof(path), "%s/%s", BAD_DIR, names[i]->d_name);
 		read_expectation(path, prefix, sizeof(prefix), words, sizeof(words));
 		char *argv[] = { compiler, "--tables", "tables", "--tables", path, "--out", out, NULL };

@@ -39,4 +39,15 @@ int test_copy_file(const char *from, const char *to);
 /* Number of lines in S (a last line without newline counts). */
 int test_line_count(const char *s);
 
+/* Under the sanitizers a compiler run costs four times as much: the
+ * costliest loops test every Nth case there (a sample, never none). */
+static inline int test_sample_step(void)
+{
+#if defined(__SANITIZE_ADDRESS__)
+	return 3;
+#else
+	return 1;
+#endif
+}
+
 #endif
