@@ -64,7 +64,7 @@ static const char *const stmt_sql[S_COUNT] = {
 	[S_ADD_UNLOCK] = "INSERT INTO umask_unlock VALUES (?,?,?)",
 	[S_ADD_PAIR_DEFAULT] = "INSERT INTO pair_default VALUES (?,?,?,?)",
 	[S_ADD_FINDING] = "INSERT INTO finding VALUES (NULL,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-	[S_ADD_SUMMARY] = "INSERT INTO reconcile_summary VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
+	[S_ADD_SUMMARY] = "INSERT INTO reconcile_summary VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
 	[S_FIND_TEXT] = "SELECT id FROM temp.text_key WHERE value = ?",
 	[S_ADD_TEXT] = "INSERT INTO text(value) VALUES (?)",
 	[S_ADD_TEXT_KEY] = "INSERT INTO temp.text_key(value, id) VALUES (?, ?)",
@@ -465,9 +465,9 @@ static int insert_findings(struct emitter *em, const struct model *m)
 	size_t n = reconcile_counts(m, counts, 256);
 	for (size_t i = 0; i < n; i++) {
 		const struct reconcile_count *c = &counts[i];
-		if (run(em, S_ADD_SUMMARY, NULL, "ssiiiiiiiiiii", c->pmu, c->uarch, c->agree, c->differ, c->corrected,
+		if (run(em, S_ADD_SUMMARY, NULL, "ssiiiiiiiiiiii", c->pmu, c->uarch, c->agree, c->differ, c->corrected,
 			c->equivalent, c->by_design, c->vendor_error, c->unexplained, c->other_name, c->vendor_only, c->added,
-			c->libpfm_only) < 0)
+			c->libpfm_only, c->kept) < 0)
 			return -1;
 	}
 	return 0;

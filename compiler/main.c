@@ -208,6 +208,7 @@ static void print_reconciliation(const struct model *m)
 		all.equivalent += c->equivalent;
 		all.by_design += c->by_design;
 		all.vendor_error += c->vendor_error;
+		all.kept += c->kept;
 		all.unexplained += c->unexplained;
 		all.other_name += c->other_name;
 		all.vendor_only += c->vendor_only;
@@ -219,11 +220,11 @@ static void print_reconciliation(const struct model *m)
 	}
 	if (n)
 		printf("pmudb-build: reconciled %zu libpfm PMUs with their vendor lists: %lld names agree, %lld differ"
-		       " (%lld corrected, %lld equivalent, %lld by design, %lld the vendor's error, %lld unexplained),\n"
+		       " (%lld corrected, %lld equivalent, %lld by design, %lld the vendor's error, %lld kept, %lld unexplained),\n"
 		       "             %lld vendor names have libpfm's encodings under other names (aliases now), %lld are"
 		       " vendor-only (%lld added), %lld libpfm strings are libpfm's only\n", n, (long long)all.agree,
 		       (long long)all.differ, (long long)all.corrected, (long long)all.equivalent, (long long)all.by_design,
-		       (long long)all.vendor_error, (long long)all.unexplained, (long long)all.other_name,
+		       (long long)all.vendor_error, (long long)all.kept, (long long)all.unexplained, (long long)all.other_name,
 		       (long long)all.vendor_only, (long long)all.added, (long long)all.libpfm_only);
 }
 

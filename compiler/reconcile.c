@@ -390,6 +390,7 @@ size_t reconcile_counts(const struct model *m, struct reconcile_count *out, size
 		c->equivalent += f->explained && !strcmp(f->explained, "equivalent");
 		c->by_design += f->explained && !strcmp(f->explained, "by_design");
 		c->vendor_error += f->explained && !strcmp(f->explained, "vendor_error");
+		c->kept += f->explained && !strcmp(f->explained, "kept");
 		c->unexplained += f->match == MATCH_DIFFER && !f->explained;
 		c->other_name += f->match == MATCH_OTHER_NAME;
 		c->vendor_only += f->match == MATCH_VENDOR_ONLY;

@@ -17,8 +17,8 @@ void reconcile(struct model *m);
 /* The findings of one reconciled PMU, counted. */
 struct reconcile_count {
 	const char *pmu, *uarch;
-	int64_t agree, differ, corrected, equivalent, by_design, vendor_error, unexplained, other_name, vendor_only,
-		added, libpfm_only;
+	int64_t agree, differ, corrected, equivalent, by_design, vendor_error, kept, unexplained, other_name,
+		vendor_only, added, libpfm_only;
 };
 
 /* Fills OUT (at most MAX) with the counts per PMU, in the order the findings

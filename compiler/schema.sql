@@ -283,7 +283,7 @@ CREATE TABLE finding (
 	libpfm_config1 INTEGER,
 	vendor_config INTEGER NOT NULL,
 	vendor_config1 INTEGER NOT NULL,
-	explained TEXT CHECK (explained IN ('corrected', 'equivalent', 'by_design', 'vendor_error')),
+	explained TEXT CHECK (explained IN ('corrected', 'equivalent', 'by_design', 'vendor_error', 'kept')),
 	why TEXT,
 	added INTEGER NOT NULL
 );
@@ -302,6 +302,7 @@ CREATE TABLE reconcile_summary (
 	vendor_only INTEGER NOT NULL,
 	added INTEGER NOT NULL,
 	libpfm_only INTEGER NOT NULL,
+	kept INTEGER NOT NULL,
 	PRIMARY KEY (pmu, uarch)
 ) WITHOUT ROWID;
 

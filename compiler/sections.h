@@ -19,5 +19,8 @@ int differences_apply(struct ydoc *d, yaml_node_t *list, struct model *m);
  * none, naming where PMUs come from. */
 int section_match_pmus(struct ydoc *d, yaml_node_t *node, struct model *m, const char *pattern,
 		       struct pmu_list *out);
+/* The same, or with LIBPFM_ONLY libpfm's own PMUs only, none being no error. */
+int section_match_libpfm_pmus(struct ydoc *d, yaml_node_t *node, struct model *m, const char *pattern,
+			      bool libpfm_only, struct pmu_list *out);
 
 #endif

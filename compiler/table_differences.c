@@ -11,9 +11,12 @@
  *                                 # by_design: libpfm chose otherwise on purpose
  *                                 # (a default qualifier the vendor's entry
  *                                 # leaves at 0); vendor_error: the vendor's
- *                                 # list is wrong; libpfm's encoding is kept
+ *                                 # list is wrong; libpfm's encoding is kept;
+ *                                 # kept: libpfm's encoding is kept, the
+ *                                 # vendor's not shown right or not statable
  *       why: libpfm counts INST_RETIRED.ANY on a general counter (0x1c0);
  *            Intel's 0x100 is the fixed-counter pseudo-encoding
+ *       libpfm_only: true         # optional, as for overrides
  *
  * The reconciliation (reconcile.c) marks the difference it names with the
  * kind; an entry that names no difference is noted as stale.
@@ -23,30 +26,35 @@
 
 #include "sections.h"
 
-static const char *const keys[] = { "pmu", "event", "umask", "kind", "why", NULL };
+static const char *const keys[] = { "pmu", "event", "umask", "kind", "why", "libpfm_only", NULL };
 
 static int load_entry(struct ydoc *d, yaml_node_t *node, struct model *m)
 {
 	struct known_difference q = {0};
 	struct pmu_list pmus = {0};
+	bool libpfm_only = false;
+	yaml_node_t *only = NULL;
 	int r = ydoc_expect_mapping(d, node, "a differences entry", keys)
+		|| ((only = ydoc_get(d, node, "libpfm_only")) && ydoc_bool(d, only, "libpfm_only", &libpfm_only))
 		|| ydoc_field_string(d, node, "pmu", true, &q.pmu)
 		|| ydoc_field_string(d, node, "event", true, &q.event)
 		|| ydoc_field_string(d, node, "umask", false, &q.umask)
 		|| ydoc_field_string(d, node, "kind", true, &q.kind)
 		|| ydoc_field_string(d, node, "why", true, &q.why)
-		|| section_match_pmus(d, ydoc_get(d, node, "pmu"), m, q.pmu, &pmus);
-	if (!r && strcmp(q.kind, "equivalent") && strcmp(q.kind, "by_design") && strcmp(q.kind, "vendor_error"))
-		r = ydoc_fail(d, ydoc_get(d, node, "kind"), "unknown kind '%s' (expected equivalent, by_design or vendor_error)",
-			      q.kind);
+		|| section_match_libpfm_pmus(d, ydoc_get(d, node, "pmu"), m, q.pmu, libpfm_only, &pmus);
+	if (!r && strcmp(q.kind, "equivalent") && strcmp(q.kind, "by_design") && strcmp(q.kind, "vendor_error")
+	    && strcmp(q.kind, "kept"))
+		r = ydoc_fail(d, ydoc_get(d, node, "kind"),
+			      "unknown kind '%s' (expected equivalent, by_design, vendor_error or kept)", q.kind);
+	bool none = !pmus.count;	/* a libpfm_only entry for a PMU this libpfm lacks */
 	free(pmus.items);
-	if (r) {
+	if (r || none) {
 		free(q.kind);
 		free(q.pmu);
 		free(q.event);
 		free(q.umask);
 		free(q.why);
-		return -1;
+		return r ? -1 : 0;
 	}
 	q.file = xstrdup(d->path);
 	q.line = (int)node->start_mark.line + 1;

@@ -20,6 +20,9 @@
  *                                 # offcore MSR value)
  *       default: true             # add/change of a unit mask
  *       alias: NEW_NAME           # alias: another name for the target
+ *       libpfm_only: true         # only a PMU libpfm itself has (a newer
+ *                                 # libpfm's table): left out, noted, where
+ *                                 # it has none (4.13.0, or the vendor tree's)
  *       why: Intel SDM vol. 3B table 19-2 (2024)
  *
  * Overrides are applied after the derive pass (see tables.h): the rules
@@ -39,13 +42,14 @@
 
 static const char *const override_keys[] = {
 	"action", "pmu", "event", "umask", "description", "code", "select", "hardwire", "config1", "default", "alias",
-	"why", NULL
+	"why", "libpfm_only", NULL
 };
 
 struct override {
 	yaml_node_t *node;
 	char *action, *pmu, *event, *umask, *description, *alias, *why;
 	bool has_code, has_default, is_default, has_select, has_config1;
+	bool libpfm_only;	/* for a newer libpfm's own PMU: skipped where it has none */
 	uint64_t code, select, config1;
 	yaml_node_t *hardwire;	/* a mapping modifier -> value, or NULL */
 };
@@ -134,6 +138,8 @@ static int read_override(struct ydoc *d, yaml_node_t *node, struct override *o)
 			return ydoc_fail(d, n, "'select' is out of range: an event select is 0..0xff");
 	}
 	o->hardwire = ydoc_get(d, node, "hardwire");
+	if ((n = ydoc_get(d, node, "libpfm_only")) && ydoc_bool(d, n, "libpfm_only", &o->libpfm_only))
+		return -1;
 	if ((n = ydoc_get(d, node, "config1"))) {
 		o->has_config1 = true;
 		if (ydoc_u64(d, n, "config1", &o->config1))
@@ -343,10 +349,10 @@ static int apply_one(struct ydoc *d, yaml_node_t *node, struct model *m)
 	struct override o;
 	struct pmu_list pmus = {0};
 	int r = read_override(d, node, &o)
-		|| section_match_pmus(d, ydoc_get(d, node, "pmu"), m, o.pmu, &pmus);
+		|| section_match_libpfm_pmus(d, ydoc_get(d, node, "pmu"), m, o.pmu, o.libpfm_only, &pmus);
 	for (size_t i = 0; !r && i < pmus.count; i++)
 		r = apply_to_event(d, &o, pmus.items[i]);
-	if (!r) {
+	if (!r && pmus.count) {
 		struct override_record *rec = vec_push(&m->overrides);
 		rec->file = xstrdup(d->path);
 		rec->line = (int)node->start_mark.line + 1;
