@@ -78,39 +78,44 @@ static const char *text(sqlite3_stmt *st, int col)
 	return (const char *)sqlite3_column_text(st, col);
 }
 
-/* The JSON entry NAME of the tree's FILE. */
-static json_t *vendor_entry(const char *file, const char *name)
+/* The JSON entry NAME of the tree's FILE; where a hybrid's file has one
+ * per core type, the one whose Unit is the PMU's kernel name (cpu_core). */
+static json_t *vendor_entry(const char *file, const char *name, const char *unit)
 {
 	char path[1024];
 	snprintf(path, sizeof(path), "%s/%s", tree, file);
-	json_t *list = vendor_load_json(path), *e;
+	json_t *list = vendor_load_json(path), *e, *found = NULL;
 	size_t i;
 	json_array_foreach(list, i, e) {
 		const char *n = json_string_value(json_object_get(e, "EventName"));
-		if (n && !strcasecmp(n, name)) {
-			json_incref(e);
-			json_decref(list);
-			return e;
-		}
+		if (!n || strcasecmp(n, name))
+			continue;
+		const char *u = json_string_value(json_object_get(e, "Unit"));
+		if (!found || (unit && u && !strcmp(u, unit)))
+			found = e;
 	}
-	fail_msg("%s has no entry %s", path, name);
-	return NULL;
+	if (!found)
+		fail_msg("%s has no entry %s", path, name);
+	json_incref(found);
+	json_decref(list);
+	return found;
 }
 
-static const char *family_of(const char *pmu)
+static const struct pmudb_pmu_info *info_of(const char *pmu)
 {
 	static struct pmudb_pmu_info pi;
 	assert_int_equal(pmudb_pmu_info(db, pmudb_find_pmu(db, pmu), &pi), 0);
-	return pi.family;
+	return &pi;
 }
 
 static void expect_fields(const char *pmu, const char *name, const char *file, const char *vendor_name)
 {
 	char s[512];
 	snprintf(s, sizeof(s), "%s::%s", pmu, name);
-	json_t *e = vendor_entry(file, vendor_name);
+	const struct pmudb_pmu_info *pi = info_of(pmu);
+	json_t *e = vendor_entry(file, vendor_name, pi->sysfs_pmu);
 	uint64_t config, config1;
-	vendor_expected_config(family_of(pmu), e, &config, &config1);
+	vendor_expected_config(pi->family, e, &config, &config1);
 	json_decref(e);
 	struct pmudb_encoding enc;
 	struct pmudb_error err;
