@@ -47,22 +47,23 @@ const char *pmudb_strerror(int code)
 	return is_libpfm_code(code) ? error_texts[-code] : "unknown error code";
 }
 
-void error_one_line(char *message)
+int set_error_v(struct pmudb_error *err, int code, const char *fmt, va_list ap)
 {
-	for (unsigned char *p = (unsigned char *)message; *p; p++)
+	if (!err)
+		return code;
+	err->code = code;
+	vsnprintf(err->message, sizeof(err->message), fmt, ap);
+	for (unsigned char *p = (unsigned char *)err->message; *p; p++)
 		if (*p < 0x20 || *p == 0x7f)
 			*p = '?';
+	return code;
 }
 
 int set_error(struct pmudb_error *err, int code, const char *fmt, ...)
 {
-	if (err) {
-		err->code = code;
-		va_list ap;
-		va_start(ap, fmt);
-		vsnprintf(err->message, sizeof(err->message), fmt, ap);
-		va_end(ap);
-		error_one_line(err->message);
-	}
+	va_list ap;
+	va_start(ap, fmt);
+	set_error_v(err, code, fmt, ap);
+	va_end(ap);
 	return code;
 }

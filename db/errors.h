@@ -9,11 +9,12 @@
 /* libpfm's error codes run from 0 to this. */
 #define LIBPFM_LAST_ERROR PMUDB_ERR_TOOSMALL
 
-/* Fills ERR (when not NULL) with CODE and a printf-style message; returns CODE. */
-int set_error(struct pmudb_error *err, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+#include <stdarg.h>
 
-/* Makes MESSAGE one line: a control character in it (a newline from a
- * damaged catalog's text or SQLite's quote of it) becomes '?'. */
-void error_one_line(char *message);
+/* Fills ERR (when not NULL) with CODE and a printf-style message, made one
+ * line: a control character in it (a newline from a damaged catalog's text
+ * or SQLite's quote of it) becomes '?'.  Returns CODE. */
+int set_error(struct pmudb_error *err, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+int set_error_v(struct pmudb_error *err, int code, const char *fmt, va_list ap) __attribute__((format(printf, 3, 0)));
 
 #endif

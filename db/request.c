@@ -48,13 +48,10 @@ void fstr_add_modifier(struct request *rq, const struct modifier *m, uint64_t va
 
 int fail_with(struct request *rq, int code, const char *fmt, ...)
 {
-	struct pmudb_error *err = rq->err;
-	err->code = code;
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(err->message, sizeof(err->message), fmt, ap);
+	set_error_v(rq->err, code, fmt, ap);
 	va_end(ap);
-	error_one_line(err->message);
 	return code;
 }
 
