@@ -35,22 +35,13 @@ static pmudb_t *db;
 static int setup(void **state)
 {
 	(void)state;
-	struct pmudb_error err;
-	pmudb = test_build_path("pmudb");
-	tmp = test_tempdir();
-	unsetenv("PMUDB_DB");
-	unsetenv("PMUDB_SYSFS_DEVICES");
-	db = pmudb_open(NULL, &err);
-	return db ? 0 : -1;
+	return test_cli_start(&pmudb, &tmp, &db);
 }
 
 static int teardown(void **state)
 {
 	(void)state;
-	pmudb_close(db);
-	test_rmtree(tmp);
-	free(tmp);
-	free(pmudb);
+	test_cli_end(pmudb, tmp, db);
 	return 0;
 }
 

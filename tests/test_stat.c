@@ -43,23 +43,14 @@ static pmudb_t *db;
 static int setup(void **state)
 {
 	(void)state;
-	struct pmudb_error err;
-	pmudb = test_build_path("pmudb");
-	tmp = test_tempdir();
 	self = realpath("/proc/self/exe", NULL);
-	unsetenv("PMUDB_DB");
-	unsetenv("PMUDB_SYSFS_DEVICES");
-	db = pmudb_open(NULL, &err);
-	return db && self ? 0 : -1;
+	return test_cli_start(&pmudb, &tmp, &db) || !self ? -1 : 0;
 }
 
 static int teardown(void **state)
 {
 	(void)state;
-	pmudb_close(db);
-	test_rmtree(tmp);
-	free(tmp);
-	free(pmudb);
+	test_cli_end(pmudb, tmp, db);
 	free(self);
 	return 0;
 }

@@ -3,6 +3,8 @@
  */
 #include "testlib.h"
 
+#include "pmudb.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
@@ -194,4 +196,23 @@ int test_line_count(const char *s)
 		n += *p == '\n';
 	size_t len = strlen(s);
 	return n + (len && s[len - 1] != '\n');
+}
+
+int test_cli_start(char **pmudb, char **tmp, pmudb_t **db)
+{
+	struct pmudb_error err;
+	*pmudb = test_build_path("pmudb");
+	*tmp = test_tempdir();
+	unsetenv("PMUDB_DB");
+	unsetenv("PMUDB_SYSFS_DEVICES");
+	*db = pmudb_open(NULL, &err);
+	return *db ? 0 : -1;
+}
+
+void test_cli_end(char *pmudb, char *tmp, pmudb_t *db)
+{
+	pmudb_close(db);
+	test_rmtree(tmp);
+	free(tmp);
+	free(pmudb);
 }

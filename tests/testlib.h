@@ -39,6 +39,14 @@ int test_copy_file(const char *from, const char *to);
 /* Number of lines in S (a last line without newline counts). */
 int test_line_count(const char *s);
 
+/* What the command-line tests start from: the built pmudb's path, a fresh
+ * temporary directory, the built-in catalog open, and the environment that
+ * would send pmudb elsewhere (PMUDB_DB, PMUDB_SYSFS_DEVICES) cleared.
+ * -1 when the catalog does not open.  test_cli_end frees the three. */
+struct pmudb;
+int test_cli_start(char **pmudb, char **tmp, struct pmudb **db);
+void test_cli_end(char *pmudb, char *tmp, struct pmudb *db);
+
 /* Under the sanitizers a compiler run costs four times as much: the
  * costliest loops test every Nth case there (a sample, never none). */
 static inline int test_sample_step(void)
