@@ -541,6 +541,50 @@ static void derive_implied(const struct pmu *p, struct event *ev, const struct p
 	}
 }
 
+static bool umask_implies(const struct umask *u, size_t modifier)
+{
+	for (size_t k = 0; k < u->implied.count; k++)
+		if (u->implied.items[k].modifier == (int)modifier)
+			return true;
+	return false;
+}
+
+static bool same_registers(const struct probe *a, const struct probe *b)
+{
+	return a->attr.config == b->attr.config && a->attr.config1 == b->attr.config1
+	       && a->attr.config2 == b->attr.config2;
+}
+
+/*
+ * A modifier some unit masks imply may set its bits only beside one of
+ * them (libpfm's fe_thres goes in only with a FETHR unit mask): given to
+ * another unit mask it is taken, printed and changes nothing.  One probe
+ * per such modifier, on the first unit mask that does not imply it.
+ */
+static void derive_inert_modifiers(const struct pmu *p, struct event *ev, const struct probe *singles, size_t n)
+{
+	for (size_t mi = 0; mi < ev->modifiers.count; mi++) {
+		struct modifier *m = &ev->modifiers.items[mi];
+		if (m->is_perf || !m->landings.count)
+			continue;
+		size_t u = 0, implying = 0;
+		for (size_t i = 0; i < n; i++)
+			implying += umask_implies(&ev->umasks.items[i], mi);
+		while (u < n && (singles[u].error || singles[u].raw_only || umask_implies(&ev->umasks.items[u], mi)))
+			u++;
+		uint64_t other;
+		if (!implying || u == n || !other_value(m, m->default_value, &other))
+			continue;
+		char *with = derive_event_string(p, ev, (int)u);
+		struct probe q;
+		/* two values, lest one land on bits the unit mask sets anyway */
+		m->inert_unless_implied = accepts(with, m->name, other, &q) && same_registers(&q, &singles[u]);
+		if (m->inert_unless_implied && m->is_integer && m->max != other)
+			m->inert_unless_implied = accepts(with, m->name, m->max, &q) && same_registers(&q, &singles[u]);
+		free(with);
+	}
+}
+
 static size_t unprobed_modifiers(const struct event *ev)
 {
 	size_t n = 0;
@@ -948,6 +992,33 @@ struct modifier_source {
 	bool plain;
 };
 
+/* How many later events a forced base looks at for a plain one. */
+#define PLAIN_LOOKAHEAD 64
+
+/*
+ * A plain base from a later event of P with EV's modifiers, or NULL.  When
+ * every unit mask of EV forces a value (hsw's INT_MISC: c=1 on each),
+ * ranges measured on EV would be that value alone, and the unit masks'
+ * hard-wiring would go unseen.
+ */
+static char *plain_base_after(const struct pmu *p, const struct event *ev)
+{
+	const struct event *end = p->events.items + p->events.count;
+	int looked = 0;
+	for (const struct event *e = ev + 1; e < end && looked < PLAIN_LOOKAHEAD; e++) {
+		if (!same_modifier_list(e, ev))
+			continue;
+		looked++;
+		char *s = derive_event_string(p, e, -1);
+		struct probe q;
+		probe_encode(s, PLM_DEFAULT, &q);
+		if (q.error == PFM_SUCCESS && !q.raw_only && plain_probe(e, &q))
+			return s;
+		free(s);
+	}
+	return NULL;
+}
+
 static void derive_modifiers(const struct pmu *p, struct event *ev, const char *base, bool plain,
 			     struct modifier_source *src)
 {
@@ -955,6 +1026,11 @@ static void derive_modifiers(const struct pmu *p, struct event *ev, const char *
 	if (from && same_modifier_list(from, ev) && !unprobed_modifiers(from) && (src->plain || !plain)) {
 		copy_modifier_rules(ev, from);
 		return;
+	}
+	char *borrowed = plain ? NULL : plain_base_after(p, ev);
+	if (borrowed) {
+		base = borrowed;
+		plain = true;
 	}
 	find_plm_modifiers(base, ev);
 	for (size_t i = 0; i < ev->modifiers.count; i++)
@@ -976,6 +1052,7 @@ static void derive_modifiers(const struct pmu *p, struct event *ev, const char *
 		src->event = ev;
 		src->plain = plain;
 	}
+	free(borrowed);
 }
 
 /*
@@ -1048,6 +1125,7 @@ static char *derive_event(struct pmu *p, struct event *ev, struct modifier_sourc
 		derive_unlocks(p, ev, base);
 		derive_implied(p, ev, singles, n);
 		find_implied_landings(p, ev);
+		derive_inert_modifiers(p, ev, singles, n);
 	} else {
 		ev->perf_type = -2;
 	}
