@@ -92,6 +92,8 @@ struct modifier {
 	int requires;		/* 1 is refused unless this modifier is non-zero; -1 */
 	int refused_error;	/* libpfm's error for 1 alone, when it requires */
 	VEC(struct landing) landings;
+	bool inert_unless_implied;	/* sets its bits only beside a unit mask
+					 * that implies it (fe_thres) */
 };
 
 /* Another name of an event: NAME stands for the event with ATTRS (unit

@@ -131,7 +131,8 @@ static int write_field_masks(struct packer *pk, const char *sql, int64_t set, in
 static int write_modifier_set(struct packer *pk, int64_t set)
 {
 	sqlite3_stmt *st = query(pk, "SELECT position, name, t.value, type, provider, default_value, probed, min_value,"
-				 " max_value, follows_plm, requires_position, refused_error, range_error, shown_value"
+				 " max_value, follows_plm, requires_position, refused_error, range_error, shown_value,"
+				 " inert_unless_implied"
 				 " FROM modifier m LEFT JOIN text t ON t.id = m.description_id WHERE set_id = ?1"
 				 " ORDER BY position", set);
 	if (!st)
@@ -150,7 +151,7 @@ static int write_modifier_set(struct packer *pk, int64_t set)
 		write_varint(&mods, (type && !strcmp(type, "int") ? MOD_INTEGER : 0u)
 			     | (provider && !strcmp(provider, "perf") ? MOD_FROM_PERF : 0u)
 			     | (integer(st, 6) ? MOD_PROBED : 0u) | (integer(st, 9) ? MOD_FOLLOWS_PLM : 0u)
-			     | (is_null(st, 13) ? 0u : MOD_HAS_SHOWN));
+			     | (is_null(st, 13) ? 0u : MOD_HAS_SHOWN) | (integer(st, 14) ? MOD_INERT_UNLESS_IMPLIED : 0u));
 		write_varint(&mods, (uint64_t)integer(st, 5));
 		write_varint(&mods, (uint64_t)integer(st, 7));
 		write_varint(&mods, (uint64_t)integer(st, 8));

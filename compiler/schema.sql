@@ -83,6 +83,8 @@ CREATE TABLE modifier (
 	requires_position INTEGER,
 	refused_error INTEGER REFERENCES pfm_error(code),
 	shown_value INTEGER,
+	-- 1: sets its bits only beside a unit mask that implies it (fe_thres)
+	inert_unless_implied INTEGER NOT NULL,
 	PRIMARY KEY (set_id, position)
 ) WITHOUT ROWID;
 

@@ -110,6 +110,7 @@ static void copy_modifier_rules(struct modifier *t, const struct modifier *f)
 	t->follows_plm = f->follows_plm;
 	t->requires = f->requires;
 	t->refused_error = f->refused_error;
+	t->inert_unless_implied = f->inert_unless_implied;
 	COPY_VEC(&t->landings, &f->landings);
 }
 

@@ -65,6 +65,7 @@ struct modifier {
 	struct landing nonzero[3];	/* bits set whenever the value is not 0 */
 	bool has_shown;			/* fstr shows SHOWN whatever the value */
 	uint64_t shown;
+	bool inert_unless_implied;	/* lands only beside a unit mask implying it */
 };
 
 /* Bit m of a modifier mask stands for the modifier at position m. */

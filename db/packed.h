@@ -51,6 +51,7 @@
 /* Bits of the flag words in the streams. */
 enum {
 	MOD_INTEGER = 1, MOD_FROM_PERF = 2, MOD_PROBED = 4, MOD_FOLLOWS_PLM = 8, MOD_HAS_SHOWN = 16,
+	MOD_INERT_UNLESS_IMPLIED = 32,
 };
 enum {
 	EV_PRECISE = 1, EV_RETIRED = 2, EV_UMASKS_IN_CONFIG1 = 4, EV_FILTERS_GIVEN = 8, EV_HAS_PERF_TYPE = 16,

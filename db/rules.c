@@ -223,6 +223,24 @@ void apply_landings(struct request *rq, const struct modifier *m, uint64_t value
 	}
 }
 
+static bool implied_by_asked(const struct request *rq, int m)
+{
+	for (int i = 0; i < rq->nasked; i++) {
+		const struct umask *u = &rq->ev->umasks[rq->asked[i]];
+		for (int k = 0; k < u->nimplied; k++)
+			if (u->implied[k].modifier == m)
+				return true;
+	}
+	return false;
+}
+
+/* A modifier inert without a unit mask implying it is taken and printed
+ * with the value given, and sets nothing (libpfm's fe_thres). */
+static bool lands(const struct request *rq, int m)
+{
+	return !rq->ev->modifiers->items[m].inert_unless_implied || implied_by_asked(rq, m);
+}
+
 int apply_pmu_modifiers(struct request *rq, bool implied)
 {
 	const struct modifier_set *set = rq->ev->modifiers;
@@ -238,6 +256,8 @@ int apply_pmu_modifiers(struct request *rq, bool implied)
 			continue;
 		}
 		uint64_t v = rq->value[m];
+		if (!lands(rq, m))
+			continue;
 		apply_landings(rq, mod, mod->is_integer ? v : v != 0);
 		apply_presence(rq, mod);
 	}
@@ -277,6 +297,8 @@ uint64_t modifier_value(const struct request *rq, int m)
 uint64_t register_value(struct request *rq, int m)
 {
 	const struct modifier *mod = &rq->ev->modifiers->items[m];
+	if (!lands(rq, m))
+		return modifier_value(rq, m);
 	for (int i = 0; i < mod->nlandings; i++) {
 		uint64_t *f = field_ptr(rq, mod->landings[i].field);
 		if (f && mod->landings[i].mask)
