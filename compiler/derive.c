@@ -263,6 +263,35 @@ static void undo_default_filter(const struct event *ev, struct modifier *m, cons
 			m->landings.items[i].mask = hi->attr.config1 & ~(lo->attr.config1 & ~d);
 }
 
+/*
+ * A boolean whose fstr shows another modifier's bit (skx CHA's rmem=1 sets
+ * filter bit 5 and prints rem's bit 0): given 1 it shows 0; the first other
+ * boolean that, given 1 beside it, makes it show 1 is where its value is
+ * read from.  Beside it, not alone: alone, most would bring skx CHA's
+ * default filter back, rem's bit with it.
+ */
+static void find_shown_from(const char *base, struct event *ev, size_t mi, const struct probe *one)
+{
+	struct modifier *m = &ev->modifiers.items[mi];
+	const struct probe_token *t = probe_modifier(one, m->name);
+	if (!t || t->value != 0)
+		return;
+	for (size_t j = 0; j < ev->modifiers.count; j++) {
+		const struct modifier *other = &ev->modifiers.items[j];
+		if (j == mi || other->is_integer || other->is_perf)
+			continue;
+		struct probe q;
+		char *with = xprintf("%s:%s=1", base, m->name);
+		bool ok = accepts(with, other->name, 1, &q);
+		free(with);
+		t = ok ? probe_modifier(&q, m->name) : NULL;
+		if (t && t->value == 1) {
+			m->shown_from = (int)j;
+			return;
+		}
+	}
+}
+
 static void derive_modifier(const char *base, struct event *ev, size_t mi)
 {
 	struct modifier *m = &ev->modifiers.items[mi];
@@ -277,6 +306,8 @@ static void derive_modifier(const char *base, struct event *ev, size_t mi)
 		if (z && o) {
 			record_landings(m, &lo, &hi);
 			undo_default_filter(ev, m, &lo, &hi);
+			if (!m->is_perf)
+				find_shown_from(base, ev, mi, &hi);
 		} else if (z)
 			find_requirement(base, ev, mi, hi.error);
 		if (m->probed && !m->is_perf)
@@ -358,6 +389,7 @@ static void copy_modifier_rules(struct event *to, const struct event *from)
 			*(struct landing *)vec_push(&t->nonzero) = f->nonzero.items[j];
 		t->has_shown = f->has_shown;
 		t->shown = f->shown;
+		t->shown_from = f->shown_from;
 	}
 }
 

@@ -41,7 +41,7 @@ static const char *const stmt_sql[S_COUNT] = {
 	[S_FIND_MODSET] = "SELECT set_id FROM temp.modset_key WHERE key = ?",
 	[S_ADD_MODSET_KEY] = "INSERT INTO temp.modset_key(key, set_id) VALUES (?, ?)",
 	[S_ADD_MODSET] = "INSERT INTO modifier_set DEFAULT VALUES",
-	[S_ADD_MODIFIER] = "INSERT INTO modifier VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+	[S_ADD_MODIFIER] = "INSERT INTO modifier VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
 	[S_ADD_LANDING] = "INSERT INTO modifier_landing VALUES (?,?,?,?)",
 	[S_ADD_PMU] = "INSERT INTO pmu VALUES (NULL,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
 	[S_ADD_SYSFS] = "INSERT INTO pmu_sysfs VALUES (?,?,?)",
@@ -174,7 +174,8 @@ static void key_modifiers(sqlite3_str *k, const struct event *ev)
 		for (size_t j = 0; j < m->nonzero.count; j++)
 			sqlite3_str_appendf(k, "!%s=%llx,", m->nonzero.items[j].field,
 					    (unsigned long long)m->nonzero.items[j].mask);
-		sqlite3_str_appendf(k, "s%d/%llx/%d", m->has_shown, (unsigned long long)m->shown, m->inert_unless_implied);
+		sqlite3_str_appendf(k, "s%d/%llx/%d/%d", m->has_shown, (unsigned long long)m->shown, m->inert_unless_implied,
+				    m->shown_from);
 		sqlite3_str_appendchar(k, 1, '\x1e');
 	}
 }
@@ -185,12 +186,13 @@ static int insert_modifiers(struct emitter *em, int64_t set, const struct event 
 		const struct modifier *m = &ev->modifiers.items[i];
 		int64_t text;
 		if (text_id(em, m->description, &text)
-		    || run(em, S_ADD_MODIFIER, NULL, "iisissiiiiininnni", set, (int64_t)i, m->name, text,
+		    || run(em, S_ADD_MODIFIER, NULL, "iisissiiiiininnnin", set, (int64_t)i, m->name, text,
 			m->is_integer ? "int" : "bool", m->is_perf ? "perf" : "pmu", (int64_t)m->libpfm_index,
 			(int64_t)m->default_value, (int64_t)m->probed, (int64_t)m->min, (int64_t)m->max,
 			m->range_error == 0, (int64_t)m->range_error,
 			(int64_t)m->follows_plm, m->requires < 0, (int64_t)m->requires, m->requires < 0,
-			(int64_t)m->refused_error, !m->has_shown, (int64_t)m->shown, (int64_t)m->inert_unless_implied) < 0)
+			(int64_t)m->refused_error, !m->has_shown, (int64_t)m->shown, (int64_t)m->inert_unless_implied,
+			m->shown_from < 0, (int64_t)m->shown_from) < 0)
 			return -1;
 		for (size_t j = 0; j < m->landings.count; j++)
 			if (run(em, S_ADD_LANDING, NULL, "iisi", set, (int64_t)i, m->landings.items[j].field,

@@ -55,6 +55,7 @@ static int ingest_attr(struct event *ev, int event_index, int attr_index, char *
 		m->libpfm_index = attr_index;
 		m->default_value = ai.dfl_val64;
 		m->requires = -1;
+		m->shown_from = -1;
 	}
 	/* PFM_ATTR_RAW_UMASK is never listed by the API (it is internal). */
 	return 0;

@@ -267,12 +267,14 @@ void event_copy_modifiers(struct event *to, const struct event *from, char *cons
 		for (size_t j = 0; j < f->nonzero.count; j++)
 			*(struct landing *)vec_push(&t->nonzero) = f->nonzero.items[j];
 	}
-	/* the position of a needed modifier, in TO's list */
+	/* the positions of a needed modifier and of the one shown, in TO's list */
 	for (size_t i = first; from && i < to->modifiers.count; i++) {
 		struct modifier *t = &to->modifiers.items[i];
 		int f = event_modifier(from, t->name);
-		t->requires = f < 0 || from->modifiers.items[f].requires < 0
-			      ? -1 : event_modifier(to, from->modifiers.items[from->modifiers.items[f].requires].name);
+		const struct modifier *fm = f < 0 ? NULL : &from->modifiers.items[f];
+		t->requires = !fm || fm->requires < 0 ? -1 : event_modifier(to, from->modifiers.items[fm->requires].name);
+		t->shown_from = !fm || fm->shown_from < 0 ? -1
+				: event_modifier(to, from->modifiers.items[fm->shown_from].name);
 	}
 }
 

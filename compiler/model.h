@@ -94,6 +94,8 @@ struct modifier {
 	VEC(struct landing) landings;
 	bool inert_unless_implied;	/* sets its bits only beside a unit mask
 					 * that implies it (fe_thres) */
+	int shown_from;		/* the fstr shows this modifier's bits instead
+				 * (skx CHA's rmem shows rem's); -1 */
 };
 
 /* Another name of an event: NAME stands for the event with ATTRS (unit

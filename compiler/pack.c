@@ -14,7 +14,8 @@
  * varints, "str" as packed.h says:
  *   a modifier set: count; per modifier: str name, str description, flags
  *     (MOD_*), default, min, max, shown, svarint range_error, svarint
- *     requires (-1 none), svarint refused_error, nlandings, (field, mask)...,
+ *     requires (-1 none), svarint refused_error, svarint shown_from (-1
+ *     none), nlandings, (field, mask)...,
  *     npresence, (field, bits)..., nnonzero, (field, bits)...
  *   an event: str name, str equiv, code, flags (EV_*), [svarint perf_type
  *     when EV_HAS_PERF_TYPE], svarint bare_error, set (0: none, else index
@@ -132,7 +133,7 @@ static int write_modifier_set(struct packer *pk, int64_t set)
 {
 	sqlite3_stmt *st = query(pk, "SELECT position, name, t.value, type, provider, default_value, probed, min_value,"
 				 " max_value, follows_plm, requires_position, refused_error, range_error, shown_value,"
-				 " inert_unless_implied"
+				 " inert_unless_implied, shown_from_position"
 				 " FROM modifier m LEFT JOIN text t ON t.id = m.description_id WHERE set_id = ?1"
 				 " ORDER BY position", set);
 	if (!st)
@@ -159,6 +160,7 @@ static int write_modifier_set(struct packer *pk, int64_t set)
 		write_svarint(&mods, integer(st, 12));
 		write_svarint(&mods, is_null(st, 10) ? -1 : integer(st, 10));
 		write_svarint(&mods, integer(st, 11));
+		write_svarint(&mods, is_null(st, 15) ? -1 : integer(st, 15));
 		struct packed_writer saved = pk->w;
 		pk->w = mods;
 		r = write_field_masks(pk, "SELECT field, mask FROM modifier_landing WHERE set_id = ?1 AND position = ?2",

@@ -85,6 +85,8 @@ CREATE TABLE modifier (
 	shown_value INTEGER,
 	-- 1: sets its bits only beside a unit mask that implies it (fe_thres)
 	inert_unless_implied INTEGER NOT NULL,
+	-- the fstr shows the bits of the modifier at this position instead
+	shown_from_position INTEGER,
 	PRIMARY KEY (set_id, position)
 ) WITHOUT ROWID;
 

@@ -111,6 +111,7 @@ static void copy_modifier_rules(struct modifier *t, const struct modifier *f)
 	t->requires = f->requires;
 	t->refused_error = f->refused_error;
 	t->inert_unless_implied = f->inert_unless_implied;
+	t->shown_from = f->shown_from;
 	COPY_VEC(&t->landings, &f->landings);
 }
 

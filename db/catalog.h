@@ -66,6 +66,7 @@ struct modifier {
 	bool has_shown;			/* fstr shows SHOWN whatever the value */
 	uint64_t shown;
 	bool inert_unless_implied;	/* lands only beside a unit mask implying it */
+	int shown_from;			/* fstr shows this modifier's bits, or -1 */
 };
 
 /* Bit m of a modifier mask stands for the modifier at position m. */

@@ -166,19 +166,22 @@ static int encode_intel_snbep_unc(struct request *rq)
 		rq->out->config2 |= ev->umasks[rq->final[i]].filter_bits[1];
 		layout |= ev->umasks[rq->final[i]].filter_layout;
 	}
-	/* the event's default filter holds only while no unit mask sets it */
-	uint64_t half = ev->filter_default >> 32 ? ~0xffffffffULL : 0xffffffffULL;
 	rq->out->config1 = (ev->filter_base[0] & ~ev->filter_default) | own;
-	if (!(own & half))
-		rq->out->config1 |= ev->filter_default;
 	if (layout) {
 		rq->out->config1 |= rq->out->config2 << 32;
 		rq->out->config2 = 0;
 	}
 	r = apply_pmu_modifiers(rq, false);
-	if (!r)
-		fstr_pmu_modifiers(rq);
-	return r;
+	if (r)
+		return r;
+	/* the event's default filter holds while neither unit masks nor
+	 * modifiers left a bit in its half (skx CHA's 0x3b: loc=0 keeps it,
+	 * isoc=1 replaces it) */
+	uint64_t half = ev->filter_default >> 32 ? ~0xffffffffULL : 0xffffffffULL;
+	if (!(rq->out->config1 & half))
+		rq->out->config1 |= ev->filter_default;
+	fstr_pmu_modifiers(rq);
+	return 0;
 }
 
 /* ---- perf_raw: events named rNNNN, the number is config ------------------ */

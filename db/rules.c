@@ -349,6 +349,7 @@ void fstr_pmu_modifiers(struct request *rq)
 	/* hidden ones only when given */
 	for (each_bit(m, all & ~set->from_perf & ~(rq->ev->hidden & ~rq->given))) {
 		const struct modifier *mod = &set->items[m];
-		fstr_add_modifier(rq, mod, shows_constant(rq, m) ? mod->shown : register_value(rq, m));
+		int from = mod->shown_from >= 0 ? mod->shown_from : m;
+		fstr_add_modifier(rq, mod, shows_constant(rq, m) ? mod->shown : register_value(rq, from));
 	}
 }

@@ -124,11 +124,15 @@ static int read_modifier(struct unpacker *u, struct modifier *m, int count)
 	m->range_error = read_error(u, false);
 	int64_t requires = read_svarint(r);
 	m->refused_error = read_error(u, false);
+	int64_t shown_from = read_svarint(r);
 	if (!r->ok || !m->name || !m->description || !*m->name)
 		return refuse(u, "a modifier without a name or description");
 	if (requires < -1 || requires >= count)
 		return refuse(u, "a modifier requires a modifier the set lacks");
+	if (shown_from < -1 || shown_from >= count)
+		return refuse(u, "a modifier is shown from a modifier the set lacks");
 	m->requires = (int)requires;
+	m->shown_from = (int)shown_from;
 	m->perf_kind = perf_modifier_kind(m->name);
 	size_t n = strlen(m->name);
 	char *key = n < 200 ? arena_calloc(&u->t->arena, n + 3, 1) : NULL;

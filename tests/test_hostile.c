@@ -214,7 +214,7 @@ static void test_more_modifiers_than_the_runtime_reads(void **state)
 	char *path = edited("many_modifiers",
 			    "WITH RECURSIVE n(i) AS (SELECT 100 UNION ALL SELECT i + 1 FROM n WHERE i < 200)"
 			    " INSERT INTO modifier SELECT m.set_id, n.i, 'x' || n.i, m.description_id, m.type,"
-			    " m.provider, m.libpfm_index, 0, 0, NULL, NULL, NULL, 0, NULL, NULL, NULL, 0"
+			    " m.provider, m.libpfm_index, 0, 0, NULL, NULL, NULL, 0, NULL, NULL, NULL, 0, NULL"
 			    " FROM modifier m, n WHERE m.set_id = (SELECT modifier_set_id FROM event WHERE id = "
 			    SKL_INST_RETIRED ") AND m.position = 0");
 	packer_refuses(path, "modifier set");
