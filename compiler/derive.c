@@ -338,6 +338,42 @@ static void derive_modifier(const char *base, struct event *ev, size_t mi)
 		find_presence(base, m);
 }
 
+static bool in_range(const char *base, const char *mod, uint64_t value)
+{
+	struct probe q;
+	accepts(base, mod, value, &q);
+	return q.error != PFM_ERR_ATTR_VAL;
+}
+
+/*
+ * An integer no string takes (knl CHA's nf=: no unit mask needs it) still
+ * has a range: libpfm checks it first, so nf=0 is PFM_ERR_ATTR_VAL where
+ * nf=1 is the later "no unit mask needs it".  Read from the errors.
+ */
+static void derive_range_from_errors(const char *base, struct modifier *m)
+{
+	uint64_t min = 0;
+	if (!in_range(base, m->name, 0)) {
+		min = 1;
+		if (!in_range(base, m->name, 1))
+			return;
+	}
+	uint64_t ok = min, bad = UINT64_MAX;
+	if (in_range(base, m->name, bad))
+		ok = bad;
+	while (bad - ok > 1) {
+		uint64_t mid = ok + (bad - ok) / 2;
+		if (in_range(base, m->name, mid))
+			ok = mid;
+		else
+			bad = mid;
+	}
+	m->probed = true;
+	m->min = min;
+	m->max = ok;
+	m->range_error = PFM_ERR_ATTR_VAL;
+}
+
 /* Modifiers whose fstr value changes with the privilege-level mask. */
 static void find_plm_modifiers(const char *base, struct event *ev)
 {
@@ -1079,6 +1115,11 @@ static void derive_modifiers(const struct pmu *p, struct event *ev, const char *
 				derive_modifier(with, ev, i);
 		free(with);
 	}
+	for (size_t i = 0; i < ev->modifiers.count; i++) {
+		struct modifier *m = &ev->modifiers.items[i];
+		if (!m->probed && m->is_integer && !m->is_perf)
+			derive_range_from_errors(base, m);
+	}
 	if (!from || !same_modifier_list(from, ev) || unprobed_modifiers(ev) < unprobed_modifiers(from)
 	    || (plain && !src->plain)) {
 		src->event = ev;
@@ -1107,8 +1148,17 @@ static void derive_unlocks(const struct pmu *p, struct event *ev, const char *ba
 				continue;
 			char *with = derive_event_string(p, ev, (int)u);
 			if (accepts(with, m->name, v, &q)) {
-				struct implied_value *un = vec_push(&ev->umasks.items[u].unlocks);
+				struct umask *um = &ev->umasks.items[u];
+				struct implied_value *un = vec_push(&um->unlocks);
 				un->modifier = ev->hidden.items[h];
+				/* refused alone for want of the modifier (NID without
+				 * nf=): what libpfm adds to it is seen here */
+				if (um->single_error && !um->added.count) {
+					struct int_vec requested = {0};
+					expand_umask(ev, (int)u, &requested);
+					collect_added(ev, &q, &requested, &um->added);
+					free(requested.items);
+				}
 			}
 			free(with);
 		}

@@ -128,7 +128,9 @@ int add_umask_defaults(struct request *rq)
 			rq->final[rq->nfinal++] = ev->bare_added[i];
 	} else {
 		const struct umask *only = &ev->umasks[rq->asked[0]];
-		if (rq->nasked == 1 && only->single_error)
+		/* alone it may lack a modifier, not a unit mask: NID needs nf=,
+		 * and the build saw NID:nf= encode (it unlocks nf) */
+		if (rq->nasked == 1 && only->single_error && !(only->unlocks & rq->given))
 			return fail(rq, only->single_error, "%s:%s needs another unit mask", ev->name, only->name);
 		memcpy(rq->final, rq->asked, (size_t)rq->nasked * sizeof(*rq->asked));
 		rq->nfinal = rq->nasked;
