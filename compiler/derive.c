@@ -1058,7 +1058,69 @@ static void derive_filters(struct event *ev, const struct probe *bare, const str
 struct modifier_source {
 	struct event *event;
 	bool plain;
+	bool has_delta;
+	uint64_t delta[3];	/* what its modifiers at 1 change */
+	uint64_t regs[3];	/* on its base's registers */
 };
+
+/*
+ * What EV's modifiers, each at 1 where 1 is in its range, change in
+ * config, config1 and config2 on BASE.  Events that share a modifier list
+ * mostly place the modifiers alike; where this differs from the source's,
+ * the copy would be wrong (a PCU occupancy event's e and i land at bits 31
+ * and 30, not 18 and 23) and the event is measured on its own.  REGS gets
+ * the base's registers: bits a base sets already (nhm's LSD wires c=1)
+ * cannot change, and are not compared.
+ */
+static bool modifier_delta(const char *base, const struct event *ev, uint64_t delta[3], uint64_t regs[3])
+{
+	struct probe none, all;
+	probe_encode(base, PLM_DEFAULT, &none);
+	if (none.error || none.raw_only)
+		return false;
+	char *s = xstrdup(base);
+	for (size_t i = 0; i < ev->modifiers.count; i++) {
+		const struct modifier *m = &ev->modifiers.items[i];
+		if (m->is_perf || !m->probed || m->min > 1 || m->max < 1)
+			continue;
+		char *longer = xprintf("%s:%s=1", s, m->name);
+		free(s);
+		s = longer;
+	}
+	probe_encode(s, PLM_DEFAULT, &all);
+	free(s);
+	if (all.error || all.raw_only)
+		return false;
+	for (size_t f = 0; f < 3; f++) {
+		regs[f] = field_value(&none, f + 1);
+		delta[f] = regs[f] ^ field_value(&all, f + 1);
+	}
+	return true;
+}
+
+/* Forgets what was copied into EV's modifiers, to measure them afresh. */
+static void reset_modifier_rules(struct event *ev)
+{
+	for (size_t i = 0; i < ev->modifiers.count; i++) {
+		struct modifier *m = &ev->modifiers.items[i];
+		m->probed = m->follows_plm = m->has_shown = false;
+		m->min = m->max = m->shown = 0;
+		m->range_error = m->refused_error = 0;
+		m->requires = m->shown_from = -1;
+		m->landings.count = m->presence.count = m->nonzero.count = 0;
+	}
+}
+
+static bool copy_fits(const struct modifier_source *src, const char *base, const struct event *ev)
+{
+	uint64_t d[3], regs[3];
+	if (!src->has_delta || !modifier_delta(base, ev, d, regs))
+		return true;
+	for (size_t f = 0; f < 3; f++)
+		if ((d[f] ^ src->delta[f]) & ~(regs[f] | src->regs[f]))
+			return false;
+	return true;
+}
 
 /* How many later events a forced base looks at for a plain one. */
 #define PLAIN_LOOKAHEAD 64
@@ -1093,7 +1155,9 @@ static void derive_modifiers(const struct pmu *p, struct event *ev, const char *
 	struct event *from = src->event;
 	if (from && same_modifier_list(from, ev) && !unprobed_modifiers(from) && (src->plain || !plain)) {
 		copy_modifier_rules(ev, from);
-		return;
+		if (copy_fits(src, base, ev))
+			return;
+		reset_modifier_rules(ev);
 	}
 	char *borrowed = plain ? NULL : plain_base_after(p, ev);
 	if (borrowed) {
@@ -1124,6 +1188,7 @@ static void derive_modifiers(const struct pmu *p, struct event *ev, const char *
 	    || (plain && !src->plain)) {
 		src->event = ev;
 		src->plain = plain;
+		src->has_delta = modifier_delta(base, ev, src->delta, src->regs);
 	}
 	free(borrowed);
 }
@@ -1165,6 +1230,78 @@ static void derive_unlocks(const struct pmu *p, struct event *ev, const char *ba
 	}
 }
 
+/*
+ * An event refused alone that has no unit mask to give may need a modifier
+ * instead (the PCU's FREQ_BAND0_CYCLES needs ff=): the first integer
+ * modifier that makes it encode, and that string as the base.
+ */
+static char *base_with_needed_modifier(const struct pmu *p, struct event *ev)
+{
+	char *bare = derive_event_string(p, ev, -1);
+	for (size_t i = 0; i < ev->modifiers.count; i++) {
+		const struct modifier *m = &ev->modifiers.items[i];
+		if (m->is_perf || !m->is_integer)
+			continue;
+		char *s = xprintf("%s:%s=1", bare, m->name);
+		struct probe q;
+		probe_encode(s, PLM_DEFAULT, &q);
+		if (q.error == PFM_SUCCESS) {
+			ev->bare_needs = (int)i;
+			free(bare);
+			return s;
+		}
+		free(s);
+	}
+	free(bare);
+	return NULL;
+}
+
+/* The needed modifier is measured on the bare string: on the base it is
+ * given already.  Its place is the event's own (FREQ_BAND1's ff= goes to
+ * config1 bits 8-15), never a copy. */
+static void derive_needed_modifier(const struct pmu *p, struct event *ev)
+{
+	struct modifier *m = &ev->modifiers.items[ev->bare_needs];
+	m->probed = false;
+	m->min = m->max = 0;
+	m->landings.count = m->presence.count = m->nonzero.count = 0;
+	char *bare = derive_event_string(p, ev, -1);
+	derive_modifier(bare, ev, (size_t)ev->bare_needs);
+	free(bare);
+}
+
+/*
+ * Unit-mask codes OR together, so their order cannot matter; where it does,
+ * the last one given replaces the others (the PCU occupancy select of bdx
+ * and skx: CORES_C0:CORES_C3 is C3's 0x8080).  Asked of the first pair of
+ * unit masks that encode differently alone and together both ways.
+ */
+static void derive_last_umask_wins(const struct pmu *p, struct event *ev, const struct probe *singles,
+				   const int *pair)
+{
+	size_t n = ev->umasks.count;
+	for (size_t i = 0; i < n; i++)
+		for (size_t j = i + 1; j < n; j++) {
+			if (!learnable(&ev->umasks.items[i]) || !learnable(&ev->umasks.items[j]) || singles[i].error
+			    || singles[j].error || pair[i * n + j] != PFM_SUCCESS
+			    || singles[i].attr.config == singles[j].attr.config)
+				continue;
+			char *a = derive_event_string(p, ev, (int)i), *b = derive_event_string(p, ev, (int)j);
+			char *ab = xprintf("%s:%s", a, ev->umasks.items[j].name);
+			char *ba = xprintf("%s:%s", b, ev->umasks.items[i].name);
+			struct probe qab, qba;
+			probe_encode(ab, PLM_DEFAULT, &qab);
+			probe_encode(ba, PLM_DEFAULT, &qba);
+			ev->last_umask_wins = !qab.error && !qba.error && qab.attr.config == singles[j].attr.config
+					      && qba.attr.config == singles[i].attr.config;
+			free(a);
+			free(b);
+			free(ab);
+			free(ba);
+			return;
+		}
+}
+
 /* Derives EV's rules; returns a string libpfm encodes for it, or NULL.
  * MEASURE_CONFIG: P's encoder places the config measured here. */
 static char *derive_event(struct pmu *p, struct event *ev, struct modifier_source *src, bool measure_config)
@@ -1196,14 +1333,21 @@ static char *derive_event(struct pmu *p, struct event *ev, struct modifier_sourc
 		derive_config(ev, &bare, singles);
 	probe_pairs(p, ev, pair);
 	derive_groups(ev, pair, n);
+	derive_last_umask_wins(p, ev, singles, pair);
 
 	bool plain;
 	char *base = encodable_base(p, ev, singles, &plain);
+	if (!base && ev->bare_error && !ev->umasks.count) {
+		base = base_with_needed_modifier(p, ev);
+		plain = true;
+	}
 	if (base) {
 		struct probe q;
 		probe_encode(base, PLM_DEFAULT, &q);
 		derive_note_perf_type(p, ev, &q);
 		derive_modifiers(p, ev, base, plain, src);
+		if (ev->bare_needs >= 0)
+			derive_needed_modifier(p, ev);
 		derive_unlocks(p, ev, base);
 		derive_implied(p, ev, singles, n);
 		find_implied_landings(p, ev);
@@ -1281,7 +1425,7 @@ static void derive_sysfs_fallback(struct pmu *p, const char *base)
 
 void derive_pmu(struct pmu *p)
 {
-	struct modifier_source src = { NULL, false };
+	struct modifier_source src = { 0 };
 	p->perf_type = -2;	/* not seen yet */
 	/* the one question that depends on the family: whether its encoder
 	 * reads libpfm's codes or the registers measured here */

@@ -72,6 +72,7 @@ static int ingest_event(struct pmu *p, int idx, char *err, size_t errlen)
 		return -1;
 	}
 	struct event *ev = vec_push(&p->events);
+	ev->bare_needs = -1;
 	ev->name = xstrdup(ei.name);
 	ev->description = xstrdup(ei.desc);
 	ev->equiv = xstrdup(ei.equiv);

@@ -138,6 +138,10 @@ struct event {
 
 	/* derived */
 	int bare_error;		/* libpfm's answer to PMU::EVENT alone */
+	int bare_needs;		/* the modifier that makes it encode (PCU's
+				 * FREQ_BAND*:ff=), or -1 */
+	bool last_umask_wins;	/* of the unit masks asked, the last one's code
+				 * replaces the others' (PCU occupancy select) */
 	bool umasks_in_config1;	/* unit-mask codes land in config1 (offcore response) */
 	bool filters_given;	/* its unit masks' filter_bits are stated (a vendor's MSR
 				 * value), not measured: every encoder applies them */

@@ -1,8 +1,8 @@
--- schema.sql - the pmudb catalog, version 5.  docs/schema.md explains every
+-- schema.sql - the pmudb catalog, version 6.  docs/schema.md explains every
 -- table and column.  Integers are SQLite's 64-bit signed integers: codes and
 -- masks that use bit 63 read back negative and are meant as unsigned.
 
-PRAGMA user_version = 5;
+PRAGMA user_version = 6;
 
 CREATE TABLE meta (
 	key TEXT PRIMARY KEY,
@@ -144,8 +144,12 @@ CREATE TABLE event (
 	why TEXT,
 	source TEXT,			-- NULL: libpfm's; else the vendor file (pmu-events tree path)
 	defaults_keep_select INTEGER NOT NULL,	-- a default libpfm adds does not replace the event select (derived)
-	config_base INTEGER		-- NULL, or the config bits every encoding has, measured for
+	config_base INTEGER,		-- NULL, or the config bits every encoding has, measured for
 					-- a family whose encoder places measured registers (NetBurst)
+	bare_needs_position INTEGER,	-- NULL, or the modifier that makes the event encode
+					-- without a unit mask (bare_error holds without it)
+	last_umask_wins INTEGER NOT NULL	-- of the unit masks asked, the last one's code
+					-- replaces the others' (derived: the order mattered)
 );
 
 -- perf modifiers libpfm refuses at a non-zero value when a final unit mask

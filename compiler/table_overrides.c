@@ -322,6 +322,7 @@ static int apply_to_event(struct ydoc *d, struct override *o, struct pmu *p)
 		if (check_new_name(d, at, o->event, NULL, false))
 			return -1;
 		ev = vec_push(&p->events);
+		ev->bare_needs = -1;
 		ev->name = xstrdup(o->event);
 		ev->description = xstrdup(o->description ? o->description : "");
 		ev->libpfm_index = -1;

@@ -119,6 +119,8 @@ static void copy_event_rules(struct event *t, const struct event *f)
 {
 	t->perf_type = f->perf_type;
 	t->bare_error = f->bare_error;
+	t->bare_needs = f->bare_needs;
+	t->last_umask_wins = f->last_umask_wins;
 	t->umasks_in_config1 = f->umasks_in_config1;
 	copy_ints(&t->hidden, &f->hidden);
 	copy_ints(&t->hidden_errors, &f->hidden_errors);

@@ -277,6 +277,7 @@ int vendor_make_event(struct model *m, struct pmu *p, const struct pmu *like, co
 		want.any |= v->any != 0;
 	}
 	struct event *ev = vec_push(&p->events);
+	ev->bare_needs = -1;
 	ev->name = xstrdup(g->name);
 	ev->description = xstrdup(first->description);
 	ev->source = xstrdup(first->file);

@@ -146,6 +146,8 @@ struct event {
 	uint64_t config_base;	/* measured: config bits of any encoding */
 	int perf_type;		/* INT32_MIN: the PMU's */
 	int bare_error;
+	int bare_needs;		/* bare_error is lifted when this modifier is given; -1 */
+	bool last_umask_wins;	/* the last unit mask asked replaces the others' codes */
 	int numasks;
 	struct umask *umasks;
 	int nbare;

@@ -122,8 +122,10 @@ int add_umask_defaults(struct request *rq)
 	const struct event *ev = rq->ev;
 	rq->nfinal = 0;
 	if (rq->nasked == 0) {
-		if (ev->bare_error)
-			return fail(rq, ev->bare_error, "%s needs a unit mask", ev->name);
+		if (ev->bare_error && !(ev->bare_needs >= 0 && is_given(rq, ev->bare_needs)))
+			return fail(rq, ev->bare_error, "%s needs a unit mask%s%s", ev->name,
+				    ev->bare_needs >= 0 ? " or " : "",
+				    ev->bare_needs >= 0 ? ev->modifiers->items[ev->bare_needs].name : "");
 		for (int i = 0; i < ev->nbare; i++)
 			rq->final[rq->nfinal++] = ev->bare_added[i];
 	} else {

@@ -362,6 +362,7 @@ static uint64_t read_event_head(struct unpacker *u, struct event *ev)
 	ev->umasks_in_config1 = flags & EV_UMASKS_IN_CONFIG1;
 	ev->filters_given = flags & EV_FILTERS_GIVEN;
 	ev->defaults_keep_select = flags & EV_DEFAULTS_KEEP_SELECT;
+	ev->last_umask_wins = flags & EV_LAST_UMASK_WINS;
 	return flags;
 }
 
@@ -372,6 +373,7 @@ static int read_event(struct unpacker *u, struct event *ev)
 	uint64_t flags = read_event_head(u, ev);
 	int64_t type = flags & EV_HAS_PERF_TYPE ? read_svarint(r) : INT32_MIN;
 	ev->bare_error = read_error(u, false);
+	int64_t bare_needs = read_svarint(r);
 	uint64_t set = read_count(r, (uint64_t)t->nsets);
 	ev->filter_base[0] = read_varint(r);
 	ev->filter_base[1] = read_varint(r);
@@ -391,6 +393,9 @@ static int read_event(struct unpacker *u, struct event *ev)
 	ev->modifiers = set ? modifier_set(u, (int)set - 1) : &no_modifiers;
 	if (!ev->modifiers)
 		return -1;
+	if (bare_needs < -1 || bare_needs >= ev->modifiers->count)
+		return refuse(u, "an event needs a modifier its set lacks");
+	ev->bare_needs = (int)bare_needs;
 	u->r = here;
 	if (read_hidden(u, ev))
 		return -1;
