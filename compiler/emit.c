@@ -27,7 +27,7 @@ enum stmt_id {
 	S_FIND_MODSET, S_ADD_MODSET_KEY, S_ADD_MODSET, S_ADD_MODIFIER, S_ADD_LANDING,
 	S_ADD_PMU, S_ADD_SYSFS, S_ADD_EVENT, S_ADD_ALIAS, S_ADD_UMASK,
 	S_ADD_EVENT_DEFAULT, S_ADD_UMASK_DEFAULT, S_ADD_GROUP_RULE, S_ADD_IMPLIED,
-	S_ADD_CPUID, S_ADD_CPUID_PMU, S_ADD_OVERRIDE, S_ADD_META, S_ADD_ERROR,
+	S_ADD_CPUID, S_ADD_CPUID_PMU, S_ADD_OVERRIDE, S_ADD_META, S_ADD_SCHEMA_VERSION, S_ADD_ERROR,
 	S_FIND_TEXT, S_ADD_TEXT, S_ADD_TEXT_KEY, S_ADD_PAIR_DEFAULT, S_ADD_HIDDEN, S_ADD_NO_MODIFIER, S_ADD_PRESENCE, S_ADD_NONZERO, S_ADD_UNLOCK,
 	S_ADD_FINDING, S_ADD_SUMMARY,
 	S_COUNT
@@ -56,6 +56,8 @@ static const char *const stmt_sql[S_COUNT] = {
 	[S_ADD_CPUID_PMU] = "INSERT INTO cpuid_map_pmu VALUES (?,?,?)",
 	[S_ADD_OVERRIDE] = "INSERT INTO override_log VALUES (NULL,?,?,?,?)",
 	[S_ADD_META] = "INSERT INTO meta VALUES (?,?)",
+	/* schema.sql's user_version is the one place the version is written */
+	[S_ADD_SCHEMA_VERSION] = "INSERT INTO meta SELECT 'schema_version', CAST(user_version AS TEXT) FROM pragma_user_version",
 	[S_ADD_ERROR] = "INSERT INTO pfm_error VALUES (?,?,?)",
 	[S_ADD_PRESENCE] = "INSERT INTO modifier_presence VALUES (?,?,?,?)",
 	[S_ADD_NONZERO] = "INSERT INTO modifier_nonzero VALUES (?,?,?,?)",
@@ -510,7 +512,7 @@ static int insert_meta(struct emitter *em, const struct model *m)
 	    || run(em, S_ADD_META, NULL, "ss", "libpfm_fingerprint", m->libpfm_fingerprint) < 0
 	    || run(em, S_ADD_META, NULL, "ss", "tables_fingerprint", m->tables_fingerprint) < 0
 	    || (m->vendor_fingerprint && run(em, S_ADD_META, NULL, "ss", "vendor_fingerprint", m->vendor_fingerprint) < 0)
-	    || run(em, S_ADD_META, NULL, "ss", "schema_version", "5") < 0
+	    || run(em, S_ADD_SCHEMA_VERSION, NULL, "") < 0
 	    || (m->vendor_tree && (run(em, S_ADD_META, NULL, "ss", "vendor_tree", m->vendor_tree) < 0
 				   || run(em, S_ADD_META, NULL, "ss", "vendor_layout", m->vendor_layout) < 0)))
 		return -1;
