@@ -1302,6 +1302,81 @@ static void derive_last_umask_wins(const struct pmu *p, struct event *ev, const 
 		}
 }
 
+static bool raw_accepted(const char *base, uint64_t value)
+{
+	char *s = xprintf("%s:0x%llx", base, (unsigned long long)value);
+	struct probe q;
+	probe_encode(s, PLM_DEFAULT, &q);
+	free(s);
+	return q.error == PFM_SUCCESS;
+}
+
+/*
+ * Where the server uncore's second filter goes follows bit 0 of the umask
+ * byte (libpfm's CBo filter events: config1 bits 32-63 when set, config2
+ * when clear).  The build measures it per unit mask; for a raw one, a
+ * modifier of that filter at 0x1 and at 0x0 shows it: a boolean that lands
+ * in config2 or config1's high half (measured before).
+ */
+static bool lands_in_filter1(const struct modifier *m)
+{
+	for (size_t i = 0; i < m->landings.count; i++)
+		if (!strcmp(m->landings.items[i].field, "config2")
+		    || (!strcmp(m->landings.items[i].field, "config1") && m->landings.items[i].mask >> 32))
+			return true;
+	return false;
+}
+
+static void derive_raw_layout(const struct pmu *p, struct event *ev)
+{
+	if (!ev->raw_umask_max)
+		return;
+	char *base = derive_event_string(p, ev, -1);
+	for (size_t i = 0; i < ev->modifiers.count && !ev->raw_layout_bit0; i++) {
+		const struct modifier *m = &ev->modifiers.items[i];
+		if (m->is_perf || m->is_integer || !lands_in_filter1(m))
+			continue;
+		char *one = xprintf("%s:0x1:%s=1", base, m->name), *zero = xprintf("%s:0x0:%s=1", base, m->name);
+		struct probe q1, q0;
+		probe_encode(one, PLM_DEFAULT, &q1);
+		probe_encode(zero, PLM_DEFAULT, &q0);
+		free(one);
+		free(zero);
+		ev->raw_layout_bit0 = !q1.error && !q0.error && !q1.raw_only && !q0.raw_only && q0.attr.config2
+				      && q1.attr.config1 >> 32 == q0.attr.config2;
+	}
+	free(base);
+}
+
+/*
+ * The widest unit mask given as a number that libpfm takes for EV (8 bits
+ * mostly, 38 for offcore response; 0 where the PMU takes none): 0x1, 0xff
+ * and 0x100, then the highest bit by halving.  On the bare event with the
+ * modifier it needs, if any.
+ */
+static void derive_raw_umask(const struct pmu *p, struct event *ev)
+{
+	char *bare = derive_event_string(p, ev, -1);
+	char *base = ev->bare_needs >= 0 ? xprintf("%s:%s=1", bare, ev->modifiers.items[ev->bare_needs].name)
+					 : xstrdup(bare);
+	free(bare);
+	ev->raw_umask_max = 0;
+	if (raw_accepted(base, 0x1) && raw_accepted(base, 0xff)) {
+		int ok = 7, bad = 64;	/* bit OK is taken, bit BAD is not */
+		if (!raw_accepted(base, 0x100))
+			bad = 8;
+		while (bad - ok > 1) {
+			int mid = (ok + bad) / 2;
+			if (raw_accepted(base, 1ULL << mid))
+				ok = mid;
+			else
+				bad = mid;
+		}
+		ev->raw_umask_max = ok == 63 ? UINT64_MAX : (1ULL << (ok + 1)) - 1;
+	}
+	free(base);
+}
+
 /* Derives EV's rules; returns a string libpfm encodes for it, or NULL.
  * MEASURE_CONFIG: P's encoder places the config measured here. */
 static char *derive_event(struct pmu *p, struct event *ev, struct modifier_source *src, bool measure_config)
@@ -1341,6 +1416,15 @@ static char *derive_event(struct pmu *p, struct event *ev, struct modifier_sourc
 		base = base_with_needed_modifier(p, ev);
 		plain = true;
 	}
+	derive_raw_umask(p, ev);
+	if (!base && ev->raw_umask_max) {
+		/* nothing named encodes alone (snb's MEM_LOAD_UOPS_LLC_MISS_RETIRED):
+		 * a raw unit mask does, and takes the modifiers */
+		char *bare = derive_event_string(p, ev, -1);
+		base = xprintf("%s:0x1", bare);
+		free(bare);
+		plain = true;
+	}
 	if (base) {
 		struct probe q;
 		probe_encode(base, PLM_DEFAULT, &q);
@@ -1352,6 +1436,7 @@ static char *derive_event(struct pmu *p, struct event *ev, struct modifier_sourc
 		derive_implied(p, ev, singles, n);
 		find_implied_landings(p, ev);
 		derive_inert_modifiers(p, ev, singles, n);
+		derive_raw_layout(p, ev);
 	} else {
 		ev->perf_type = -2;
 	}

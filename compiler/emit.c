@@ -45,7 +45,7 @@ static const char *const stmt_sql[S_COUNT] = {
 	[S_ADD_LANDING] = "INSERT INTO modifier_landing VALUES (?,?,?,?)",
 	[S_ADD_PMU] = "INSERT INTO pmu VALUES (NULL,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
 	[S_ADD_SYSFS] = "INSERT INTO pmu_sysfs VALUES (?,?,?)",
-	[S_ADD_EVENT] = "INSERT INTO event VALUES (NULL,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+	[S_ADD_EVENT] = "INSERT INTO event VALUES (NULL,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
 	[S_ADD_ALIAS] = "INSERT INTO event_alias VALUES (?,?,?,?)",
 	[S_ADD_UMASK] = "INSERT INTO umask VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
 	[S_ADD_EVENT_DEFAULT] = "INSERT INTO event_default VALUES (?,?)",
@@ -243,11 +243,12 @@ static void key_ints(sqlite3_str *k, const struct int_vec *v)
 
 static void key_event(sqlite3_str *k, const struct event *ev, int64_t modset)
 {
-	sqlite3_str_appendf(k, "%s\x1f%s\x1f%s\x1f%llx\x1f%d%d%d\x1f%lld\x1f%d\x1f%d\x1f%d\x1f%d\x1f%s\x1f",
+	sqlite3_str_appendf(k, "%s\x1f%s\x1f%s\x1f%llx\x1f%d%d%d\x1f%lld\x1f%d\x1f%d\x1f%llx\x1f%d\x1f%d\x1f%s\x1f",
 			    ev->name, ev->description, ev->equiv ? ev->equiv : "\x01", (unsigned long long)ev->code,
 			    ev->is_precise, ev->supports_hw_sampling, ev->speculative, (long long)modset, ev->perf_type,
 			    (ev->bare_error * 4 + ev->umasks_in_config1 * 2 + ev->filters_given) * 256 + ev->bare_needs * 2
-			    + ev->last_umask_wins, ev->group_count, ev->retired, ev->why ? ev->why : "");
+			    + ev->last_umask_wins + ev->raw_layout_bit0 * 1024,
+			    (unsigned long long)ev->raw_umask_max, ev->group_count, ev->retired, ev->why ? ev->why : "");
 	sqlite3_str_appendf(k, "%s\x1f", ev->source ? ev->source : "");
 	key_ints(k, &ev->bare_added);
 	key_ints(k, &ev->hidden);
@@ -324,14 +325,15 @@ static int insert_event(struct emitter *em, int64_t table, size_t position, cons
 	int64_t id, text;
 	/* perf_type NULL: the PMU's; -1: read from sysfs. */
 	if (text_id(em, ev->description, &text)
-	    || run(em, S_ADD_EVENT, &id, "iisisiiiinniiiiiiiissinni", table, (int64_t)position, ev->name, text, ev->equiv,
+	    || run(em, S_ADD_EVENT, &id, "iisisiiiinniiiiiiiissinniii", table, (int64_t)position, ev->name, text, ev->equiv,
 		   (int64_t)ev->code, (int64_t)ev->is_precise, (int64_t)ev->supports_hw_sampling,
 		   (int64_t)ev->speculative, modset == 0, modset, ev->perf_type == -2, (int64_t)ev->perf_type,
 		   (int64_t)ev->bare_error, (int64_t)ev->umasks_in_config1, (int64_t)ev->filters_given,
 		   (int64_t)ev->filter_base[0],
 		   (int64_t)ev->filter_base[1], (int64_t)ev->filter_default, (int64_t)ev->group_count, (int64_t)ev->retired, ev->why,
 		   ev->source, (int64_t)ev->defaults_keep_select, !ev->config_measured, (int64_t)ev->config_base,
-		   ev->bare_needs < 0, (int64_t)ev->bare_needs, (int64_t)ev->last_umask_wins) < 0)
+		   ev->bare_needs < 0, (int64_t)ev->bare_needs, (int64_t)ev->last_umask_wins, (int64_t)ev->raw_umask_max,
+		   (int64_t)ev->raw_layout_bit0) < 0)
 		return -1;
 	em->stats->stored_events++;
 	int r = insert_umasks(em, ev, id);

@@ -142,6 +142,9 @@ struct event {
 				 * FREQ_BAND*:ff=), or -1 */
 	bool last_umask_wins;	/* of the unit masks asked, the last one's code
 				 * replaces the others' (PCU occupancy select) */
+	uint64_t raw_umask_max;	/* the widest raw unit mask (:0xff) libpfm takes; 0 */
+	bool raw_layout_bit0;	/* with a raw unit mask, filter 1 goes to config1's
+				 * high half when its bit 0 is set (CBo) */
 	bool umasks_in_config1;	/* unit-mask codes land in config1 (offcore response) */
 	bool filters_given;	/* its unit masks' filter_bits are stated (a vendor's MSR
 				 * value), not measured: every encoder applies them */

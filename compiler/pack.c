@@ -19,7 +19,8 @@
  *     npresence, (field, bits)..., nnonzero, (field, bits)...
  *   an event: str name, str equiv, code, flags (EV_*), [svarint perf_type
  *     when EV_HAS_PERF_TYPE], svarint bare_error, svarint bare_needs (-1
- *     none, else the modifier that lifts bare_error), set (0: none, else index
+ *     none, else the modifier that lifts bare_error), raw_umask_max, set (0:
+ *     none, else index
  *     + 1), filter_config1, filter_config2, filter_default, [config_base
  *     when EV_CONFIG_MEASURED], hidden (bit per modifier), svarint error per
  *     hidden bit, no_modifiers (bit per modifier: refused non-zero with a
@@ -433,11 +434,13 @@ static int write_event(struct packer *pk, sqlite3_stmt *ev, const int64_t *sets,
 	write_varint(&pk->w, (integer(ev, 5) ? EV_PRECISE : 0u) | (integer(ev, 6) ? EV_RETIRED : 0u)
 		     | (integer(ev, 7) ? EV_UMASKS_IN_CONFIG1 : 0u) | (integer(ev, 8) ? EV_FILTERS_GIVEN : 0u)
 		     | (has_type ? EV_HAS_PERF_TYPE : 0u) | (integer(ev, 16) ? EV_DEFAULTS_KEEP_SELECT : 0u)
-		     | (measured ? EV_CONFIG_MEASURED : 0u) | (integer(ev, 19) ? EV_LAST_UMASK_WINS : 0u));
+		     | (measured ? EV_CONFIG_MEASURED : 0u) | (integer(ev, 19) ? EV_LAST_UMASK_WINS : 0u)
+		     | (integer(ev, 21) ? EV_RAW_LAYOUT_BIT0 : 0u));
 	if (has_type)
 		write_svarint(&pk->w, integer(ev, 9));
 	write_svarint(&pk->w, integer(ev, 10));
 	write_svarint(&pk->w, is_null(ev, 18) ? -1 : integer(ev, 18));
+	write_varint(&pk->w, (uint64_t)integer(ev, 20));
 	write_varint(&pk->w, is_null(ev, 11) ? 0 : (uint64_t)set_index(sets, nsets, integer(ev, 11)));
 	write_varint(&pk->w, (uint64_t)integer(ev, 12));
 	write_varint(&pk->w, (uint64_t)integer(ev, 13));
@@ -469,7 +472,8 @@ static int write_events(struct packer *pk, const int64_t *sets, int nsets, size_
 	sqlite3_stmt *st = query(pk, "SELECT id, position, name, equiv, code, is_precise, retired, umasks_in_config1,"
 				 " filters_given, perf_type, bare_error, modifier_set_id, filter_config1, filter_config2,"
 				 " filter_default, (SELECT count(*) FROM umask u WHERE u.event_id = e.id), defaults_keep_select,"
-				 " config_base, bare_needs_position, last_umask_wins FROM event e"
+				 " config_base, bare_needs_position, last_umask_wins, raw_umask_max, raw_layout_bit0"
+				 " FROM event e"
 				 " WHERE table_id = ?1 ORDER BY position", pk->table);
 	int r = st ? 0 : -1, n = 0;
 	while (!r && sqlite3_step(st) == SQLITE_ROW) {

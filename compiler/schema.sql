@@ -148,8 +148,12 @@ CREATE TABLE event (
 					-- a family whose encoder places measured registers (NetBurst)
 	bare_needs_position INTEGER,	-- NULL, or the modifier that makes the event encode
 					-- without a unit mask (bare_error holds without it)
-	last_umask_wins INTEGER NOT NULL	-- of the unit masks asked, the last one's code
+	last_umask_wins INTEGER NOT NULL,	-- of the unit masks asked, the last one's code
 					-- replaces the others' (derived: the order mattered)
+	raw_umask_max INTEGER NOT NULL,	-- the widest unit mask given as a number (:0xff) libpfm
+					-- takes for the event; 0: none (derived)
+	raw_layout_bit0 INTEGER NOT NULL	-- with a raw unit mask, the second filter goes to
+					-- config1 bits 32-63 when its bit 0 is set, else config2 (CBo)
 );
 
 -- perf modifiers libpfm refuses at a non-zero value when a final unit mask

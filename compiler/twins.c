@@ -121,6 +121,8 @@ static void copy_event_rules(struct event *t, const struct event *f)
 	t->bare_error = f->bare_error;
 	t->bare_needs = f->bare_needs;
 	t->last_umask_wins = f->last_umask_wins;
+	t->raw_umask_max = f->raw_umask_max;
+	t->raw_layout_bit0 = f->raw_layout_bit0;
 	t->umasks_in_config1 = f->umasks_in_config1;
 	copy_ints(&t->hidden, &f->hidden);
 	copy_ints(&t->hidden_errors, &f->hidden_errors);

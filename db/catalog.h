@@ -148,6 +148,8 @@ struct event {
 	int bare_error;
 	int bare_needs;		/* bare_error is lifted when this modifier is given; -1 */
 	bool last_umask_wins;	/* the last unit mask asked replaces the others' codes */
+	uint64_t raw_umask_max;	/* the widest raw unit mask it takes; 0: none */
+	bool raw_layout_bit0;	/* a raw one's bit 0 sends filter 1 to config1's high half */
 	int numasks;
 	struct umask *umasks;
 	int nbare;

@@ -99,9 +99,13 @@ static int apply_attributes(struct request *rq)
 			rq->nattrs--;
 		}
 	for (int i = 0; i < rq->nattrs; i++) {
-		if (a[i].modifier >= 0) {
-			rq->given |= 1ULL << a[i].modifier;
-			rq->value[a[i].modifier] = a[i].value;
+		int m = a[i].modifier;
+		if (m >= 0) {
+			/* a privilege level that escaped the pass twice adds to
+			 * the mask (u=1:u=1:u=0 is u): libpfm ORs them in */
+			bool plm = is_given(rq, m) && rq->ev->modifiers->items[m].follows_plm;
+			rq->value[m] = plm ? rq->value[m] | a[i].value : a[i].value;
+			rq->given |= 1ULL << m;
 			continue;
 		}
 		bool seen = false;
@@ -134,7 +138,11 @@ static int parse_catalog_attrs(struct request *rq, const char *attrs)
 	char *copy = working_copy(attrs, buf, sizeof(buf), &heap);
 	if (!copy)
 		return fail(rq, PMUDB_ERR_NOMEM, "out of memory");
+	/* libpfm parses an equiv apart: its unit masks do not count against
+	 * a raw one the user gives (wsm::LLC_REFERENCES:0x1) */
+	rq->in_catalog++;
 	int r = parse_attrs(rq, copy);
+	rq->in_catalog--;
 	free(heap);
 	return r;
 }
@@ -170,6 +178,32 @@ static int parse_value(struct request *rq, const struct modifier *mod, const cha
 	return 0;
 }
 
+/*
+ * A unit mask given as a number (":0xff"), as libpfm takes it: hexadecimal
+ * with its 0x, one per string and never beside a named one, for the events
+ * the build saw take one (raw_umask_max: their width); in the encoding it
+ * stands for the unit masks, and nothing is added to it.
+ */
+static int parse_raw_umask(struct request *rq, const char *tok, const char *val)
+{
+	if (rq->has_raw || rq->named_umask)
+		return fail(rq, PMUDB_ERR_ATTR, "raw unit mask '%s': one per event, not beside a named unit mask", tok);
+	if (!rq->ev->raw_umask_max)
+		return fail(rq, PMUDB_ERR_ATTR, "%s::%s takes no raw unit mask ('%s')", rq->pmu->name, rq->ev->name, tok);
+	char *end = NULL;
+	uint64_t value = strtoull(tok, &end, 0);	/* as libpfm: no overflow check */
+	if (*end)
+		return fail(rq, PMUDB_ERR_ATTR, "raw unit mask '%s' is not a hexadecimal number", tok);
+	if (val)
+		return fail(rq, PMUDB_ERR_ATTR_VAL, "raw unit mask '%s' takes no value", tok);
+	if (value > rq->ev->raw_umask_max)
+		return fail(rq, PMUDB_ERR_ATTR, "raw unit mask '%s' is wider than %s takes (0x%llx)", tok, rq->ev->name,
+			    (unsigned long long)rq->ev->raw_umask_max);
+	rq->has_raw = true;
+	rq->raw_umask = value;
+	return 0;
+}
+
 static int parse_attr(struct request *rq, char *tok)
 {
 	const struct event *ev = rq->ev;
@@ -180,14 +214,17 @@ static int parse_attr(struct request *rq, char *tok)
 	const char *val = eq ? eq + 1 : NULL;
 
 	if (tok[0] == '0' && tolower((unsigned char)tok[1]) == 'x')
-		return fail(rq, PMUDB_ERR_ATTR, "raw unit mask '%s' is not supported by pmudb", tok);
+		return parse_raw_umask(rq, tok, val);
 
 	/* A name that is both a unit mask and a modifier is the modifier when
 	 * it has a value (snb::L2_LINES_IN:I:I=1), as in libpfm. */
 	int u = val ? -1 : catalog_find_umask(ev, tok);
 	if (u >= 0) {
+		if (rq->has_raw && !rq->in_catalog)
+			return fail(rq, PMUDB_ERR_ATTR, "unit mask %s beside a raw unit mask", tok);
 		if (!rq->expanding)
 			note_typed(rq, u);
+		rq->named_umask |= !rq->in_catalog;
 		return ev->umasks[u].equiv ? expand_umask(rq, &ev->umasks[u]) : add_umask(rq, u);
 	}
 	int m = find_modifier(ev, tok);
@@ -426,6 +463,9 @@ static void start(struct request *rq, pmudb_t *db, struct pmudb_encoding *out, s
 	rq->ev = NULL;
 	rq->token = NULL;
 	rq->nasked = rq->nfinal = rq->fstr_len = rq->ntyped = rq->expanding = 0;
+	rq->named_umask = rq->has_raw = false;
+	rq->in_catalog = 0;
+	rq->raw_umask = 0;
 	rq->fstr = out->fstr;
 	rq->no_fstr = false;
 	rq->given = 0;

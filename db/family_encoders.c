@@ -46,6 +46,7 @@ static bool asked_for(const struct request *rq, int umask)
 static int intel_umask_bits(struct request *rq, uint64_t *config, uint64_t *umask, bool skip_filter_codes)
 {
 	int override = -1;
+	*umask |= rq->raw_umask;
 	for (int i = 0; i < rq->nfinal; i++) {
 		const struct umask *u = &rq->ev->umasks[rq->final[i]];
 		if (skip_filter_codes && u->code_is_filter)
@@ -119,7 +120,7 @@ static int encode_amd64(struct request *rq)
 	struct pmudb_encoding *out = rq->out;
 	/* an event without unit masks may fix one itself, in code bits 16-23
 	 * (a vendor's all_data_cache_accesses); libpfm's codes stop at bit 11 */
-	uint64_t umask = (ev->code >> 16) & 0xff;
+	uint64_t umask = ((ev->code >> 16) & 0xff) | rq->raw_umask;
 	for (int i = 0; i < rq->nfinal; i++)
 		umask |= ev->umasks[rq->final[i]].code;
 	/* event select bits 0-7 and 32-35, unit mask bits 8-15 */
@@ -162,17 +163,15 @@ static int encode_intel_snbep_unc(struct request *rq)
 	 * each final unit mask */
 	uint64_t own = 0;
 	rq->out->config2 = ev->filter_base[1];
-	bool layout = false;
+	/* where filter 1 goes follows the umask byte's bit 0 (libpfm's CBo
+	 * filter events), measured per unit mask, and for a raw one */
+	bool layout = rq->has_raw && (rq->raw_umask & 1) && ev->raw_layout_bit0;
 	for (int i = 0; i < rq->nfinal; i++) {
 		own |= ev->umasks[rq->final[i]].filter_bits[0];
 		rq->out->config2 |= ev->umasks[rq->final[i]].filter_bits[1];
 		layout |= ev->umasks[rq->final[i]].filter_layout;
 	}
 	rq->out->config1 = (ev->filter_base[0] & ~ev->filter_default) | own;
-	if (layout) {
-		rq->out->config1 |= rq->out->config2 << 32;
-		rq->out->config2 = 0;
-	}
 	r = apply_pmu_modifiers(rq, false);
 	if (r)
 		return r;
@@ -183,6 +182,11 @@ static int encode_intel_snbep_unc(struct request *rq)
 	if (!(rq->out->config1 & half))
 		rq->out->config1 |= ev->filter_default;
 	fstr_pmu_modifiers(rq);
+	/* libpfm places the second filter last, modifiers' bits with it */
+	if (layout) {
+		rq->out->config1 |= rq->out->config2 << 32;
+		rq->out->config2 = 0;
+	}
 	return 0;
 }
 

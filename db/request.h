@@ -42,6 +42,10 @@ struct request {
 	int ntyped;
 	uint16_t typed[2];
 	int expanding;			/* depth inside equivs' expansions */
+	int in_catalog;			/* depth inside the catalog's attributes (equivs) */
+	bool named_umask;		/* a unit mask given by name by the caller */
+	bool has_raw;			/* a raw unit mask (":0xff") was given */
+	uint64_t raw_umask;
 	/* the final unit masks: asked plus defaults, in position order */
 	int nfinal;
 	uint16_t final[MAX_UMASKS];

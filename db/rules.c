@@ -3,6 +3,7 @@
  * combinations libpfm refuses, which defaults it adds, which modifier
  * values a unit mask implies.  See docs/schema.md, "The derived rules".
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -74,6 +75,13 @@ static void add_common_defaults(struct request *rq)
 	}
 }
 
+/* A unit mask refused alone that a hidden modifier unlocks needs it
+ * (CBo's NID needs nf=). */
+static bool needs_modifier(const struct umask *u)
+{
+	return u->unlocks && u->single_error == PMUDB_ERR_ATTR;
+}
+
 static int check_combination(struct request *rq)
 {
 	const struct event *ev = rq->ev;
@@ -86,6 +94,11 @@ static int check_combination(struct request *rq)
 		for (int j = i + 1; j < rq->nasked; j++) {
 			const struct umask *a = &ev->umasks[rq->asked[i]], *b = &ev->umasks[rq->asked[j]];
 			int e = rule_error(ev, a->group, b->group);
+			/* a pair the build saw refused for want of the modifier one
+			 * of them needs (NID without nf=): libpfm checks that last
+			 * (check_hidden_modifiers) */
+			if (e == PMUDB_ERR_ATTR && (needs_modifier(a) || needs_modifier(b)))
+				continue;
 			if (e)
 				return fail(rq, e, "unit masks %s and %s of %s cannot be combined", a->name, b->name,
 					    ev->name);
@@ -117,10 +130,32 @@ int check_umask_combination(struct request *rq)
 	return rq->nasked ? check_combination(rq) : 0;
 }
 
+/* A raw unit mask stands for them all: no defaults, no lone-unit-mask
+ * rule; a modifier the event needs is still needed. */
+static int take_raw_umask(struct request *rq)
+{
+	const struct event *ev = rq->ev;
+	if (ev->bare_needs >= 0 && !is_given(rq, ev->bare_needs))
+		return fail(rq, ev->bare_error, "%s needs %s", ev->name, ev->modifiers->items[ev->bare_needs].name);
+	/* an event's equiv may have named some (wsm::LLC_REFERENCES): libpfm
+	 * prints them, and its encoders take the raw one instead */
+	uint16_t named[MAX_UMASKS];
+	memcpy(named, rq->asked, (size_t)rq->nasked * sizeof(*named));
+	sort_positions(named, rq->nasked);
+	for (int i = 0; i < rq->nasked; i++)
+		fstr_add_umask(rq, &ev->umasks[named[i]]);
+	char hex[16];
+	int n = snprintf(hex, sizeof(hex), ":0x%x", (unsigned)rq->raw_umask);	/* libpfm prints 32 bits */
+	fstr_append(rq, hex, (size_t)n);
+	return 0;
+}
+
 int add_umask_defaults(struct request *rq)
 {
 	const struct event *ev = rq->ev;
 	rq->nfinal = 0;
+	if (rq->has_raw)
+		return take_raw_umask(rq);
 	if (rq->nasked == 0) {
 		if (ev->bare_error && !(ev->bare_needs >= 0 && is_given(rq, ev->bare_needs)))
 			return fail(rq, ev->bare_error, "%s needs a unit mask%s%s", ev->name,
@@ -171,6 +206,12 @@ int check_modifier_values(struct request *rq)
 int check_hidden_modifiers(struct request *rq)
 {
 	const struct event *ev = rq->ev;
+	for (int i = 0; i < rq->nasked; i++) {
+		const struct umask *u = &ev->umasks[rq->asked[i]];
+		if (needs_modifier(u) && !(u->unlocks & rq->given))
+			return fail(rq, PMUDB_ERR_ATTR, "%s:%s needs %s=", ev->name, u->name,
+				    ev->modifiers->items[__builtin_ctzll(u->unlocks)].name);
+	}
 	int m;
 	for (each_bit(m, rq->given & ev->hidden)) {
 		if (!ev->hidden_error[m])

@@ -363,6 +363,7 @@ static uint64_t read_event_head(struct unpacker *u, struct event *ev)
 	ev->filters_given = flags & EV_FILTERS_GIVEN;
 	ev->defaults_keep_select = flags & EV_DEFAULTS_KEEP_SELECT;
 	ev->last_umask_wins = flags & EV_LAST_UMASK_WINS;
+	ev->raw_layout_bit0 = flags & EV_RAW_LAYOUT_BIT0;
 	return flags;
 }
 
@@ -374,6 +375,7 @@ static int read_event(struct unpacker *u, struct event *ev)
 	int64_t type = flags & EV_HAS_PERF_TYPE ? read_svarint(r) : INT32_MIN;
 	ev->bare_error = read_error(u, false);
 	int64_t bare_needs = read_svarint(r);
+	ev->raw_umask_max = read_varint(r);
 	uint64_t set = read_count(r, (uint64_t)t->nsets);
 	ev->filter_base[0] = read_varint(r);
 	ev->filter_base[1] = read_varint(r);
