@@ -121,6 +121,13 @@ static void start_spawner(const char *path)
 	if (pid == 0) {
 		dup2(req[0], 0);
 		dup2(rep[1], 1);
+		/* only stdin and stdout: holding the request pipe's write end
+		 * itself, the spawner would never see the end of its input and
+		 * would outlive the bench */
+		close(req[0]);
+		close(req[1]);
+		close(rep[0]);
+		close(rep[1]);
 		execl(path, path, (char *)NULL);
 		_exit(127);
 	}

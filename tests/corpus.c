@@ -18,12 +18,15 @@ struct emit {
 	corpus_fn fn;
 	void *ctx;
 	const char *group;
+	bool first_event;	/* of its PMU, still to come */
 };
+
+#define RANDOM_PER_EVENT 6
 
 static void emitf(struct emit *out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void emitf(struct emit *out, const char *fmt, ...)
 {
-	char s[1024];
+	char s[4096];
 	va_list ap;
 	va_start(ap, fmt);
 	vsnprintf(s, sizeof(s), fmt, ap);
@@ -134,6 +137,111 @@ static void repeat_corpus(struct emit *out, const char *base, const struct attr_
 	}
 }
 
+/*
+ * Unit masks given as numbers, the way libpfm's parser reads them: in and
+ * past the widths its encoders take (8 bits, 16 and 38 for offcore
+ * response), in upper case, twice, beside a named one, with a value, not a
+ * number; and with each PMU modifier at 1 (a band event needs ff= beside
+ * it, a node filter a unit mask that needs it).
+ */
+static void raw_corpus(struct emit *out, const char *base, const struct attr_list *umasks,
+		       const struct attr_list *mods)
+{
+	static const char *const raws[] = {
+		"0x1", "0x0", "0X3", "0x00ff", "0xff", "0x100", "0xffff", "0x1ffff", "0x3fffffffff", "0x4000000000",
+		"0xffffffffffffffff", "0x1:0x1", "0x1:0x2", "0x1=1", "0xzz", "0x",
+	};
+	for (size_t i = 0; i < sizeof(raws) / sizeof(raws[0]); i++)
+		emitf(out, "%s:%s", base, raws[i]);
+	if (umasks->n) {
+		emitf(out, "%s:%s:0x1", base, umasks->items[0].name);
+		emitf(out, "%s:0x1:%s", base, umasks->items[0].name);
+	}
+	for (int i = 0; i < mods->n; i++)
+		if (mods->items[i].ctrl != PFM_ATTR_CTRL_PERF_EVENT)
+			emitf(out, "%s:0x1:%s=1", base, mods->items[i].name);
+}
+
+/* A seed of S's bytes (FNV-1a): the same sample on every run. */
+static unsigned seed_of(const char *s)
+{
+	unsigned h = 2166136261u;
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 16777619u;
+	return h;
+}
+
+static void random_modifier(char *buf, size_t n, const char *pmu, const char *event, const pfm_event_attr_info_t *m,
+			    unsigned *seed)
+{
+	if (m->type == PFM_ATTR_MOD_BOOL) {
+		snprintf(buf, n, "%s=%d", m->name, rand_r(seed) & 1);
+		return;
+	}
+	uint64_t v[8];
+	int k;
+	integer_values(pmu, event, m->name, v, &k);
+	snprintf(buf, n, "%s=%llu", m->name, (unsigned long long)v[rand_r(seed) % k]);
+}
+
+/*
+ * A seeded random sample per event: unit-mask triples in any order and
+ * case, and each with two or three modifiers at random values (the other
+ * shapes keep to one modifier and to pairs in table order).
+ */
+static void random_corpus(struct emit *out, const char *pmu, const char *event, const char *base,
+			  const struct attr_list *umasks, const struct attr_list *mods)
+{
+	unsigned seed = seed_of(base);
+	for (int t = 0; t < RANDOM_PER_EVENT; t++) {
+		char s[2048];
+		int len = snprintf(s, sizeof(s), "%s", base);
+		for (int k = 0; umasks->n && k < 3; k++) {
+			const char *u = umasks->items[rand_r(&seed) % umasks->n].name;
+			len += snprintf(s + len, sizeof(s) - (size_t)len, ":%s", u);
+			if (rand_r(&seed) % 4 == 0)	/* names are case-blind */
+				for (char *c = s + len - strlen(u); *c; c++)
+					*c = (char)(*c >= 'A' && *c <= 'Z' ? *c + 32 : *c);
+		}
+		for (int k = 0; mods->n && k < 2 + t % 2; k++) {
+			char m[256];
+			random_modifier(m, sizeof(m), pmu, event, &mods->items[rand_r(&seed) % mods->n], &seed);
+			len += snprintf(s + len, sizeof(s) - (size_t)len, ":%s", m);
+		}
+		emitf(out, "%s", s);
+	}
+}
+
+/*
+ * libpfm's limit of 64 attributes: a modifier 63, 64 and 65 times, and the
+ * first unit mask 64 and 65 times (libpfm overruns its array on the 65th
+ * unit mask and may crash: the harness asks libpfm in a child for these).
+ */
+static void limit_corpus(struct emit *out, const char *base, const struct attr_list *umasks,
+			 const struct attr_list *mods)
+{
+	static const int counts[] = { 63, 64, 65 };
+	for (int i = 0; i < mods->n; i++) {
+		if (mods->items[i].ctrl == PFM_ATTR_CTRL_PERF_EVENT)
+			continue;
+		for (size_t c = 0; c < sizeof(counts) / sizeof(counts[0]); c++) {
+			char s[4096];
+			int len = snprintf(s, sizeof(s), "%s", base);
+			for (int k = 0; k < counts[c]; k++)
+				len += snprintf(s + len, sizeof(s) - (size_t)len, ":%s=1", mods->items[i].name);
+			emitf(out, "%s", s);
+		}
+		break;
+	}
+	for (size_t c = 1; umasks->n && c < sizeof(counts) / sizeof(counts[0]); c++) {
+		char s[4096];
+		int len = snprintf(s, sizeof(s), "%s", base);
+		for (int k = 0; k < counts[c] && len < (int)sizeof(s) - 200; k++)
+			len += snprintf(s + len, sizeof(s) - (size_t)len, ":%s", umasks->items[0].name);
+		emitf(out, "%s", s);
+	}
+}
+
 static void event_corpus(struct emit *out, const char *pmu, const pfm_event_info_t *ei)
 {
 	static struct attr_list umasks, mods;
@@ -149,6 +257,15 @@ static void event_corpus(struct emit *out, const char *pmu, const pfm_event_info
 	modifier_corpus(out, pmu, ei->name, base, &mods, ALL);
 	if (shapes & CORPUS_REPEATS)
 		repeat_corpus(out, base, &umasks, &mods);
+	if (shapes & CORPUS_RAW_UMASKS)
+		raw_corpus(out, base, &umasks, &mods);
+	if (shapes & CORPUS_RANDOM)
+		random_corpus(out, pmu, ei->name, base, &umasks, &mods);
+	/* the limit once per PMU: its first event */
+	if ((shapes & CORPUS_ATTR_LIMIT) && out->first_event) {
+		limit_corpus(out, base, &umasks, &mods);
+		out->first_event = false;
+	}
 	/* each unit mask with each of the PMU's modifiers: what a unit mask
 	 * hard-wires, implies or leaves alone shows only together */
 	for (int i = 0; (shapes & CORPUS_UMASK_MODIFIERS) && i < umasks.n; i++) {
@@ -208,7 +325,7 @@ void corpus_generate(pmudb_t *db_, const char *only_pmu, unsigned shapes_, corpu
 			continue;
 		int p = pmudb_find_pmu(db, pi.name);
 		struct pmudb_pmu_info info;
-		struct emit out = { fn, ctx, p >= 0 && !pmudb_pmu_info(db, p, &info) ? info.family_group : "other" };
+		struct emit out = { fn, ctx, p >= 0 && !pmudb_pmu_info(db, p, &info) ? info.family_group : "other", true };
 		for (int e = pi.first_event; e != -1; e = pfm_get_event_next(e)) {
 			pfm_event_info_t ei;
 			memset(&ei, 0, sizeof(ei));
@@ -217,7 +334,7 @@ void corpus_generate(pmudb_t *db_, const char *only_pmu, unsigned shapes_, corpu
 				event_corpus(&out, pi.name, &ei);
 		}
 	}
-	struct emit bad = { fn, ctx, "malformed" };
+	struct emit bad = { fn, ctx, "malformed", false };
 	malformed_corpus(&bad);
 }
 

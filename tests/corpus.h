@@ -6,8 +6,12 @@
  * the first unit mask it takes alone), each unit mask with each of the
  * PMU's modifiers the same way, attributes given more than once (each unit
  * mask twice, the first three times and around another, each boolean
- * modifier as m:m, m=0:m=0:m and m=1:m=0), and a fixed list of malformed
- * strings.
+ * modifier as m:m, m=0:m=0:m and m=1:m=0), unit masks given as numbers
+ * (:0xff, in and past every width, alone, twice, beside a named one and
+ * each PMU modifier), a seeded random sample per event (unit-mask triples
+ * in any order and case, with two or three modifiers at random values),
+ * libpfm's 64-attribute limit (once per PMU, on its first event), and a
+ * fixed list of malformed strings.
  */
 #ifndef PMUDB_TESTS_CORPUS_H
 #define PMUDB_TESTS_CORPUS_H
@@ -18,10 +22,13 @@
 typedef void (*corpus_fn)(void *ctx, const char *group, const char *event);
 
 /* Which shapes: the first ones above, each unit mask with the modifiers,
- * the repeated attributes (which test libpfm's parser, not encodings). */
+ * the repeated attributes (which test libpfm's parser, not encodings), the
+ * raw unit masks, the random sample, the attribute limit. */
 enum corpus_shapes {
-	CORPUS_BASE = 1, CORPUS_UMASK_MODIFIERS = 2, CORPUS_REPEATS = 4,
-	CORPUS_ALL = CORPUS_BASE | CORPUS_UMASK_MODIFIERS | CORPUS_REPEATS,
+	CORPUS_BASE = 1, CORPUS_UMASK_MODIFIERS = 2, CORPUS_REPEATS = 4, CORPUS_RAW_UMASKS = 8,
+	CORPUS_RANDOM = 16, CORPUS_ATTR_LIMIT = 32,
+	CORPUS_ALL = CORPUS_BASE | CORPUS_UMASK_MODIFIERS | CORPUS_REPEATS | CORPUS_RAW_UMASKS | CORPUS_RANDOM
+		     | CORPUS_ATTR_LIMIT,
 };
 
 /* libpfm must be initialised (LIBPFM_ENCODE_INACTIVE=1); DB gives the
