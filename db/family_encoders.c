@@ -175,6 +175,10 @@ static int encode_intel_snbep_unc(struct request *rq)
 	r = apply_pmu_modifiers(rq, false);
 	if (r)
 		return r;
+	/* libpfm ORs the unit-mask bits in once more after the modifiers: a
+	 * code reaching the edge bit keeps it set whatever e= says
+	 * (spr_unc_imc's RDB_10_ELEM in libpfm's current source) */
+	rq->out->config |= umask << 8;
 	/* the event's default filter holds while neither unit masks nor
 	 * modifiers left a bit in its half (skx CHA's 0x3b: loc=0 keeps it,
 	 * isoc=1 replaces it) */
