@@ -5,6 +5,9 @@
 
 #include <stdbool.h>
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 void out_start(struct out *o, FILE *f)
 {
@@ -39,6 +42,10 @@ void out_str(struct out *o, const char *s)
 
 void out_uint(struct out *o, uint64_t v)
 {
+	if (v < 10) {	/* the flags of a JSON line */
+		out_char(o, (char)('0' + v));
+		return;
+	}
 	char d[24], *p = d + sizeof(d);
 	do
 		*--p = (char)('0' + v % 10);
@@ -81,6 +88,7 @@ static int utf8_length(const unsigned char *s)
 	return n;
 }
 
+#ifndef __SSE2__
 /* Whether any of the 8 bytes of X needs more than a copy in a JSON
  * string: below 0x20, from 0x80 up, '"' or '\\'.  Exact: a borrow
  * crosses into the next byte only from a byte that is below 0x20. */
@@ -91,12 +99,38 @@ static bool needs_care(uint64_t x)
 	return ((x | ((x - 0x20 * ones) & ~x) | ((quote - ones) & ~quote) | ((backslash - ones) & ~backslash))
 		& highs) != 0;
 }
+#endif
 
-/* The length of the run at S (N bytes) that is copied as it is: word by
- * word, as most of a batch's strings are plain ASCII. */
+/* The length of the run at S (N bytes) that is copied as it is: sixteen
+ * bytes at a time where SSE2 is there (every x86-64), else eight, as
+ * most of a batch's strings are plain ASCII (a byte loop here was a
+ * tenth of `encode --stdin`). */
 static size_t plain_run(const unsigned char *s, size_t n)
 {
 	size_t i = 0;
+#ifdef __SSE2__
+	const __m128i space = _mm_set1_epi8(0x20), quote = _mm_set1_epi8('"'), backslash = _mm_set1_epi8('\\');
+	while (i < n) {
+		__m128i x;
+		if (i + 16 <= n) {
+			x = _mm_loadu_si128((const __m128i *)(s + i));
+		} else {
+			/* the tail, padded with a plain byte */
+			unsigned char tail[16];
+			memset(tail, 'a', sizeof(tail));
+			memcpy(tail, s + i, n - i);
+			x = _mm_loadu_si128((const __m128i *)tail);
+		}
+		/* signed: bytes from 0x80 up are below 0x20 too */
+		__m128i care = _mm_or_si128(_mm_cmplt_epi8(x, space),
+					    _mm_or_si128(_mm_cmpeq_epi8(x, quote), _mm_cmpeq_epi8(x, backslash)));
+		int mask = _mm_movemask_epi8(care);
+		if (mask)
+			return i + (size_t)__builtin_ctz((unsigned)mask);
+		i += 16;
+	}
+	return n;
+#else
 	for (; i + 8 <= n; i += 8) {
 		uint64_t x;
 		memcpy(&x, s + i, 8);
@@ -106,6 +140,7 @@ static size_t plain_run(const unsigned char *s, size_t n)
 	while (i < n && s[i] >= 0x20 && s[i] < 0x80 && s[i] != '"' && s[i] != '\\')
 		i++;
 	return i;
+#endif
 }
 
 void out_json_string(struct out *o, const char *str)

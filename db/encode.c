@@ -201,12 +201,31 @@ static int parse_attr(struct request *rq, char *tok)
 	return r ? r : add_modifier(rq, m, value);
 }
 
+/* strsep(S, ATTR_DELIMS) for these two delimiters: the tokens are a few
+ * bytes long, and libc's strsep (through strcspn's table setup) cost more
+ * than the token's lookup. */
+static char *next_token(char **s)
+{
+	char *tok = *s, *p = tok;
+	if (!tok)
+		return NULL;
+	while (*p && *p != ':' && *p != '.')
+		p++;
+	if (*p) {
+		*p = '\0';
+		*s = p + 1;
+	} else {
+		*s = NULL;
+	}
+	return tok;
+}
+
 /* Splits ATTRS at ':' and '.' like libpfm's strsep loop. */
 static int parse_attrs(struct request *rq, char *attrs)
 {
 	char *s = attrs;
 	while (s) {
-		char *tok = strsep(&s, ATTR_DELIMS);
+		char *tok = next_token(&s);
 		int r = parse_attr(rq, tok);
 		if (r)
 			return r;
@@ -461,7 +480,7 @@ static int encode_copy(struct request *rq, char *copy, const struct pmudb_scope 
 			return r;
 	}
 	if (r) {
-		char *name = strsep(&rest, ATTR_DELIMS);
+		char *name = next_token(&rest);
 		r = find_event(rq, pname, name, scope, &alias_attrs);
 	}
 	return r ? r : run_stages(rq, alias_attrs, rest);
