@@ -206,10 +206,12 @@ static int parse_attr(struct request *rq, char *tok)
  * than the token's lookup. */
 static char *next_token(char **s)
 {
+	/* the bytes that end a token: one load a byte */
+	static const bool ends[256] = { [0] = true, [':'] = true, ['.'] = true };
 	char *tok = *s, *p = tok;
 	if (!tok)
 		return NULL;
-	while (*p && *p != ':' && *p != '.')
+	while (!ends[(unsigned char)*p])
 		p++;
 	if (*p) {
 		*p = '\0';
