@@ -10,30 +10,28 @@
 
 enum format { TEXT, JSON, PERF };
 
-static void json_field(struct out *o, const char *name)
-{
-	out_str(o, ",\"");
-	out_str(o, name);
-	out_str(o, "\":");
-}
+/* The names are literals: their lengths are known when compiling. */
+#define json_field(o, name) out_lit((o), ",\"" name "\":")
 
-static void json_flag(struct out *o, const char *name, uint64_t v)
+static void json_flag(struct out *o, const char *field, size_t n, uint64_t v)
 {
-	json_field(o, name);
+	out_put(o, field, n);
 	out_uint(o, v);
 }
 
-static void json_hex(struct out *o, const char *name, uint64_t v)
+static void json_hex(struct out *o, const char *field, size_t n, uint64_t v)
 {
-	json_field(o, name);
-	out_char(o, '"');
+	out_put(o, field, n);	/* the opening quote with it */
 	out_hex(o, v);
 	out_char(o, '"');
 }
 
+#define JSON_FLAG(o, name, v) json_flag((o), ",\"" name "\":", sizeof(",\"" name "\":") - 1, (v))
+#define JSON_HEX(o, name, v) json_hex((o), ",\"" name "\":\"", sizeof(",\"" name "\":\"") - 1, (v))
+
 static void print_json(struct out *o, const char *event, const struct pmudb_encoding *e)
 {
-	out_str(o, "{\"event\":");
+	out_lit(o, "{\"event\":");
 	out_json_string(o, event);
 	json_field(o, "pmu");
 	out_json_string(o, e->pmu);
@@ -41,35 +39,35 @@ static void print_json(struct out *o, const char *event, const struct pmudb_enco
 	out_json_string(o, e->fstr);
 	json_field(o, "type");
 	out_int(o, e->type);
-	json_hex(o, "config", e->config);
-	json_hex(o, "config1", e->config1);
-	json_hex(o, "config2", e->config2);
-	json_flag(o, "exclude_user", e->exclude_user);
-	json_flag(o, "exclude_kernel", e->exclude_kernel);
-	json_flag(o, "exclude_hv", e->exclude_hv);
-	json_flag(o, "exclude_host", e->exclude_host);
-	json_flag(o, "exclude_guest", e->exclude_guest);
-	json_flag(o, "precise_ip", e->precise_ip);
-	json_flag(o, "sample_period", e->sample_period);
-	json_flag(o, "freq", e->freq);
-	json_flag(o, "exclusive", e->exclusive);
-	json_flag(o, "pinned", e->pinned);
+	JSON_HEX(o, "config", e->config);
+	JSON_HEX(o, "config1", e->config1);
+	JSON_HEX(o, "config2", e->config2);
+	JSON_FLAG(o, "exclude_user", e->exclude_user);
+	JSON_FLAG(o, "exclude_kernel", e->exclude_kernel);
+	JSON_FLAG(o, "exclude_hv", e->exclude_hv);
+	JSON_FLAG(o, "exclude_host", e->exclude_host);
+	JSON_FLAG(o, "exclude_guest", e->exclude_guest);
+	JSON_FLAG(o, "precise_ip", e->precise_ip);
+	JSON_FLAG(o, "sample_period", e->sample_period);
+	JSON_FLAG(o, "freq", e->freq);
+	JSON_FLAG(o, "exclusive", e->exclusive);
+	JSON_FLAG(o, "pinned", e->pinned);
 	if (e->sysfs_pmu[0]) {
 		json_field(o, "sysfs_pmu");
 		out_json_string(o, e->sysfs_pmu);
 	}
-	out_str(o, "}\n");
+	out_lit(o, "}\n");
 }
 
 static void print_json_error(struct out *o, const char *event, const struct pmudb_error *err)
 {
-	out_str(o, "{\"event\":");
+	out_lit(o, "{\"event\":");
 	out_json_string(o, event);
 	json_field(o, "error");
 	out_json_string(o, err->message);
 	json_field(o, "error_code");
 	out_json_string(o, pmudb_error_name(err->code));
-	out_str(o, "}\n");
+	out_lit(o, "}\n");
 }
 
 /* Encodes EVENT; on failure ERR says why (with the host's missing CPU

@@ -46,10 +46,14 @@ struct landing {
 	uint64_t mask;
 };
 
+/* A modifier's fstr key takes at least this many bytes. */
+#define FSTR_KEY_COPY 16
+
 /* Strings point into the table's blob. */
 struct modifier {
 	const char *name, *description;
-	const char *fstr_key;	/* ":name=", as fstr shows it */
+	const char *fstr_key;	/* ":name=", as fstr shows it; zeros follow
+				 * up to FSTR_KEY_COPY bytes */
 	int fstr_key_len;
 	bool is_integer, from_perf, probed, follows_plm;
 	uint64_t default_value, min, max;

@@ -238,12 +238,41 @@ static int parse_attr(struct request *rq, char *tok)
 	return r ? r : add_modifier(rq, m, value);
 }
 
+/* strcspn(S, ATTR_DELIMS), with the bytes that end a token in a table:
+ * one load a byte. */
+static size_t token_length(const char *s)
+{
+	static const bool ends[256] = { [0] = true, [':'] = true, ['.'] = true };
+	const char *p = s;
+	while (!ends[(unsigned char)*p])
+		p++;
+	return (size_t)(p - s);
+}
+
+/* strsep(S, ATTR_DELIMS) for these two delimiters: the tokens are a few
+ * bytes long, and libc's strsep (through strcspn's table setup) cost more
+ * than the token's lookup. */
+static char *next_token(char **s)
+{
+	char *tok = *s, *p;
+	if (!tok)
+		return NULL;
+	p = tok + token_length(tok);
+	if (*p) {
+		*p = '\0';
+		*s = p + 1;
+	} else {
+		*s = NULL;
+	}
+	return tok;
+}
+
 /* Splits ATTRS at ':' and '.' like libpfm's strsep loop. */
 static int parse_attrs(struct request *rq, char *attrs)
 {
 	char *s = attrs;
 	while (s) {
-		char *tok = strsep(&s, ATTR_DELIMS);
+		char *tok = next_token(&s);
 		int r = parse_attr(rq, tok);
 		if (r)
 			return r;
@@ -315,7 +344,7 @@ static int find_event(struct request *rq, const char *pname, const char *name, c
 static int follow_equiv(struct request *rq)
 {
 	const char *equiv = rq->ev->equiv;
-	size_t len = strcspn(equiv, ATTR_DELIMS);
+	size_t len = token_length(equiv);
 	char name[MAX_EQUIV_NAME + 1];
 	if (len >= sizeof(name))
 		return fail(rq, PMUDB_ERR_CATALOG, "%s stands for an event name too long", rq->ev->name);
@@ -487,7 +516,7 @@ static int encode_copy(struct request *rq, char *copy, const struct pmudb_scope 
 	}
 	const char *alias_attrs = NULL;
 	int r = -1;
-	size_t whole = strcspn(rest, ":");
+	size_t whole = (size_t)(strchrnul(rest, ':') - rest);
 	if (memchr(rest, '.', whole)) {
 		/* a vendor's dotted name, whole: only aliases have dots */
 		char *attrs = rest[whole] ? rest + whole + 1 : NULL;
@@ -501,7 +530,7 @@ static int encode_copy(struct request *rq, char *copy, const struct pmudb_scope 
 			return r;
 	}
 	if (r) {
-		char *name = strsep(&rest, ATTR_DELIMS);
+		char *name = next_token(&rest);
 		r = find_event(rq, pname, name, scope, &alias_attrs);
 	}
 	return r ? r : run_stages(rq, alias_attrs, rest);

@@ -28,13 +28,13 @@ void fstr_add_umask(struct request *rq, const struct umask *u)
 void fstr_add_modifier(struct request *rq, const struct modifier *m, uint64_t value)
 {
 	int key = m->fstr_key_len;
-	if (value < 10 && rq->fstr_len + key + 1 < FSTR_MAX) {
-		/* the common case, a short key and one digit: no call */
+	if (value < 10 && key < FSTR_KEY_COPY - 1 && rq->fstr_len + FSTR_KEY_COPY < FSTR_MAX) {
+		/* the common case, a short key and one digit: one fixed-size
+		 * copy of the key and its zero padding (a byte loop here was a
+		 * tenth of a warm AMD encoding) */
 		char *f = rq->fstr + rq->fstr_len;
-		for (int i = 0; i < key; i++)
-			f[i] = m->fstr_key[i];
+		memcpy(f, m->fstr_key, FSTR_KEY_COPY);
 		f[key] = (char)('0' + value);
-		f[key + 1] = '\0';
 		rq->fstr_len += key + 1;
 		return;
 	}

@@ -135,7 +135,9 @@ static int read_modifier(struct unpacker *u, struct modifier *m, int count)
 	m->shown_from = (int)shown_from;
 	m->perf_kind = perf_modifier_kind(m->name);
 	size_t n = strlen(m->name);
-	char *key = n < 200 ? arena_calloc(&u->t->arena, n + 3, 1) : NULL;
+	/* at least FSTR_KEY_COPY bytes, zeros after the key: fstr_add_modifier
+	 * copies that many at once */
+	char *key = n < 200 ? arena_calloc(&u->t->arena, n + 3 < FSTR_KEY_COPY ? FSTR_KEY_COPY : n + 3, 1) : NULL;
 	if (!key)
 		return refuse(u, n < 200 ? "out of memory" : "a modifier name too long");
 	key[0] = ':';
