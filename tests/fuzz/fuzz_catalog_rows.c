@@ -33,7 +33,7 @@
 #include "fuzz.h"
 
 #define MAX_EDITS 16
-#define MAX_COLUMNS 24
+#define MAX_COLUMNS 40
 
 struct table {
 	char name[40];
@@ -109,11 +109,16 @@ static void read_tables(sqlite3 *db)
 		fuzz_fail("seed catalog: %s", sqlite3_errmsg(db));
 	while (sqlite3_step(st) == SQLITE_ROW && ntables < (int)(sizeof(tables) / sizeof(tables[0]))) {
 		struct table *t = &tables[ntables];
+		/* a slot a table without a key left is taken afresh */
+		t->ncolumns = 0;
+		t->key[0] = '\0';
 		snprintf(t->name, sizeof(t->name), "%s", sqlite3_column_text(st, 0));
 		if (sqlite3_prepare_v2(db, "SELECT name, pk FROM pragma_table_info(?1) ORDER BY pk, cid", -1, &info, NULL))
 			fuzz_fail("seed catalog: %s", sqlite3_errmsg(db));
 		sqlite3_bind_text(info, 1, t->name, -1, SQLITE_STATIC);
-		while (sqlite3_step(info) == SQLITE_ROW && t->ncolumns < MAX_COLUMNS) {
+		while (sqlite3_step(info) == SQLITE_ROW) {
+			if (t->ncolumns == MAX_COLUMNS)
+				fuzz_fail("seed catalog: table %s has more than %d columns", t->name, MAX_COLUMNS);
 			const char *column = (const char *)sqlite3_column_text(info, 0);
 			snprintf(t->columns[t->ncolumns++], sizeof(t->columns[0]), "%s", column);
 			if (sqlite3_column_int(info, 1))
