@@ -1098,17 +1098,14 @@ static bool modifier_delta(const char *base, const struct event *ev, uint64_t de
 	return true;
 }
 
-/* Forgets what was copied into EV's modifiers, to measure them afresh. */
-static void reset_modifier_rules(struct event *ev)
+/* Forgets what was measured or copied into M, to measure it afresh. */
+static void reset_modifier(struct modifier *m)
 {
-	for (size_t i = 0; i < ev->modifiers.count; i++) {
-		struct modifier *m = &ev->modifiers.items[i];
-		m->probed = m->follows_plm = m->has_shown = false;
-		m->min = m->max = m->shown = 0;
-		m->range_error = m->refused_error = 0;
-		m->requires = m->shown_from = -1;
-		m->landings.count = m->presence.count = m->nonzero.count = 0;
-	}
+	m->probed = m->follows_plm = m->has_shown = false;
+	m->min = m->max = m->shown = 0;
+	m->range_error = m->refused_error = 0;
+	m->requires = m->shown_from = -1;
+	m->landings.count = m->presence.count = m->nonzero.count = 0;
 }
 
 static bool copy_fits(const struct modifier_source *src, const char *base, const struct event *ev)
@@ -1157,7 +1154,8 @@ static void derive_modifiers(const struct pmu *p, struct event *ev, const char *
 		copy_modifier_rules(ev, from);
 		if (copy_fits(src, base, ev))
 			return;
-		reset_modifier_rules(ev);
+		for (size_t i = 0; i < ev->modifiers.count; i++)
+			reset_modifier(&ev->modifiers.items[i]);
 	}
 	char *borrowed = plain ? NULL : plain_base_after(p, ev);
 	if (borrowed) {
@@ -1261,10 +1259,7 @@ static char *base_with_needed_modifier(const struct pmu *p, struct event *ev)
  * config1 bits 8-15), never a copy. */
 static void derive_needed_modifier(const struct pmu *p, struct event *ev)
 {
-	struct modifier *m = &ev->modifiers.items[ev->bare_needs];
-	m->probed = false;
-	m->min = m->max = 0;
-	m->landings.count = m->presence.count = m->nonzero.count = 0;
+	reset_modifier(&ev->modifiers.items[ev->bare_needs]);
 	char *bare = derive_event_string(p, ev, -1);
 	derive_modifier(bare, ev, (size_t)ev->bare_needs);
 	free(bare);
