@@ -116,13 +116,19 @@ static bool accepts(const char *base, const char *mod, uint64_t value, struct pr
 	return out->error == PFM_SUCCESS;
 }
 
-/* Largest accepted value in (ok, bad), given ok accepted and bad refused. */
-static uint64_t search_max(const char *base, const char *mod, uint64_t ok, uint64_t bad)
+static bool taken(const char *base, const char *mod, uint64_t value)
 {
 	struct probe p;
+	return accepts(base, mod, value, &p);
+}
+
+/* Largest value in [ok, bad) that TAKES, given ok does and bad does not. */
+static uint64_t search_max(const char *base, const char *mod, uint64_t ok, uint64_t bad,
+			   bool (*takes)(const char *, const char *, uint64_t))
+{
 	while (bad - ok > 1) {
 		uint64_t mid = ok + (bad - ok) / 2;
-		if (accepts(base, mod, mid, &p))
+		if (takes(base, mod, mid))
 			ok = mid;
 		else
 			bad = mid;
@@ -326,7 +332,7 @@ static void derive_modifier(const char *base, struct event *ev, size_t mi)
 	if (accepts(base, m->name, UINT64_MAX, &hi))
 		m->max = UINT64_MAX;
 	else
-		m->max = search_max(base, m->name, min, UINT64_MAX);
+		m->max = search_max(base, m->name, min, UINT64_MAX, taken);
 	/* the error for a value out of range: usually ATTR_VAL, not always */
 	struct probe past;
 	if (m->max != UINT64_MAX && !accepts(base, m->name, m->max + 1, &past))
@@ -358,19 +364,10 @@ static void derive_range_from_errors(const char *base, struct modifier *m)
 		if (!in_range(base, m->name, 1))
 			return;
 	}
-	uint64_t ok = min, bad = UINT64_MAX;
-	if (in_range(base, m->name, bad))
-		ok = bad;
-	while (bad - ok > 1) {
-		uint64_t mid = ok + (bad - ok) / 2;
-		if (in_range(base, m->name, mid))
-			ok = mid;
-		else
-			bad = mid;
-	}
 	m->probed = true;
 	m->min = min;
-	m->max = ok;
+	m->max = in_range(base, m->name, UINT64_MAX) ? UINT64_MAX
+		 : search_max(base, m->name, min, UINT64_MAX, in_range);
 	m->range_error = PFM_ERR_ATTR_VAL;
 }
 
