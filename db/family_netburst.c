@@ -49,6 +49,18 @@ static int fstr_register_modifier(struct request *rq, const char *name)
 	return 0;
 }
 
+/* libpfm's NetBurst encoder sets e, cmpl and thr only for a value that is
+ * not 0, so where an earlier value escaped libpfm's pass over repeats
+ * (e=1:e=1:e=0, see apply_attributes) a final 0 leaves it standing. */
+static void keep_earlier_nonzero(struct request *rq)
+{
+	for (int i = 0; i < rq->nescaped; i++) {
+		int m = rq->escaped[i].modifier;
+		if (!rq->ev->modifiers->items[m].from_perf && rq->value[m] == 0)
+			rq->value[m] = rq->escaped[i].value;
+	}
+}
+
 int encode_netburst(struct request *rq)
 {
 	const struct event *ev = rq->ev;
@@ -57,6 +69,7 @@ int encode_netburst(struct request *rq)
 	rq->out->config = ev->config_base;
 	for (int i = 0; i < rq->nfinal; i++)
 		rq->out->config |= ev->umasks[rq->final[i]].config_bits;
+	keep_earlier_nonzero(rq);
 	int r = apply_pmu_modifiers(rq, true);
 	if (r)
 		return r;

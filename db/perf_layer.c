@@ -107,6 +107,11 @@ int apply_perf_layer(struct request *rq)
 	int r = no_modifiers(rq);
 	if (r)
 		return r;
+	for (int i = 0; i < rq->nescaped; i++) {
+		const struct modifier *mod = &set->items[rq->escaped[i].modifier];
+		if (mod->from_perf && (r = apply_one(rq, mod->perf_kind, rq->escaped[i].value, &st)))
+			return r;
+	}
 	int m;
 	for (each_bit(m, rq->given & set->from_perf)) {
 		r = apply_one(rq, set->items[m].perf_kind, rq->value[m], &st);

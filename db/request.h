@@ -64,6 +64,11 @@ struct request {
 		int16_t umask, modifier;	/* one of them is -1 */
 		uint64_t value;
 	} attrs[MAX_ATTRS];
+	/* earlier values of a modifier that escaped that pass (m=1:m=1:m=0
+	 * leaves m=1 then m=0): libpfm's encoders take each in turn, so each
+	 * is checked, and the perf layer's ORs add them up */
+	int nescaped;
+	struct given_attr escaped[MAX_ATTRS];
 
 	struct pmudb_encoding *out;
 	uint64_t codes[4];		/* raw words, for PMUs with no perf encoding */

@@ -42,36 +42,87 @@ static void sort_positions(uint16_t *v, int n)
 	}
 }
 
-/* A combination gets the defaults every one of its unit masks gets alone,
- * except the pairs the build saw otherwise. */
+/* The pair the build saw break the common-defaults rule, or NULL. */
+static const struct pair_default *pair_exception(const struct event *ev, int x, int y)
+{
+	int a = x < y ? x : y, b = x < y ? y : x;
+	for (int i = 0; i < ev->npairs; i++)
+		if (ev->pairs[i].umask_a == a && ev->pairs[i].umask_b == b)
+			return &ev->pairs[i];
+	return NULL;
+}
+
+/* Whether libpfm adds default D to the pair X, Y: as the build saw the
+ * pair, or else both add it alone. */
+static bool pair_adds(const struct event *ev, int x, int y, int d)
+{
+	const struct pair_default *pd = pair_exception(ev, x, y);
+	if (pd)
+		return in_list(pd->added, pd->nadded, d);
+	return in_list(ev->umasks[x].added, ev->umasks[x].nadded, d)
+	       && in_list(ev->umasks[y].added, ev->umasks[y].nadded, d);
+}
+
+/*
+ * The defaults of three or more unit masks: those that each of them adds
+ * beside some other of them.  A default one unit mask lacks alone because
+ * another default shuts its group out (BUS_LOCKS gets ANY_RESPONSE, which
+ * excludes the snoop group) comes back when a unit mask of the shutting
+ * group is asked too (BUS_LOCKS:LLC_HITS gets SNP_ANY); the pairs show it.
+ */
+static bool all_pairs_add(const struct request *rq, int d)
+{
+	for (int i = 0; i < rq->nasked; i++) {
+		bool partner = false;
+		for (int j = 0; j < rq->nasked && !partner; j++)
+			partner = j != i && pair_adds(rq->ev, rq->asked[i], rq->asked[j], d);
+		if (!partner)
+			return false;
+	}
+	return true;
+}
+
+static void add_default(struct request *rq, int d)
+{
+	if (!in_list(rq->final, rq->nfinal, d))
+		rq->final[rq->nfinal++] = (uint16_t)d;
+}
+
+/* A unit mask gets the defaults the build saw it get alone; a pair as
+ * written (equivs included) what the build saw it get; more, see above. */
 static void add_common_defaults(struct request *rq)
 {
 	const struct event *ev = rq->ev;
-	/* a pair as written (equivs included) the build saw break the rule */
 	if (rq->ntyped == 2 || rq->nasked == 2) {
 		const uint16_t *two = rq->ntyped == 2 ? rq->typed : rq->asked;
-		int a = two[0] < two[1] ? two[0] : two[1];
-		int b = two[0] < two[1] ? two[1] : two[0];
-		for (int i = 0; i < ev->npairs; i++) {
-			const struct pair_default *pd = &ev->pairs[i];
-			if (pd->umask_a != a || pd->umask_b != b)
-				continue;
+		const struct pair_default *pd = pair_exception(ev, two[0], two[1]);
+		if (pd) {
 			for (int k = 0; k < pd->nadded; k++)
-				if (!in_list(rq->final, rq->nfinal, pd->added[k]))
-					rq->final[rq->nfinal++] = pd->added[k];
+				add_default(rq, pd->added[k]);
 			return;
 		}
 	}
-	const struct umask *first = &ev->umasks[rq->asked[0]];
-	for (int i = 0; i < first->nadded; i++) {
-		int d = first->added[i];
-		bool everywhere = true;
-		for (int j = 1; j < rq->nasked && everywhere; j++) {
-			const struct umask *u = &ev->umasks[rq->asked[j]];
-			everywhere = in_list(u->added, u->nadded, d);
-		}
-		if (everywhere && !in_list(rq->final, rq->nfinal, d))
-			rq->final[rq->nfinal++] = (uint16_t)d;
+	if (rq->nasked < 3) {
+		const struct umask *first = &ev->umasks[rq->asked[0]];
+		for (int i = 0; i < first->nadded; i++)
+			if (rq->nasked == 1 || pair_adds(ev, rq->asked[0], rq->asked[1], first->added[i]))
+				add_default(rq, first->added[i]);
+		return;
+	}
+	/* a default any of them gets beside another is a candidate */
+	for (int i = 0; i < rq->nasked; i++) {
+		const struct umask *u = &ev->umasks[rq->asked[i]];
+		for (int k = 0; k < u->nadded; k++)
+			if (all_pairs_add(rq, u->added[k]))
+				add_default(rq, u->added[k]);
+	}
+	for (int i = 0; i < ev->npairs; i++) {
+		const struct pair_default *pd = &ev->pairs[i];
+		if (!in_list(rq->asked, rq->nasked, pd->umask_a) || !in_list(rq->asked, rq->nasked, pd->umask_b))
+			continue;
+		for (int k = 0; k < pd->nadded; k++)
+			if (all_pairs_add(rq, pd->added[k]))
+				add_default(rq, pd->added[k]);
 	}
 }
 
@@ -106,6 +157,17 @@ static int check_combination(struct request *rq)
 	return 0;
 }
 
+/* Modifier M given at another value than VALUE, its escaped ones too. */
+static bool given_otherwise(const struct request *rq, int m, uint64_t value)
+{
+	if (!is_given(rq, m))
+		return false;
+	for (int i = 0; i < rq->nescaped; i++)
+		if (rq->escaped[i].modifier == m && rq->escaped[i].value != value)
+			return true;
+	return rq->value[m] != value;
+}
+
 /* Only the unit masks asked for imply values, not the defaults libpfm adds
  * (its encoders collect them while reading the user's unit masks). */
 static int apply_implied(struct request *rq)
@@ -117,7 +179,7 @@ static int apply_implied(struct request *rq)
 			const struct implied *im = &u->implied[k];
 			if (im->modifier >= ev->modifiers->count)
 				continue;
-			if (im->hardwired && is_given(rq, im->modifier) && rq->value[im->modifier] != im->value)
+			if (im->hardwired && given_otherwise(rq, im->modifier, im->value))
 				return fail(rq, PMUDB_ERR_ATTR_SET, "unit mask %s sets %s=%llu", u->name,
 					    ev->modifiers->items[im->modifier].name, (unsigned long long)im->value);
 		}
@@ -186,17 +248,30 @@ int add_umask_defaults(struct request *rq)
 
 /* ---- modifiers ----------------------------------------------------------- */
 
+static int check_range(struct request *rq, const struct modifier *mod, uint64_t v)
+{
+	if (v >= mod->min && v <= mod->max)
+		return 0;
+	return fail(rq, mod->range_error ? mod->range_error : PMUDB_ERR_ATTR_VAL, "%s=%llu is out of range %llu..%llu",
+		    mod->name, (unsigned long long)v, (unsigned long long)mod->min, (unsigned long long)mod->max);
+}
+
 int check_modifier_values(struct request *rq)
 {
 	const struct modifier_set *set = rq->ev->modifiers;
+	for (int i = 0; i < rq->nescaped; i++) {
+		int m = rq->escaped[i].modifier;
+		if (set->ranged >> m & 1) {
+			int r = check_range(rq, &set->items[m], rq->escaped[i].value);
+			if (r)
+				return r;
+		}
+	}
 	int m;
 	for (each_bit(m, rq->given & set->ranged)) {
-		const struct modifier *mod = &set->items[m];
-		uint64_t v = rq->value[m];
-		if (v < mod->min || v > mod->max)
-			return fail(rq, mod->range_error ? mod->range_error : PMUDB_ERR_ATTR_VAL,
-				    "%s=%llu is out of range %llu..%llu", mod->name,
-				    (unsigned long long)v, (unsigned long long)mod->min, (unsigned long long)mod->max);
+		int r = check_range(rq, &set->items[m], rq->value[m]);
+		if (r)
+			return r;
 	}
 	return 0;
 }

@@ -115,9 +115,13 @@ static void modifier_corpus(struct emit *out, const char *pmu, const char *event
 
 /* Attributes given more than once, which libpfm's parser takes one by
  * one: each unit mask twice, the first three times and around another;
- * each boolean modifier repeated, alone and with two values. */
-static void repeat_corpus(struct emit *out, const char *base, const struct attr_list *umasks,
-			  const struct attr_list *mods)
+ * each modifier repeated, alone and with two values, and three times so
+ * that an earlier value escapes the parser's pass (m=1:m=1:m=0 leaves
+ * m=1:m=0): at one then the other boolean value, at the last value
+ * integer_values gives (past the bound where there is one) then 1, and
+ * at 1 three times. */
+static void repeat_corpus(struct emit *out, const char *pmu, const char *event, const char *base,
+			  const struct attr_list *umasks, const struct attr_list *mods)
 {
 	for (int i = 0; i < umasks->n; i++)
 		emitf(out, "%s:%s:%s", base, umasks->items[i].name, umasks->items[i].name);
@@ -128,9 +132,17 @@ static void repeat_corpus(struct emit *out, const char *base, const struct attr_
 			emitf(out, "%s:%s:%s:%s", base, u, umasks->items[1].name, u);
 	}
 	for (int i = 0; i < mods->n; i++) {
-		if (mods->items[i].type != PFM_ATTR_MOD_BOOL)
-			continue;
 		const char *m = mods->items[i].name;
+		if (mods->items[i].type != PFM_ATTR_MOD_BOOL) {
+			uint64_t v[8];
+			int n;
+			integer_values(pmu, event, m, v, &n);
+			emitf(out, "%s:%s=%llu:%s=%llu:%s=1", base, m, (unsigned long long)v[n - 1], m,
+			      (unsigned long long)v[n - 1], m);
+			emitf(out, "%s:%s=1:%s=1:%s=1", base, m, m, m);
+			continue;
+		}
+		emitf(out, "%s:%s=1:%s=1:%s=0", base, m, m, m);
 		emitf(out, "%s:%s:%s", base, m, m);
 		emitf(out, "%s:%s=0:%s=0:%s", base, m, m, m);
 		emitf(out, "%s:%s=1:%s=0", base, m, m);
@@ -256,7 +268,7 @@ static void event_corpus(struct emit *out, const char *pmu, const pfm_event_info
 			emitf(out, "%s:%s:%s", base, umasks.items[i].name, umasks.items[j].name);
 	modifier_corpus(out, pmu, ei->name, base, &mods, ALL);
 	if (shapes & CORPUS_REPEATS)
-		repeat_corpus(out, base, &umasks, &mods);
+		repeat_corpus(out, pmu, ei->name, base, &umasks, &mods);
 	if (shapes & CORPUS_RAW_UMASKS)
 		raw_corpus(out, base, &umasks, &mods);
 	if (shapes & CORPUS_RANDOM)
