@@ -162,6 +162,17 @@ static void find_requirement(const char *base, struct event *ev, size_t mi, int 
 	}
 }
 
+/* Whether the registers of Q hold VALUE where M lands (its first landing). */
+static bool register_holds(const struct probe *q, const struct modifier *m, uint64_t value)
+{
+	for (size_t i = 0; i < m->landings.count; i++)
+		for (size_t f = 1; f <= 3; f++)
+			if (!strcmp(m->landings.items[i].field, field_names[f]) && m->landings.items[i].mask)
+				return (field_value(q, f) & m->landings.items[i].mask)
+				       >> __builtin_ctzll(m->landings.items[i].mask) == value;
+	return false;
+}
+
 /*
  * What giving a PMU modifier does beyond its value: register bits set
  * whatever the value (the server uncore's thread-id enable for tf=), and an
@@ -189,7 +200,9 @@ static void find_presence(const char *base, struct modifier *m)
 	if (!a || a->value == m->min || m->max == m->min || !accepts(base, m->name, m->max, &hi))
 		return;
 	const struct probe_token *b = probe_modifier(&hi, m->name);
-	if (b && b->value == a->value) {
+	/* a value the register holds anyway is no constant (skx CHA's loc=0
+	 * shows 1 while the event's default filter has its bit) */
+	if (b && b->value == a->value && !register_holds(&lo, m, a->value)) {
 		m->has_shown = true;
 		m->shown = a->value;
 	}
@@ -496,19 +509,26 @@ static bool learnable(const struct umask *u)
 }
 
 /* Are umasks I and J interchangeable: same answer alone and with all others? */
-static bool same_behaviour(const struct event *ev, const int *pair, size_t n, size_t i, size_t j)
+static bool same_refusal(const struct pair_refusal *a, const struct pair_refusal *b)
+{
+	return a->error == b->error && a->after_reading == b->after_reading && a->third_lifts == b->third_lifts
+	       && a->lifted_by == b->lifted_by;
+}
+
+static bool same_behaviour(const struct event *ev, const struct pair_refusal *pair, size_t n, size_t i, size_t j)
 {
 	const struct umask *a = &ev->umasks.items[i], *b = &ev->umasks.items[j];
 	if (a->single_error != b->single_error
 	    || !int_set_equal(a->added.items, a->added.count, b->added.items, b->added.count))
 		return false;
 	for (size_t w = 0; w < n; w++)
-		if (w != i && w != j && learnable(&ev->umasks.items[w]) && pair[i * n + w] != pair[j * n + w])
+		if (w != i && w != j && learnable(&ev->umasks.items[w])
+		    && !same_refusal(&pair[i * n + w], &pair[j * n + w]))
 			return false;
 	return true;
 }
 
-static void derive_groups(struct event *ev, const int *pair, size_t n)
+static void derive_groups(struct event *ev, const struct pair_refusal *pair, size_t n)
 {
 	VEC(size_t) reps = {0};
 	for (size_t i = 0; i < n; i++) {
@@ -533,18 +553,22 @@ static void derive_groups(struct event *ev, const int *pair, size_t n)
 			if (ga < 0 || gb < 0)
 				continue;
 			int lo = ga < gb ? ga : gb, hi = ga < gb ? gb : ga;
+			const struct pair_refusal *pr = &pair[i * n + j];
 			bool known = false;
 			for (size_t r = 0; r < ev->group_rules.count; r++)
 				if (ev->group_rules.items[r].group_a == lo && ev->group_rules.items[r].group_b == hi) {
 					known = true;
-					if (ev->group_rules.items[r].error != pair[i * n + j])
+					if (ev->group_rules.items[r].error != pr->error)
 						ev->pair_rule_misses++;
 				}
-			if (!known && pair[i * n + j] != PFM_SUCCESS) {
+			if (!known && pr->error != PFM_SUCCESS) {
 				struct group_rule *r = vec_push(&ev->group_rules);
 				r->group_a = lo;
 				r->group_b = hi;
-				r->error = pair[i * n + j];
+				r->error = pr->error;
+				r->after_reading = pr->after_reading;
+				r->third_lifts = pr->third_lifts;
+				r->lifted_by = pr->lifted_by;
 			}
 		}
 }
@@ -941,8 +965,53 @@ static void note_pair_only_filters(struct event *ev, int i, int j, const struct 
 	}
 }
 
+/*
+ * When libpfm refuses the pair S (a string) with ERROR: its encoders read
+ * the attributes in order and refuse two unit masks that exclude each
+ * other there, before a modifier given after them; what they refuse once
+ * everything is read (a queue or a group's unit mask missing, NID without
+ * nf=) comes after a modifier's range.  A PMU integer modifier at the
+ * largest value tells which: refused for its range, the pair's refusal
+ * comes after reading.  Such a refusal may lift when a hidden modifier is
+ * given (NID with nf=1): the first that lifts it is recorded; or when a
+ * third unit mask is given (a queue beside skx's OPC0 and OPC1): whether
+ * one does is recorded, not which (the runtime takes one that goes with
+ * both).  ANY_RESPONSE beside a snoop unit mask lifts for none.
+ */
+static void classify_refusal(const struct event *ev, const char *s, int error, struct pair_refusal *out)
+{
+	*out = (struct pair_refusal){ error, false, false, -1 };
+	if (error == PFM_SUCCESS || error == PFM_ERR_ATTR_VAL)
+		return;
+	for (size_t i = 0; i < ev->modifiers.count; i++) {
+		const struct modifier *m = &ev->modifiers.items[i];
+		if (m->is_perf || !m->is_integer)
+			continue;
+		struct probe q;
+		accepts(s, m->name, UINT64_MAX, &q);
+		out->after_reading = q.error == PFM_ERR_ATTR_VAL;
+		break;
+	}
+	for (size_t h = 0; out->after_reading && h < ev->hidden.count; h++) {
+		struct probe q;
+		if (accepts(s, ev->modifiers.items[ev->hidden.items[h]].name, 1, &q)) {
+			out->lifted_by = ev->hidden.items[h];
+			break;
+		}
+	}
+	for (size_t u = 0; out->after_reading && !out->third_lifts && u < ev->umasks.count; u++) {
+		if (!learnable(&ev->umasks.items[u]))
+			continue;
+		char *triple = xprintf("%s:%s", s, ev->umasks.items[u].name);
+		struct probe q;
+		probe_encode(triple, PLM_DEFAULT, &q);
+		free(triple);
+		out->third_lifts = q.error == PFM_SUCCESS;
+	}
+}
+
 /* Encodes EV with every pair of plain (non-equiv) umasks: PAIR[i*n+j]. */
-static void probe_pairs(const struct pmu *p, struct event *ev, int *pair)
+static void probe_pairs(const struct pmu *p, struct event *ev, struct pair_refusal *pair)
 {
 	uint64_t (*pair_bits)[2] = malloc((ev->umasks.count + 1) * sizeof(*pair_bits));
 	bool *pair_seen = calloc(ev->umasks.count + 1, sizeof(*pair_seen));
@@ -971,6 +1040,8 @@ static void probe_pairs(const struct pmu *p, struct event *ev, int *pair)
 			char *s = xprintf("%s::%s:%s:%s", p->name, ev->name,
 					  ev->umasks.items[i].name, ev->umasks.items[j].name);
 			probe_encode(s, PLM_DEFAULT, &q);
+			if (plain)
+				classify_refusal(ev, s, q.error, &pair[i * n + j]);
 			free(s);
 			if (q.error == PFM_SUCCESS && !pair_follows_default_rule(ev, (int)i, (int)j, &q))
 				ev->pair_rule_misses++;
@@ -978,7 +1049,7 @@ static void probe_pairs(const struct pmu *p, struct event *ev, int *pair)
 				ev->config_misses++;
 			if (!plain)
 				continue;
-			pair[i * n + j] = pair[j * n + i] = q.error;
+			pair[j * n + i] = pair[i * n + j];
 			if (q.error == PFM_SUCCESS) {
 				note_filter_layout(ev, (int)i, (int)j, &q);
 				note_pair_only_filters(ev, (int)i, (int)j, &q, pair_bits, pair_seen);
@@ -1189,6 +1260,59 @@ static void derive_modifiers(const struct pmu *p, struct event *ev, const char *
 }
 
 /*
+ * Unit mask U refused with modifier NAME for another reason than the
+ * modifier (LLC_VICTIMS:NID:nf=1 lacks a state, which has no default):
+ * whether it takes NAME beside a unit mask that does not take it alone.
+ */
+static char *unlocks_beside_another(const struct pmu *p, const struct event *ev, int u, const char *name, uint64_t v)
+{
+	for (size_t w = 0; w < ev->umasks.count; w++) {
+		if ((int)w == u || !learnable(&ev->umasks.items[w]))
+			continue;
+		char *other = derive_event_string(p, ev, (int)w);
+		char *pair = xprintf("%s:%s", other, ev->umasks.items[u].name);
+		struct probe q;
+		bool takes = !accepts(other, name, v, &q) && accepts(pair, name, v, &q);
+		free(other);
+		if (takes)
+			return pair;	/* the string that takes it */
+		free(pair);
+	}
+	return NULL;
+}
+
+/*
+ * Where no unit mask takes hidden modifier MI alone (LLC_VICTIMS:NID:nf=1
+ * lacks a state, whose group has no default), the unit masks that take it
+ * beside another unlock it; where it lands and its range are measured on
+ * the first such pair, not copied from another event.
+ */
+static void derive_unlocks_beside(const struct pmu *p, struct event *ev, int mi, int hidden_error)
+{
+	const char *name = ev->modifiers.items[mi].name;
+	bool measured = false;
+	for (size_t u = 0; u < ev->umasks.count; u++) {
+		if (!learnable(&ev->umasks.items[u]))
+			continue;
+		char *with = derive_event_string(p, ev, (int)u);
+		struct probe q;
+		char *pair = NULL;
+		if (!accepts(with, name, 1, &q) && q.error != hidden_error)
+			pair = unlocks_beside_another(p, ev, (int)u, name, 1);
+		free(with);
+		if (!pair)
+			continue;
+		((struct implied_value *)vec_push(&ev->umasks.items[u].unlocks))->modifier = mi;
+		if (!measured) {
+			reset_modifier(&ev->modifiers.items[mi]);
+			derive_modifier(pair, ev, (size_t)mi);
+			measured = true;
+		}
+		free(pair);
+	}
+}
+
+/*
  * A hidden modifier (nf= of the server uncore) is accepted only with the
  * unit masks that need it; given otherwise libpfm refuses it.  Record that
  * error and which unit masks unlock the modifier.
@@ -1196,21 +1320,24 @@ static void derive_modifiers(const struct pmu *p, struct event *ev, const char *
 static void derive_unlocks(const struct pmu *p, struct event *ev, const char *base)
 {
 	for (size_t h = 0; h < ev->hidden.count; h++) {
-		const struct modifier *m = &ev->modifiers.items[ev->hidden.items[h]];
+		int mi = ev->hidden.items[h];
+		const struct modifier *m = &ev->modifiers.items[mi];
 		uint64_t v = m->probed ? m->min : 1;
 		struct probe q;
 		accepts(base, m->name, v, &q);
-		*(int *)vec_push(&ev->hidden_errors) = q.error;
-		if (q.error == PFM_SUCCESS)
+		int hidden_error = q.error;
+		*(int *)vec_push(&ev->hidden_errors) = hidden_error;
+		if (hidden_error == PFM_SUCCESS)
 			continue;
+		bool taken_alone = false;
 		for (size_t u = 0; u < ev->umasks.count; u++) {
 			if (!learnable(&ev->umasks.items[u]))
 				continue;
 			char *with = derive_event_string(p, ev, (int)u);
 			if (accepts(with, m->name, v, &q)) {
 				struct umask *um = &ev->umasks.items[u];
-				struct implied_value *un = vec_push(&um->unlocks);
-				un->modifier = ev->hidden.items[h];
+				((struct implied_value *)vec_push(&um->unlocks))->modifier = mi;
+				taken_alone = true;
 				/* refused alone for want of the modifier (NID without
 				 * nf=): what libpfm adds to it is seen here */
 				if (um->single_error && !um->added.count) {
@@ -1222,6 +1349,8 @@ static void derive_unlocks(const struct pmu *p, struct event *ev, const char *ba
 			}
 			free(with);
 		}
+		if (!taken_alone)
+			derive_unlocks_beside(p, ev, mi, hidden_error);
 	}
 }
 
@@ -1269,13 +1398,13 @@ static void derive_needed_modifier(const struct pmu *p, struct event *ev)
  * unit masks that encode differently alone and together both ways.
  */
 static void derive_last_umask_wins(const struct pmu *p, struct event *ev, const struct probe *singles,
-				   const int *pair)
+				   const struct pair_refusal *pair)
 {
 	size_t n = ev->umasks.count;
 	for (size_t i = 0; i < n; i++)
 		for (size_t j = i + 1; j < n; j++) {
 			if (!learnable(&ev->umasks.items[i]) || !learnable(&ev->umasks.items[j]) || singles[i].error
-			    || singles[j].error || pair[i * n + j] != PFM_SUCCESS
+			    || singles[j].error || pair[i * n + j].error != PFM_SUCCESS
 			    || singles[i].attr.config == singles[j].attr.config)
 				continue;
 			char *a = derive_event_string(p, ev, (int)i), *b = derive_event_string(p, ev, (int)j);
@@ -1384,7 +1513,7 @@ static char *derive_event(struct pmu *p, struct event *ev, struct modifier_sourc
 		collect_added(ev, &bare, &none, &ev->bare_added);
 
 	struct probe *singles = calloc(n ? n : 1, sizeof(*singles));
-	int *pair = calloc(n ? n * n : 1, sizeof(*pair));
+	struct pair_refusal *pair = calloc(n ? n * n : 1, sizeof(*pair));
 	if (!singles || !pair) {
 		fputs("pmudb-build: out of memory\n", stderr);
 		abort();

@@ -50,7 +50,7 @@ static const char *const stmt_sql[S_COUNT] = {
 	[S_ADD_UMASK] = "INSERT INTO umask VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
 	[S_ADD_EVENT_DEFAULT] = "INSERT INTO event_default VALUES (?,?)",
 	[S_ADD_UMASK_DEFAULT] = "INSERT INTO umask_default VALUES (?,?,?)",
-	[S_ADD_GROUP_RULE] = "INSERT INTO group_rule VALUES (?,?,?,?)",
+	[S_ADD_GROUP_RULE] = "INSERT INTO group_rule VALUES (?,?,?,?,?,?,?)",
 	[S_ADD_IMPLIED] = "INSERT INTO umask_implied VALUES (?,?,?,?,?)",
 	[S_ADD_CPUID] = "INSERT INTO cpuid_map VALUES (NULL,?,?,?,?,?,?,?,?)",
 	[S_ADD_CPUID_PMU] = "INSERT INTO cpuid_map_pmu VALUES (?,?,?)",
@@ -264,8 +264,10 @@ static void key_event(sqlite3_str *k, const struct event *ev, int64_t modset)
 		sqlite3_str_appendf(k, "%s=%s,", ev->aliases.items[i].name,
 				    ev->aliases.items[i].attrs ? ev->aliases.items[i].attrs : "");
 	for (size_t i = 0; i < ev->group_rules.count; i++)
-		sqlite3_str_appendf(k, "%d/%d/%d,", ev->group_rules.items[i].group_a, ev->group_rules.items[i].group_b,
-				    ev->group_rules.items[i].error);
+		sqlite3_str_appendf(k, "%d/%d/%d/%d/%d/%d,", ev->group_rules.items[i].group_a,
+				    ev->group_rules.items[i].group_b, ev->group_rules.items[i].error,
+				    ev->group_rules.items[i].after_reading, ev->group_rules.items[i].third_lifts,
+				    ev->group_rules.items[i].lifted_by);
 	for (size_t i = 0; i < ev->pair_defaults.count; i++) {
 		sqlite3_str_appendf(k, "p%d/%d:", ev->pair_defaults.items[i].umask_a, ev->pair_defaults.items[i].umask_b);
 		key_ints(k, &ev->pair_defaults.items[i].added);
@@ -339,9 +341,12 @@ static int insert_event(struct emitter *em, int64_t table, size_t position, cons
 	int r = insert_umasks(em, ev, id);
 	for (size_t i = 0; !r && i < ev->bare_added.count; i++)
 		r = run(em, S_ADD_EVENT_DEFAULT, NULL, "ii", id, (int64_t)ev->bare_added.items[i]) < 0;
-	for (size_t i = 0; !r && i < ev->group_rules.count; i++)
-		r = run(em, S_ADD_GROUP_RULE, NULL, "iiii", id, (int64_t)ev->group_rules.items[i].group_a,
-			(int64_t)ev->group_rules.items[i].group_b, (int64_t)ev->group_rules.items[i].error) < 0;
+	for (size_t i = 0; !r && i < ev->group_rules.count; i++) {
+		const struct group_rule *g = &ev->group_rules.items[i];
+		r = run(em, S_ADD_GROUP_RULE, NULL, "iiiiiin", id, (int64_t)g->group_a, (int64_t)g->group_b,
+			(int64_t)g->error, (int64_t)g->after_reading, (int64_t)g->third_lifts, g->lifted_by < 0,
+			(int64_t)g->lifted_by) < 0;
+	}
 	for (size_t i = 0; !r && i < ev->aliases.count; i++)
 		r = run(em, S_ADD_ALIAS, NULL, "isis", table, ev->aliases.items[i].name, id, ev->aliases.items[i].attrs) < 0;
 	for (size_t i = 0; !r && i < ev->hidden.count; i++)

@@ -113,9 +113,22 @@ struct pair_defaults {
 };
 
 /* A pair of unit-mask groups that libpfm refuses together. */
+/* How libpfm refuses a pair: while it reads the attributes (two unit masks
+ * that exclude each other), or once they are read, for want of something a
+ * third unit mask or a modifier may give (a queue, a group's unit mask, nf=). */
+struct pair_refusal {
+	int error;		/* PFM_ERR_*, PFM_SUCCESS for none */
+	bool after_reading;	/* refused once all attributes are read */
+	bool third_lifts;	/* some third unit mask lifts it (skx OPC0:OPC1 beside IRQ) */
+	int lifted_by;		/* the modifier whose presence lifts it, or -1 */
+};
+
 struct group_rule {
 	int group_a, group_b;	/* group_a <= group_b */
 	int error;		/* PFM_ERR_* */
+	bool after_reading;	/* see struct pair_refusal */
+	bool third_lifts;
+	int lifted_by;
 };
 
 struct event {

@@ -30,7 +30,8 @@
  *       [config_bits when UM_CONFIG_MEASURED], unlocks (bit per modifier),
  *       nadded, positions..., nimplied,
  *       (modifier, value, hardwired)...
- *     nbare, positions..., nrules, (svarint group_a, group_b, error)...,
+ *     nbare, positions..., nrules, (svarint group_a, group_b, error,
+ *       after_reading, third_lifts, svarint lifted_by (-1 none))...,
  *     npairs, (umask_a, umask_b, nadded, positions...)...
  * The aliases: naliases, (str name, str attrs, event position)...
  * The directory: see packed.h.
@@ -457,11 +458,13 @@ static int write_event(struct packer *pk, sqlite3_stmt *ev, const int64_t *sets,
 		return fail(pk, "event %s has %d unit masks; pmudb reads at most %d", text(ev, 2), numasks,
 			    MAX_POSITIONS);
 	write_varint(&pk->w, (uint64_t)numasks);
-	static const bool rule_signs[] = { true, true, true };
+	static const bool rule_signs[] = { true, true, true, false, false, true };
 	return write_umasks(pk, id, numasks, measured)
 	       || write_list(pk, "SELECT umask_position FROM event_default WHERE event_id = ?1 ORDER BY 1", id, 1, NULL)
-	       || write_list(pk, "SELECT group_a, group_b, error FROM group_rule WHERE event_id = ?1 ORDER BY 1, 2", id, 3,
-			     rule_signs)
+	       || write_list(pk,
+			     "SELECT group_a, group_b, error, after_reading, third_lifts, coalesce(lifted_by, -1)"
+			     " FROM group_rule WHERE event_id = ?1 ORDER BY 1, 2",
+			     id, 6, rule_signs)
 	       || write_pairs(pk, id);
 }
 

@@ -194,6 +194,9 @@ static int vendor_group(struct event *ev, bool refused)
 		r->group_a = k;
 		r->group_b = g;
 		r->error = PFM_ERR_FEATCOMB;
+		r->after_reading = false;
+		r->third_lifts = false;
+		r->lifted_by = -1;
 	}
 	return g;
 }

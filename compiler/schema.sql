@@ -2,7 +2,7 @@
 -- table and column.  Integers are SQLite's 64-bit signed integers: codes and
 -- masks that use bit 63 read back negative and are meant as unsigned.
 
-PRAGMA user_version = 6;
+PRAGMA user_version = 7;
 
 CREATE TABLE meta (
 	key TEXT PRIMARY KEY,
@@ -248,6 +248,14 @@ CREATE TABLE group_rule (
 	group_a INTEGER NOT NULL,
 	group_b INTEGER NOT NULL,
 	error INTEGER NOT NULL REFERENCES pfm_error(code),
+	-- 1: libpfm refuses the pair once all attributes are read (after a
+	-- modifier's range), not while reading them
+	after_reading INTEGER NOT NULL CHECK (after_reading IN (0, 1)),
+	-- 1: a third unit mask lifts that refusal (the runtime takes one that
+	-- goes with both)
+	third_lifts INTEGER NOT NULL CHECK (third_lifts IN (0, 1)),
+	-- the modifier (its position) whose presence lifts the refusal, or NULL
+	lifted_by INTEGER,
 	PRIMARY KEY (event_id, group_a, group_b)
 ) WITHOUT ROWID;
 

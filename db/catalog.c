@@ -18,7 +18,7 @@
 #include "pmu_row.h"
 #include "unpack.h"
 
-#define SCHEMA_VERSION 6
+#define SCHEMA_VERSION 7
 
 /* The catalog `make` built, linked in by builtin.S. */
 extern const unsigned char pmudb_builtin_catalog[];

@@ -126,8 +126,14 @@ struct umask {
 	uint64_t unlocks;	/* bit m: makes hidden modifier m acceptable */
 };
 
+/* libpfm's refusal of a unit mask of group_a beside one of group_b: while
+ * it reads the attributes, or once they are read (after_reading), when
+ * (third_lifts) a third unit mask that goes with both, or modifier
+ * lifted_by (-1: none), may lift it. */
 struct group_rule {
 	int group_a, group_b, error;
+	bool after_reading, third_lifts;
+	int lifted_by;
 };
 
 /* What libpfm adds to one pair, where the general rule does not hold. */
@@ -160,8 +166,9 @@ struct event {
 	uint16_t *bare_added;
 	int nrules;
 	struct group_rule *rules;
-	/* the rules as a matrix, by group and group: -error (when the groups
-	 * are few; else rule_groups is 0 and the list is searched) */
+	/* the rules as a matrix, by group and group: the rule's index + 1
+	 * (when the groups and rules are few; else rule_groups is 0 and the
+	 * list is searched) */
 	int rule_groups;
 	uint8_t *rule_matrix;
 	int npairs;

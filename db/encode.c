@@ -446,9 +446,9 @@ static int run_stages(struct request *rq, const char *alias_attrs, char *user_at
 	 * never writes one */
 	if (!family->match_name)
 		fstr_append(rq, rq->ev->name, (size_t)rq->ev->name_len);
-	r = check_umask_combination(rq);
+	r = check_as_read(rq);
 	if (!r)
-		r = check_modifier_values(rq);
+		r = check_after_reading(rq);
 	if (!r)
 		r = add_umask_defaults(rq);
 	if (!r)

@@ -9,17 +9,23 @@
 
 #include "rules.h"
 
-static int rule_error(const struct event *ev, int ga, int gb)
+/* libpfm's refusal of unit masks X and Y (positions), or NULL. */
+static const struct group_rule *pair_rule(const struct event *ev, int x, int y)
 {
+	int ga = ev->umasks[x].group, gb = ev->umasks[y].group;
+	if (ga < 0 || gb < 0)
+		return NULL;
 	if (ev->rule_matrix) {
-		bool in = ga >= 0 && gb >= 0 && ga < ev->rule_groups && gb < ev->rule_groups;
-		return in ? -ev->rule_matrix[ga * ev->rule_groups + gb] : 0;
+		if (ga >= ev->rule_groups || gb >= ev->rule_groups)
+			return NULL;
+		int k = ev->rule_matrix[ga * ev->rule_groups + gb];
+		return k ? &ev->rules[k - 1] : NULL;
 	}
 	int lo = ga < gb ? ga : gb, hi = ga < gb ? gb : ga;
 	for (int i = 0; i < ev->nrules; i++)
 		if (ev->rules[i].group_a == lo && ev->rules[i].group_b == hi)
-			return ev->rules[i].error;
-	return 0;
+			return &ev->rules[i];
+	return NULL;
 }
 
 static bool in_list(const uint16_t *items, int n, int x)
@@ -133,26 +139,84 @@ static bool needs_modifier(const struct umask *u)
 	return u->unlocks && u->single_error == PMUDB_ERR_ATTR;
 }
 
-static int check_combination(struct request *rq)
+static int refuse_pair(struct request *rq, const struct group_rule *rule, int x, int y)
 {
 	const struct event *ev = rq->ev;
-	for (int i = 0; i < rq->nrepeated; i++) {
-		const struct umask *u = &ev->umasks[rq->repeated[i]];
-		if (u->repeat_error)
-			return fail(rq, u->repeat_error, "unit mask %s of %s is given more than once", u->name, ev->name);
+	return fail(rq, rule->error, "unit masks %s and %s of %s cannot be combined", ev->umasks[x].name,
+		    ev->umasks[y].name, ev->name);
+}
+
+static int check_range(struct request *rq, const struct modifier *mod, uint64_t v)
+{
+	if (v >= mod->min && v <= mod->max)
+		return 0;
+	return fail(rq, mod->range_error ? mod->range_error : PMUDB_ERR_ATTR_VAL, "%s=%llu is out of range %llu..%llu",
+		    mod->name, (unsigned long long)v, (unsigned long long)mod->min, (unsigned long long)mod->max);
+}
+
+/*
+ * What libpfm's encoders refuse while they read the attributes, in the
+ * order given (so the first at fault decides): a unit mask given again
+ * that they refuse repeated, a unit mask that excludes one before it, a
+ * PMU modifier's value (an escaped earlier one too) out of its range.
+ */
+int check_as_read(struct request *rq)
+{
+	const struct event *ev = rq->ev;
+	const struct modifier_set *set = ev->modifiers;
+	uint16_t seen[MAX_UMASKS];
+	int nseen = 0;
+	for (int i = 0; i < rq->nattrs; i++) {
+		const struct given_attr *a = &rq->attrs[i];
+		int r = 0;
+		if (a->modifier >= 0) {
+			if (set->ranged >> a->modifier & 1)
+				r = check_range(rq, &set->items[a->modifier], a->value);
+		} else if (in_list(seen, nseen, a->umask)) {
+			const struct umask *u = &ev->umasks[a->umask];
+			if (u->repeat_error)
+				r = fail(rq, u->repeat_error, "unit mask %s of %s is given more than once", u->name, ev->name);
+		} else {
+			for (int k = 0; k < nseen && !r; k++) {
+				const struct group_rule *rule = pair_rule(ev, seen[k], a->umask);
+				if (rule && !rule->after_reading)
+					r = refuse_pair(rq, rule, seen[k], a->umask);
+			}
+			seen[nseen++] = (uint16_t)a->umask;
+		}
+		if (r)
+			return r;
 	}
+	return 0;
+}
+
+/* Whether a third asked unit mask goes with both the I-th and the J-th. */
+static bool third_goes_with_both(const struct request *rq, int i, int j)
+{
+	for (int k = 0; k < rq->nasked; k++)
+		if (k != i && k != j && !pair_rule(rq->ev, rq->asked[k], rq->asked[i])
+		    && !pair_rule(rq->ev, rq->asked[k], rq->asked[j]))
+			return true;
+	return false;
+}
+
+/*
+ * What libpfm refuses once the attributes are read: a pair it refused for
+ * want of something (a queue, a unit mask of another group, nf=), unless
+ * the modifier that lifts it is given or a third unit mask goes with both
+ * (skx TOR_INSERTS:IRQ:OPC0_RFO:OPC1_RFO).
+ */
+int check_after_reading(struct request *rq)
+{
 	for (int i = 0; i < rq->nasked; i++)
 		for (int j = i + 1; j < rq->nasked; j++) {
-			const struct umask *a = &ev->umasks[rq->asked[i]], *b = &ev->umasks[rq->asked[j]];
-			int e = rule_error(ev, a->group, b->group);
-			/* a pair the build saw refused for want of the modifier one
-			 * of them needs (NID without nf=): libpfm checks that last
-			 * (check_hidden_modifiers) */
-			if (e == PMUDB_ERR_ATTR && (needs_modifier(a) || needs_modifier(b)))
+			const struct group_rule *rule = pair_rule(rq->ev, rq->asked[i], rq->asked[j]);
+			if (!rule || !rule->after_reading)
 				continue;
-			if (e)
-				return fail(rq, e, "unit masks %s and %s of %s cannot be combined", a->name, b->name,
-					    ev->name);
+			if ((rule->lifted_by >= 0 && is_given(rq, rule->lifted_by))
+			    || (rule->third_lifts && third_goes_with_both(rq, i, j)))
+				continue;
+			return refuse_pair(rq, rule, rq->asked[i], rq->asked[j]);
 		}
 	return 0;
 }
@@ -185,11 +249,6 @@ static int apply_implied(struct request *rq)
 		}
 	}
 	return 0;
-}
-
-int check_umask_combination(struct request *rq)
-{
-	return rq->nasked ? check_combination(rq) : 0;
 }
 
 /* A raw unit mask stands for them all: no defaults, no lone-unit-mask
@@ -229,7 +288,7 @@ int add_umask_defaults(struct request *rq)
 		const struct umask *only = &ev->umasks[rq->asked[0]];
 		/* alone it may lack a modifier, not a unit mask: NID needs nf=,
 		 * and the build saw NID:nf= encode (it unlocks nf) */
-		if (rq->nasked == 1 && only->single_error && !(only->unlocks & rq->given))
+		if (rq->nasked == 1 && only->single_error && !(needs_modifier(only) && (only->unlocks & rq->given)))
 			return fail(rq, only->single_error, "%s:%s needs another unit mask", ev->name, only->name);
 		memcpy(rq->final, rq->asked, (size_t)rq->nasked * sizeof(*rq->asked));
 		rq->nfinal = rq->nasked;
@@ -247,34 +306,6 @@ int add_umask_defaults(struct request *rq)
 }
 
 /* ---- modifiers ----------------------------------------------------------- */
-
-static int check_range(struct request *rq, const struct modifier *mod, uint64_t v)
-{
-	if (v >= mod->min && v <= mod->max)
-		return 0;
-	return fail(rq, mod->range_error ? mod->range_error : PMUDB_ERR_ATTR_VAL, "%s=%llu is out of range %llu..%llu",
-		    mod->name, (unsigned long long)v, (unsigned long long)mod->min, (unsigned long long)mod->max);
-}
-
-int check_modifier_values(struct request *rq)
-{
-	const struct modifier_set *set = rq->ev->modifiers;
-	for (int i = 0; i < rq->nescaped; i++) {
-		int m = rq->escaped[i].modifier;
-		if (set->ranged >> m & 1) {
-			int r = check_range(rq, &set->items[m], rq->escaped[i].value);
-			if (r)
-				return r;
-		}
-	}
-	int m;
-	for (each_bit(m, rq->given & set->ranged)) {
-		int r = check_range(rq, &set->items[m], rq->value[m]);
-		if (r)
-			return r;
-	}
-	return 0;
-}
 
 /* A hidden modifier (nf=) is taken only with a unit mask that needs it;
  * libpfm checks this once the unit masks are settled. */

@@ -275,16 +275,15 @@ static int rule_matrix(struct unpacker *u, struct event *ev)
 	for (int i = 0; i < ev->nrules; i++)
 		if (ev->rules[i].group_b >= groups)
 			groups = ev->rules[i].group_b + 1;
-	if (!ev->nrules || groups > 32)
+	if (!ev->nrules || groups > 32 || ev->nrules > UINT8_MAX)
 		return 0;
 	ev->rule_matrix = arena_calloc(&u->t->arena, (size_t)(groups * groups), 1);
 	if (!ev->rule_matrix)
 		return refuse(u, "out of memory");
 	for (int i = 0; i < ev->nrules; i++) {
 		const struct group_rule *g = &ev->rules[i];
-		uint8_t e = (uint8_t)-g->error;
-		ev->rule_matrix[g->group_a * groups + g->group_b] = e;
-		ev->rule_matrix[g->group_b * groups + g->group_a] = e;
+		ev->rule_matrix[g->group_a * groups + g->group_b] = (uint8_t)(i + 1);
+		ev->rule_matrix[g->group_b * groups + g->group_a] = (uint8_t)(i + 1);
 	}
 	ev->rule_groups = groups;
 	return 0;
@@ -303,10 +302,17 @@ static int read_rules(struct unpacker *u, struct event *ev)
 	for (int i = 0; i < ev->nrules; i++) {
 		int64_t ga = read_svarint(r), gb = read_svarint(r);
 		ev->rules[i].error = read_error(u, true);
+		uint64_t after = read_varint(r), third = read_varint(r);
+		int64_t lifted = read_svarint(r);
 		if (ga < 0 || gb < ga || gb > INT_MAX)
 			return refuse(u, "a group rule out of range");
+		if (after > 1 || third > 1 || lifted < -1 || lifted >= ev->modifiers->count)
+			return refuse(u, "a group rule's stage or lifting modifier out of range");
 		ev->rules[i].group_a = (int)ga;
 		ev->rules[i].group_b = (int)gb;
+		ev->rules[i].after_reading = after;
+		ev->rules[i].third_lifts = third;
+		ev->rules[i].lifted_by = (int)lifted;
 	}
 	if (rule_matrix(u, ev))
 		return -1;

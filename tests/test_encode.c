@@ -250,16 +250,16 @@ static void test_bad_catalogs_are_refused(void **state)
 	pmudb_close(garbled);
 
 	/* another schema version: a good copy, then user_version changed */
-	snprintf(path, sizeof(path), "%s/v6.db", tmp);
+	snprintf(path, sizeof(path), "%s/v7.db", tmp);
 	assert_int_equal(test_copy_file(good, path), 0);
 	pmudb_t *ok = pmudb_open(path, &err);
 	assert_non_null(ok);
 	pmudb_close(ok);
 	sqlite3 *raw;
 	assert_int_equal(sqlite3_open(path, &raw), SQLITE_OK);
-	assert_int_equal(sqlite3_exec(raw, "PRAGMA user_version = 7", NULL, NULL, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(raw, "PRAGMA user_version = 8", NULL, NULL, NULL), SQLITE_OK);
 	sqlite3_close(raw);
-	assert_refused(path, "schema version 6");
+	assert_refused(path, "schema version 7");
 	free(bytes);
 	free(good);
 }
