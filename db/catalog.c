@@ -152,7 +152,9 @@ struct pmu *catalog_pmu(struct pmudb *db, int index, struct pmudb_error *err)
 	return NULL;
 }
 
-int catalog_find_pmu(struct pmudb *db, const char *name, struct pmudb_error *err)
+/* The directory's probe for NAME: its hash is fixed by the catalog's
+ * format (name_hash, a byte at a time). */
+static int directory_find(struct pmudb *db, const char *name, struct pmudb_error *err)
 {
 	uint32_t mask = db->nslots - 1;
 	/* nslots > npmus: an empty slot ends every probe */
@@ -170,6 +172,37 @@ int catalog_find_pmu(struct pmudb *db, const char *name, struct pmudb_error *err
 			return catalog_pmu(db, (int)slot - 1, err) ? (int)slot - 1 : PMUDB_ERR_CATALOG;
 	}
 	return -1;
+}
+
+/*
+ * The PMUs found so far, by the index hash of the name asked (HASH): a
+ * slot holds that hash and the PMU's index + 1.  A hit is taken only if
+ * the PMU (read, since it was found) bears the name, so a slot another
+ * thread is overwriting, or another name with the same hash, costs a
+ * directory probe, never a wrong answer: every spelling of a name (case
+ * aside) probes the directory alike, so the directory would give the same
+ * PMU.  Warm, this replaces the directory's byte-at-a-time hash, its
+ * entry checks and the PMU's read_once.
+ */
+int catalog_lookup_pmu(struct pmudb *db, const char *name, uint32_t hash, struct pmudb_error *err)
+{
+	_Atomic uint64_t *slot = &db->pmu_cache[hash % PMU_CACHE_SLOTS];
+	uint64_t seen = atomic_load_explicit(slot, memory_order_relaxed);
+	if (seen >> 32 == hash && (uint32_t)seen) {
+		int index = (int)(uint32_t)seen - 1;
+		struct pmu *p = index < db->npmus ? atomic_load_explicit(&db->pmus[index], memory_order_acquire) : NULL;
+		if (p && same_name(p->name, name))
+			return index;
+	}
+	int index = directory_find(db, name, err);
+	if (index >= 0)
+		atomic_store_explicit(slot, (uint64_t)hash << 32 | (uint32_t)(index + 1), memory_order_relaxed);
+	return index;
+}
+
+int catalog_find_pmu(struct pmudb *db, const char *name, struct pmudb_error *err)
+{
+	return catalog_lookup_pmu(db, name, name_index_hash(name, strlen(name)), err);
 }
 
 /* ---- event tables ------------------------------------------------------------ */
@@ -250,24 +283,30 @@ static int read_aliases(struct pmudb *db, void *arg)
 	return 0;
 }
 
-int catalog_find_event(struct pmudb *db, const struct pmu *p, const char *name, const char **attrs,
-		       struct pmudb_error *err)
+int catalog_lookup_event(struct pmudb *db, const struct pmu *p, const char *name, uint32_t hash, const char **attrs,
+			 struct pmudb_error *err)
 {
 	struct event_table *t = p->table;
 	if (attrs)
 		*attrs = NULL;
-	int e = name_index_find(&t->by_name, name, 0);
+	int e = name_index_find_hashed(&t->by_name, name, hash, 0);
 	if (e >= 0)
 		return e;
 	if (read_once(db, &t->alias_state, read_aliases, t) != READ)
 		return set_error(err, PMUDB_ERR_CATALOG, "%s: the aliases of %s are damaged: %s", db->what, p->name,
 				 t->failure);
-	int a = name_index_find(&t->alias_by_name, name, 0);
+	int a = name_index_find_hashed(&t->alias_by_name, name, hash, 0);
 	if (a < 0)
 		return -1;
 	if (attrs)
 		*attrs = t->aliases[a].attrs;
 	return t->aliases[a].event;
+}
+
+int catalog_find_event(struct pmudb *db, const struct pmu *p, const char *name, const char **attrs,
+		       struct pmudb_error *err)
+{
+	return catalog_lookup_event(db, p, name, name_index_hash(name, strlen(name)), attrs, err);
 }
 
 int catalog_find_umask(const struct event *ev, const char *name)

@@ -247,6 +247,9 @@ struct pmu {
 	const struct family *family;
 };
 
+/* Slots of the cache of PMUs found by name: more than a CPU's PMUs. */
+#define PMU_CACHE_SLOTS 256
+
 struct pmudb {
 	sqlite3 *db;
 	const char *what;	/* the file, or "built-in catalog", for messages */
@@ -261,6 +264,8 @@ struct pmudb {
 	atomic_int *pmu_state;		/* enum load_state */
 	int ntables;
 	_Atomic(struct event_table *) *tables;	/* by id - 1, NULL until used */
+	/* PMUs found by name: hash << 32 | index + 1 (catalog_lookup_pmu) */
+	_Atomic uint64_t pmu_cache[PMU_CACHE_SLOTS];
 };
 
 /* PMU INDEX, read if not yet; NULL with ERR set if it cannot be. */
@@ -269,6 +274,8 @@ struct pmu *catalog_pmu(struct pmudb *db, int index, struct pmudb_error *err);
 /* The index of the PMU named NAME (case-insensitive), read; -1 when there
  * is none, PMUDB_ERR_CATALOG (ERR set) when the catalog is damaged. */
 int catalog_find_pmu(struct pmudb *db, const char *name, struct pmudb_error *err);
+/* The same, NAME's name_index_hash given. */
+int catalog_lookup_pmu(struct pmudb *db, const char *name, uint32_t hash, struct pmudb_error *err);
 
 /* Reads P's event table (its names) if not yet done.  0, or
  * PMUDB_ERR_CATALOG with ERR naming the catalog and the table's fault. */
@@ -284,6 +291,8 @@ const struct event *catalog_event(struct pmudb *db, const struct pmu *p, int e, 
  * set) when the aliases are damaged. */
 int catalog_find_event(struct pmudb *db, const struct pmu *p, const char *name, const char **attrs,
 		       struct pmudb_error *err);
+int catalog_lookup_event(struct pmudb *db, const struct pmu *p, const char *name, uint32_t hash, const char **attrs,
+			 struct pmudb_error *err);
 
 /* The first live unit mask of EV named NAME, or -1. */
 int catalog_find_umask(const struct event *ev, const char *name);

@@ -18,6 +18,7 @@
 #include "family_encoders.h"
 #include "perf_layer.h"
 #include "rules.h"
+#include "scan.h"
 
 #define ATTR_DELIMS ":."
 
@@ -120,14 +121,17 @@ static int apply_attributes(struct request *rq)
 }
 
 /* A string to cut into tokens: in BUF when it fits, else on the heap
- * (*HEAP then to be freed). */
+ * (*HEAP then to be freed); followed by SCAN_PAD zeros for scan.h. */
 static char *working_copy(const char *s, char *buf, size_t size, char **heap)
 {
 	size_t n = strlen(s) + 1;
 	*heap = NULL;
-	if (n <= size)
-		return memcpy(buf, s, n);
-	return *heap = strdup(s);
+	char *copy = n + SCAN_PAD <= size ? buf : (*heap = malloc(n + SCAN_PAD));
+	if (!copy)
+		return NULL;
+	memcpy(copy, s, n);
+	memset(copy + n, 0, SCAN_PAD);
+	return copy;
 }
 
 /* Parses ATTRS, a string of the catalog's (an equiv's or an alias's
@@ -204,21 +208,26 @@ static int parse_raw_umask(struct request *rq, const char *tok, const char *val)
 	return 0;
 }
 
-static int parse_attr(struct request *rq, char *tok)
+/* TOK is LEN bytes long, in a padded working copy. */
+static int parse_attr(struct request *rq, char *tok, size_t len)
 {
 	const struct event *ev = rq->ev;
 	rq->token = tok;
-	char *eq = strchr(tok, '=');
-	if (eq)
+	char *eq = memchr(tok, '=', len);
+	if (eq) {
 		*eq = '\0';
+		len = (size_t)(eq - tok);
+	}
 	const char *val = eq ? eq + 1 : NULL;
 
 	if (tok[0] == '0' && tolower((unsigned char)tok[1]) == 'x')
 		return parse_raw_umask(rq, tok, val);
 
+	/* hashed once for both indexes it may be looked up in */
+	uint32_t hash = name_index_hash(tok, len);
 	/* A name that is both a unit mask and a modifier is the modifier when
 	 * it has a value (snb::L2_LINES_IN:I:I=1), as in libpfm. */
-	int u = val ? -1 : catalog_find_umask(ev, tok);
+	int u = val ? -1 : name_index_find_hashed(&ev->umask_by_name, tok, hash, 0);
 	if (u >= 0) {
 		if (rq->has_raw && !rq->in_catalog)
 			return fail(rq, PMUDB_ERR_ATTR, "unit mask %s beside a raw unit mask", tok);
@@ -227,7 +236,7 @@ static int parse_attr(struct request *rq, char *tok)
 		rq->named_umask |= !rq->in_catalog;
 		return ev->umasks[u].equiv ? expand_umask(rq, &ev->umasks[u]) : add_umask(rq, u);
 	}
-	int m = find_modifier(ev, tok);
+	int m = name_index_find_hashed(&ev->modifiers->by_name, tok, hash, 0);
 	if (m < 0) {
 		if (eq)
 			*eq = '=';
@@ -238,8 +247,8 @@ static int parse_attr(struct request *rq, char *tok)
 	return r ? r : add_modifier(rq, m, value);
 }
 
-/* strcspn(S, ATTR_DELIMS), with the bytes that end a token in a table:
- * one load a byte. */
+/* strcspn(S, ATTR_DELIMS) of a catalog's string, which is not padded:
+ * with the bytes that end a token in a table, one load a byte. */
 static size_t token_length(const char *s)
 {
 	static const bool ends[256] = { [0] = true, [':'] = true, ['.'] = true };
@@ -249,15 +258,16 @@ static size_t token_length(const char *s)
 	return (size_t)(p - s);
 }
 
-/* strsep(S, ATTR_DELIMS) for these two delimiters: the tokens are a few
- * bytes long, and libc's strsep (through strcspn's table setup) cost more
- * than the token's lookup. */
-static char *next_token(char **s)
+/* strsep(S, ATTR_DELIMS) for these two delimiters in a padded working
+ * copy, with the token's length in *LEN: libc's strsep (through strcspn's
+ * table setup), then a byte loop, cost more than the token's lookup. */
+static char *next_token(char **s, size_t *len)
 {
 	char *tok = *s, *p;
 	if (!tok)
 		return NULL;
-	p = tok + token_length(tok);
+	*len = scan_token_length(tok);
+	p = tok + *len;
 	if (*p) {
 		*p = '\0';
 		*s = p + 1;
@@ -272,8 +282,9 @@ static int parse_attrs(struct request *rq, char *attrs)
 {
 	char *s = attrs;
 	while (s) {
-		char *tok = next_token(&s);
-		int r = parse_attr(rq, tok);
+		size_t len;
+		char *tok = next_token(&s, &len);
+		int r = parse_attr(rq, tok, len);
 		if (r)
 			return r;
 	}
@@ -285,17 +296,17 @@ static int parse_attrs(struct request *rq, char *attrs)
 /* The event NAME names in P: by name, or for a PMU whose names are numbers
  * its one event, with the number kept (libpfm's match_event).  *ATTRS: the
  * unit masks an alias stands for.  -1 when there is none. */
-static int event_in(struct request *rq, const struct pmu *p, const char *name, const char **attrs)
+static int event_in(struct request *rq, const struct pmu *p, const char *name, uint32_t hash, const char **attrs)
 {
 	*attrs = NULL;
 	if (p->family && p->family->match_name)
 		return p->table->nevents && !p->family->match_name(name, &rq->raw_code) ? 0 : -1;
-	return catalog_find_event(rq->db, p, name, attrs, rq->err);
+	return catalog_lookup_event(rq->db, p, name, hash, attrs, rq->err);
 }
 
 /* Looks NAME up in PMU INDEX, its table read if need be: 0 and rq->pmu,
  * rq->ev set when found, 1 when not, or an error. */
-static int look_in(struct request *rq, int index, const char *name, const char **attrs)
+static int look_in(struct request *rq, int index, const char *name, uint32_t hash, const char **attrs)
 {
 	struct pmu *p = catalog_pmu(rq->db, index, rq->err);
 	if (!p)
@@ -303,7 +314,7 @@ static int look_in(struct request *rq, int index, const char *name, const char *
 	int r = catalog_load_table(rq->db, p, rq->err);
 	if (r)
 		return r;
-	int e = event_in(rq, p, name, attrs);
+	int e = event_in(rq, p, name, hash, attrs);
 	if (e == PMUDB_ERR_CATALOG)
 		return e;
 	if (e < 0)
@@ -313,18 +324,20 @@ static int look_in(struct request *rq, int index, const char *name, const char *
 	return rq->ev ? 0 : rq->err->code;
 }
 
-/* Finds the event named NAME: in PMU PNAME, else in SCOPE (or every PMU). */
-static int find_event(struct request *rq, const char *pname, const char *name, const struct pmudb_scope *scope,
-		      const char **attrs)
+/* Finds the event named NAME (LEN bytes): in PMU PNAME (PLEN bytes), else
+ * in SCOPE (or every PMU). */
+static int find_event(struct request *rq, const char *pname, size_t plen, const char *name, size_t len,
+		      const struct pmudb_scope *scope, const char **attrs)
 {
+	uint32_t hash = name_index_hash(name, len);
 	if (pname) {
-		int index = catalog_find_pmu(rq->db, pname, rq->err);
+		int index = catalog_lookup_pmu(rq->db, pname, name_index_hash(pname, plen), rq->err);
 		if (index == PMUDB_ERR_CATALOG)
 			return PMUDB_ERR_CATALOG;
 		if (index < 0)
 			return set_error(rq->err, PMUDB_ERR_NOTFOUND, "%s: unknown PMU '%s'",
 					 pmudb_strerror(PMUDB_ERR_NOTFOUND), pname);
-		int r = look_in(rq, index, name, attrs);
+		int r = look_in(rq, index, name, hash, attrs);
 		if (r == 1)
 			return set_error(rq->err, PMUDB_ERR_NOTFOUND, "%s: no event '%s' in PMU %s",
 					 pmudb_strerror(PMUDB_ERR_NOTFOUND), name, catalog_pmu(rq->db, index, NULL)->name);
@@ -332,7 +345,7 @@ static int find_event(struct request *rq, const char *pname, const char *name, c
 	}
 	int n = scope ? scope->count : rq->db->npmus;
 	for (int i = 0; i < n; i++) {
-		int r = look_in(rq, scope ? scope->pmus[i] : i, name, attrs);
+		int r = look_in(rq, scope ? scope->pmus[i] : i, name, hash, attrs);
 		if (r != 1)
 			return r;
 	}
@@ -509,19 +522,21 @@ static void start(struct request *rq, pmudb_t *db, struct pmudb_encoding *out, s
 static int encode_copy(struct request *rq, char *copy, const struct pmudb_scope *scope)
 {
 	char *pname = NULL, *rest = copy, *sep = strstr(copy, "::");
+	size_t plen = 0;
 	if (sep) {
 		*sep = '\0';
 		pname = copy;
+		plen = (size_t)(sep - copy);
 		rest = sep + 2;
 	}
 	const char *alias_attrs = NULL;
 	int r = -1;
-	size_t whole = (size_t)(strchrnul(rest, ':') - rest);
-	if (memchr(rest, '.', whole)) {
+	if (rest[scan_token_length(rest)] == '.') {
 		/* a vendor's dotted name, whole: only aliases have dots */
+		size_t whole = (size_t)(strchrnul(rest, ':') - rest);
 		char *attrs = rest[whole] ? rest + whole + 1 : NULL;
 		rest[whole] = '\0';
-		r = find_event(rq, pname, rest, scope, &alias_attrs);
+		r = find_event(rq, pname, plen, rest, whole, scope, &alias_attrs);
 		if (r)
 			rest[whole] = attrs ? ':' : '\0';
 		else
@@ -530,8 +545,9 @@ static int encode_copy(struct request *rq, char *copy, const struct pmudb_scope 
 			return r;
 	}
 	if (r) {
-		char *name = next_token(&rest);
-		r = find_event(rq, pname, name, scope, &alias_attrs);
+		size_t len;
+		char *name = next_token(&rest, &len);
+		r = find_event(rq, pname, plen, name, len, scope, &alias_attrs);
 	}
 	return r ? r : run_stages(rq, alias_attrs, rest);
 }

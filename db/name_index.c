@@ -45,25 +45,30 @@ bool same_name(const char *a, const char *b)
 /* The hash of the in-memory indexes, which nothing stores: eight bytes
  * at a time (name_hash's byte loop, which the directory's format fixes,
  * was a tenth of a warm encoding).  Bit 5 set in every byte folds the
- * case of ASCII letters, as in name_hash. */
-static uint32_t index_hash(const char *s)
+ * case of ASCII letters, as in name_hash.  A name of eight bytes or more
+ * takes its last partial word from the word ending with its last byte
+ * (shifted down): no byte loop, no read past its end. */
+uint32_t name_index_hash(const char *s, size_t n)
 {
 	const uint64_t fold = 0x2020202020202020ull, k = 0x9e3779b97f4a7c15ull;
-	size_t n = strlen(s);
 	uint64_t h = n * k;
-	for (; n >= 8; n -= 8, s += 8) {
+	size_t whole = n / 8, rest = n % 8;
+	for (size_t i = 0; i < whole; i++) {
 		uint64_t w;
-		memcpy(&w, s, 8);
+		memcpy(&w, s + 8 * i, 8);
 		h = (h ^ (w | fold)) * k;
 		h ^= h >> 29;
 	}
-	if (n) {
-		unsigned char tail[8] = { 0 };
-		for (size_t i = 0; i < n; i++)
-			tail[i] = (unsigned char)(s[i] | 0x20);
-		uint64_t w;
-		memcpy(&w, tail, 8);
-		h = (h ^ w) * k;
+	if (rest) {
+		uint64_t w = 0;
+		if (whole) {
+			memcpy(&w, s + n - 8, 8);
+			w >>= 8 * (8 - rest);
+		} else {
+			for (size_t i = 0; i < rest; i++)
+				w |= (uint64_t)(unsigned char)s[i] << 8 * i;
+		}
+		h = (h ^ (w | fold >> 8 * (8 - rest))) * k;
 	}
 	h ^= h >> 32;
 	h *= 0x7feb352dull;
@@ -111,7 +116,7 @@ int name_index_build(struct name_index *ix, const void *list, int count, name_at
 		const char *name = name_at(list, i);
 		if (!name)
 			continue;
-		uint32_t hash = index_hash(name);
+		uint32_t hash = name_index_hash(name, strlen(name));
 		int key = key_of(ix, i);
 		if (find(ix, name, hash, key) >= 0)
 			continue;	/* the first of equal names wins */
@@ -125,7 +130,12 @@ int name_index_build(struct name_index *ix, const void *list, int count, name_at
 
 int name_index_find(const struct name_index *ix, const char *name, int key)
 {
-	return ix->slots ? find(ix, name, index_hash(name), key) : -1;
+	return ix->slots ? find(ix, name, name_index_hash(name, strlen(name)), key) : -1;
+}
+
+int name_index_find_hashed(const struct name_index *ix, const char *name, uint32_t hash, int key)
+{
+	return ix->slots ? find(ix, name, hash, key) : -1;
 }
 
 void name_index_free(struct name_index *ix)

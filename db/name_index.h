@@ -8,6 +8,7 @@
 #define PMUDB_NAME_INDEX_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 struct arena;
@@ -16,6 +17,9 @@ struct arena;
  * directory the compiler writes (packed.h), so it changes only with the
  * format's version. */
 uint32_t name_hash(const char *s);
+/* The hash the indexes file NAME (N bytes, its length) under: a name
+ * looked up in several indexes is hashed once (name_index_find_hashed). */
+uint32_t name_index_hash(const char *name, size_t n);
 /* A and B equal but for the case of ASCII letters (strcasecmp in the C
  * locale, which every name lookup of libpfm's is). */
 bool same_name(const char *a, const char *b);
@@ -40,6 +44,8 @@ int name_index_build(struct name_index *ix, const void *list, int count, name_at
 		     struct arena *arena);
 /* The position of NAME under KEY, or -1. */
 int name_index_find(const struct name_index *ix, const char *name, int key);
+/* The same, with NAME's name_index_hash given. */
+int name_index_find_hashed(const struct name_index *ix, const char *name, uint32_t hash, int key);
 void name_index_free(struct name_index *ix);
 
 #endif
