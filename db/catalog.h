@@ -143,6 +143,16 @@ struct pair_default {
 	uint16_t *added;
 };
 
+/* A value digit of an event's fstr form (fstr_form.h): its offset, and
+ * for a modifier that shows a plain register field, where that field is
+ * (reg: 0-2 config..config2, 3-6 the raw code words; -1: not plain). */
+struct form_digit {
+	uint8_t at;
+	int8_t reg;
+	uint8_t shift;
+	uint64_t width;		/* the field's mask, shifted down */
+};
+
 struct event {
 	const char *name, *equiv;
 	int name_len;
@@ -182,6 +192,11 @@ struct event {
 					 * the event select (asked unit masks do) */
 	const struct modifier_set *modifiers;	/* never NULL */
 	struct name_index umask_by_name;	/* live unit masks */
+	/* the modifiers' part of fstr, laid out (fstr_form.h); NULL: none */
+	const char *form;
+	int form_len, form_perf_at;	/* its length, where the perf part starts */
+	const struct form_digit *form_digit;	/* the value digits, in order */
+	uint64_t form_pmu, form_perf;	/* the modifiers it holds */
 };
 
 /* Another name of an event; with ATTRS, the unit masks it stands for too

@@ -510,6 +510,7 @@ static void start(struct request *rq, pmudb_t *db, struct pmudb_encoding *out, s
 	rq->raw_umask = 0;
 	rq->fstr = out->fstr;
 	rq->no_fstr = false;
+	rq->form_at = -1;
 	rq->given = 0;
 	rq->nattrs = rq->nrepeated = rq->nescaped = 0;
 	memset(rq->codes, 0, sizeof(rq->codes));

@@ -13,6 +13,8 @@
 
 #include "perf_layer.h"
 
+#include "fstr_form.h"
+
 struct perf_state {
 	unsigned plm, vmx_plm;
 	bool has_plm, has_vmx_plm;
@@ -57,25 +59,34 @@ static int apply_one(struct request *rq, enum perf_mod which, uint64_t v, struct
 	return 0;
 }
 
-static void fstr_perf(struct request *rq, const struct modifier *m, enum perf_mod which, unsigned plm)
+/* The value perf modifier M shows: those printed whatever their value
+ * (fstr_form.c's always_printed) and the period or frequency. */
+static uint64_t perf_value(struct request *rq, int m)
 {
 	const struct pmudb_encoding *out = rq->out;
-	switch (which) {
-	case P_K: fstr_add_modifier(rq, m, !!(plm & PLM0)); break;
-	case P_U: fstr_add_modifier(rq, m, !!(plm & PLM3)); break;
-	case P_H: fstr_add_modifier(rq, m, !!(plm & PLMH)); break;
+	switch (rq->ev->modifiers->items[m].perf_kind) {
+	case P_K: return !!(rq->plm & PLM0);
+	case P_U: return !!(rq->plm & PLM3);
+	case P_H: return !!(rq->plm & PLMH);
 	case P_PRECISE:
-	case P_HW_SMPL: fstr_add_modifier(rq, m, out->precise_ip); break;
+	case P_HW_SMPL: return out->precise_ip;
 	case P_PERIOD:
-	case P_FREQ:
-		if (out->sample_period)
-			fstr_add_modifier(rq, m, out->sample_period);
-		break;
-	case P_MG: fstr_add_modifier(rq, m, !out->exclude_guest); break;
-	case P_MH: fstr_add_modifier(rq, m, !out->exclude_host); break;
-	case P_EXCL: fstr_add_modifier(rq, m, out->exclusive); break;
-	default: break;
+	case P_FREQ: return out->sample_period;
+	case P_MG: return !out->exclude_guest;
+	case P_MH: return !out->exclude_host;
+	case P_EXCL: return out->exclusive;
+	default: return 0;
 	}
+}
+
+static void fstr_perf(struct request *rq, int m)
+{
+	enum perf_mod which = rq->ev->modifiers->items[m].perf_kind;
+	bool period = which == P_PERIOD || which == P_FREQ;
+	bool printed = which == P_K || which == P_U || which == P_H || which == P_PRECISE || which == P_HW_SMPL
+		       || which == P_MG || which == P_MH || which == P_EXCL;
+	if (printed || (period && rq->out->sample_period))
+		fstr_add_modifier(rq, &rq->ev->modifiers->items[m], perf_value(rq, m));
 }
 
 /*
@@ -133,7 +144,10 @@ int apply_perf_layer(struct request *rq)
 	out->exclude_guest = !(st.vmx_plm & PLM3);
 	out->exclude_host = !(st.vmx_plm & PLM0);
 
+	rq->plm = st.plm;
+	if (fstr_form_perf(rq, perf_value))
+		return 0;
 	for (each_bit(m, set->from_perf))
-		fstr_perf(rq, &set->items[m], set->items[m].perf_kind, st.plm);
+		fstr_perf(rq, m);
 	return 0;
 }

@@ -78,6 +78,8 @@ struct request {
 	char *fstr;
 	int fstr_len;
 	bool no_fstr;			/* libpfm gives none (a unit mask that takes no modifiers) */
+	int form_at;			/* where fstr_form_pmu wrote the form, or -1 */
+	unsigned plm;			/* the privilege levels the perf layer settled */
 };
 
 static inline bool is_given(const struct request *rq, int m)

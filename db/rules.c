@@ -9,6 +9,8 @@
 
 #include "rules.h"
 
+#include "fstr_form.h"
+
 /* libpfm's refusal of unit masks X and Y (positions), or NULL. */
 static const struct group_rule *pair_rule(const struct event *ev, int x, int y)
 {
@@ -492,15 +494,20 @@ static bool shows_constant(struct request *rq, int m)
 
 /* libpfm's encoders print each PMU modifier with the value that ended up
  * in the register, so that is where the value is read from. */
+static uint64_t shown_value(struct request *rq, int m)
+{
+	const struct modifier *mod = &rq->ev->modifiers->items[m];
+	return shows_constant(rq, m) ? mod->shown : register_value(rq, mod->shown_from >= 0 ? mod->shown_from : m);
+}
+
 void fstr_pmu_modifiers(struct request *rq)
 {
+	if (fstr_form_pmu(rq, shown_value))
+		return;
 	const struct modifier_set *set = rq->ev->modifiers;
 	uint64_t all = set->count < 64 ? (1ULL << set->count) - 1 : ~0ULL;
 	int m;
 	/* hidden ones only when given */
-	for (each_bit(m, all & ~set->from_perf & ~(rq->ev->hidden & ~rq->given))) {
-		const struct modifier *mod = &set->items[m];
-		int from = mod->shown_from >= 0 ? mod->shown_from : m;
-		fstr_add_modifier(rq, mod, shows_constant(rq, m) ? mod->shown : register_value(rq, from));
-	}
+	for (each_bit(m, all & ~set->from_perf & ~(rq->ev->hidden & ~rq->given)))
+		fstr_add_modifier(rq, &set->items[m], shown_value(rq, m));
 }

@@ -9,6 +9,8 @@
  */
 #include "unpack.h"
 
+#include "fstr_form.h"
+
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
@@ -490,7 +492,8 @@ int unpack_event(struct event_table *t, int e, struct event **out, const char **
 	seek(&u, t->events[e].offset);
 	/* a field refused along the way, or a read past the end, is enough */
 	if (read_event(&u, ev) || u.fault || (!u.r.ok && refuse(&u, "")) || check_equivs(&u, ev)
-	    || name_index_build(&ev->umask_by_name, ev->umasks, ev->numasks, live_umask_name, NULL, &t->arena)) {
+	    || name_index_build(&ev->umask_by_name, ev->umasks, ev->numasks, live_umask_name, NULL, &t->arena)
+	    || fstr_form_build(ev, &t->arena)) {
 		*why = u.fault ? u.fault : "out of memory";
 		return -1;
 	}

@@ -1,0 +1,153 @@
+/*
+ * fstr_form.c - see fstr_form.h.  The form holds what libpfm prints for
+ * the modifiers whatever the values: the PMU modifiers (all but those the
+ * event hides unless given), then the perf_events layer's that are always
+ * printed; a period or frequency, printed only when set, is left out, and
+ * an encoding with one prints the perf part one by one.
+ */
+#include "fstr_form.h"
+
+#include <string.h>
+
+#include "arena.h"
+
+/* The perf modifiers libpfm prints whatever their value (perf_layer.c's
+ * fstr_perf): the privilege levels, precise, exclusive, guest/host. */
+static bool always_printed(enum perf_mod kind)
+{
+	return kind == P_U || kind == P_K || kind == P_H || kind == P_PRECISE || kind == P_HW_SMPL || kind == P_MG
+	       || kind == P_MH || kind == P_EXCL;
+}
+
+/* Which register of a request field F is, as form_digit.reg: -1 for the
+ * perf_event_attr fields the perf layer sets. */
+static int reg_of(int f)
+{
+	if (f >= F_CONFIG && f <= F_CONFIG2)
+		return f - F_CONFIG;
+	if (f >= F_CODE0 && f <= F_CODE3)
+		return 3 + f - F_CODE0;
+	return -1;
+}
+
+/* Where PMU modifier M's shown value can be read straight from a register
+ * (rules.c's shown_value reading register_value's first landing), into D;
+ * D->reg stays -1 otherwise. */
+static void plain_field(const struct modifier_set *set, int m, struct form_digit *d)
+{
+	const struct modifier *mod = &set->items[m];
+	int from = mod->shown_from >= 0 ? mod->shown_from : m;
+	const struct modifier *src = &set->items[from];
+	d->reg = -1;
+	if (mod->has_shown || src->inert_unless_implied)
+		return;
+	for (int i = 0; i < src->nlandings; i++) {
+		int reg = reg_of(src->landings[i].field);
+		uint64_t mask = src->landings[i].mask;
+		if (reg < 0 || !mask)
+			continue;
+		d->reg = (int8_t)reg;
+		d->shift = (uint8_t)__builtin_ctzll(mask);
+		d->width = mask >> d->shift;
+		return;
+	}
+}
+
+/* Appends modifier M's key and a '0' to FORM at *LEN, its digit to
+ * DIGITS; false when it does not fit. */
+static bool lay_out(const struct modifier *m, char *form, int *len, struct form_digit *digits, int *ndigits)
+{
+	if (*len + m->fstr_key_len + 1 >= FSTR_MAX)
+		return false;
+	memcpy(form + *len, m->fstr_key, (size_t)m->fstr_key_len);
+	*len += m->fstr_key_len;
+	digits[*ndigits].at = (uint8_t)*len;
+	digits[(*ndigits)++].reg = -1;
+	form[(*len)++] = '0';
+	return true;
+}
+
+int fstr_form_build(struct event *ev, struct arena *arena)
+{
+	const struct modifier_set *set = ev->modifiers;
+	uint64_t all = set->count < 64 ? (1ULL << set->count) - 1 : ~0ULL;
+	uint64_t perf = 0;
+	int m;
+	for (each_bit(m, set->from_perf))
+		perf |= always_printed(set->items[m].perf_kind) ? 1ULL << m : 0;
+	char form[FSTR_MAX];
+	struct form_digit digits[MAX_MODIFIERS];
+	int len = 0, n = 0;
+	ev->form_pmu = all & ~set->from_perf & ~ev->hidden;
+	ev->form_perf = perf;
+	for (each_bit(m, ev->form_pmu)) {
+		if (!lay_out(&set->items[m], form, &len, digits, &n))
+			return 0;
+		plain_field(set, m, &digits[n - 1]);
+	}
+	ev->form_perf_at = len;
+	for (each_bit(m, perf))
+		if (!lay_out(&set->items[m], form, &len, digits, &n))
+			return 0;
+	char *text = arena_calloc(arena, (size_t)len + 1, 1);
+	struct form_digit *at = arena_calloc(arena, (size_t)n + 1, sizeof(*at));
+	if (!text || !at)
+		return -1;
+	memcpy(text, form, (size_t)len);
+	memcpy(at, digits, (size_t)n * sizeof(*at));
+	ev->form_len = len;
+	ev->form_digit = at;
+	ev->form = text;
+	return 0;
+}
+
+bool fstr_form_pmu(struct request *rq, uint64_t (*value)(struct request *rq, int m))
+{
+	const struct event *ev = rq->ev;
+	if (!ev->form || (ev->hidden & rq->given) || rq->fstr_len + ev->form_len >= FSTR_MAX)
+		return false;
+	const uint64_t regs[7] = { rq->out->config, rq->out->config1, rq->out->config2, rq->codes[0], rq->codes[1],
+				   rq->codes[2], rq->codes[3] };
+	char digits[MAX_MODIFIERS];
+	const struct form_digit *d = ev->form_digit;
+	int n = 0, m;
+	for (each_bit(m, ev->form_pmu)) {
+		uint64_t v = d[n].reg >= 0 ? regs[d[n].reg] >> d[n].shift & d[n].width : value(rq, m);
+		if (v > 9)
+			return false;
+		digits[n++] = (char)('0' + v);
+	}
+	char *f = rq->fstr + rq->fstr_len;
+	memcpy(f, ev->form, (size_t)ev->form_len + 1);
+	for (int k = 0; k < n; k++)
+		f[d[k].at] = digits[k];
+	rq->form_at = rq->fstr_len;
+	rq->fstr_len += ev->form_len;
+	return true;
+}
+
+bool fstr_form_perf(struct request *rq, uint64_t (*value)(struct request *rq, int m))
+{
+	const struct event *ev = rq->ev;
+	if (rq->form_at < 0 || rq->fstr_len != rq->form_at + ev->form_len)
+		return false;
+	/* the form's perf part, written already, comes off again */
+	if (rq->out->sample_period) {
+		rq->fstr_len = rq->form_at + ev->form_perf_at;
+		rq->fstr[rq->fstr_len] = '\0';
+		return false;
+	}
+	char *f = rq->fstr + rq->form_at;
+	const struct form_digit *digit = ev->form_digit + __builtin_popcountll(ev->form_pmu);
+	int m;
+	for (each_bit(m, ev->form_perf)) {
+		uint64_t v = value(rq, m);
+		if (v > 9) {
+			rq->fstr_len = rq->form_at + ev->form_perf_at;
+			rq->fstr[rq->fstr_len] = '\0';
+			return false;
+		}
+		f[digit++->at] = (char)('0' + v);
+	}
+	return true;
+}

@@ -1,0 +1,28 @@
+/*
+ * fstr_form.h - the modifiers' part of an event's fstr, laid out once when
+ * the event is decoded: every key in order with a one-digit value slot.
+ * A warm encoding copies it whole and writes the digits, where printing
+ * a dozen ":name=value" one by one was a fifth of the work (AMD core).
+ */
+#ifndef PMUDB_FSTR_FORM_H
+#define PMUDB_FSTR_FORM_H
+
+#include "request.h"
+
+/* Lays out EV's form in ARENA (ev->form stays NULL when it would be too
+ * long); 0, or -1 when out of memory. */
+int fstr_form_build(struct event *ev, struct arena *arena);
+
+/* The PMU modifiers' part, by the form: false (nothing written) when it
+ * does not apply (no form, a hidden modifier given, too long, a value of
+ * two digits), and fstr_pmu_modifiers prints them one by one.  VALUE(RQ,
+ * M) is the value modifier M shows. */
+bool fstr_form_pmu(struct request *rq, uint64_t (*value)(struct request *rq, int m));
+
+/* The perf_events layer's part, by the form, when fstr_form_pmu applied
+ * and no period or frequency is shown; else false, with the form's perf
+ * part taken off again, for apply_perf_layer to print one by one.
+ * VALUE(RQ, M) is the value perf modifier M shows. */
+bool fstr_form_perf(struct request *rq, uint64_t (*value)(struct request *rq, int m));
+
+#endif
