@@ -153,6 +153,11 @@ struct form_digit {
 	uint64_t width;		/* the field's mask, shifted down */
 };
 
+static inline uint32_t pair_key(const struct pair_default *pd)
+{
+	return (uint32_t)pd->umask_a << 16 | pd->umask_b;
+}
+
 struct event {
 	const char *name, *equiv;
 	int name_len;
@@ -183,6 +188,7 @@ struct event {
 	uint8_t *rule_matrix;
 	int npairs;
 	struct pair_default *pairs;
+	bool pairs_sorted;	/* by pair_key, each pair once: binary search */
 	uint64_t hidden;	/* bit m: PMU modifier m left out of fstr unless given */
 	int *hidden_error;	/* by modifier position: its error when no asked umask unlocks it */
 	uint64_t no_modifiers;	/* bit m: perf modifier m refused non-zero with a

@@ -56,8 +56,9 @@ uint32_t name_index_hash(const char *s, size_t n)
 	for (size_t i = 0; i < whole; i++) {
 		uint64_t w;
 		memcpy(&w, s + 8 * i, 8);
+		/* a word's high bytes reach the low bits that pick the slot
+		 * in the avalanche at the end, not each round */
 		h = (h ^ (w | fold)) * k;
-		h ^= h >> 29;
 	}
 	if (rest) {
 		uint64_t w = 0;

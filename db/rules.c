@@ -50,14 +50,32 @@ static void sort_positions(uint16_t *v, int n)
 	}
 }
 
+/* The first pair exception of unit masks A < B, or NULL: searched in
+ * halves, as an OFFCORE event has hundreds. */
+static const struct pair_default *find_pair(const struct event *ev, int a, int b)
+{
+	uint32_t key = (uint32_t)a << 16 | (uint32_t)b;
+	if (!ev->pairs_sorted) {
+		for (int i = 0; i < ev->npairs; i++)
+			if (pair_key(&ev->pairs[i]) == key)
+				return &ev->pairs[i];
+		return NULL;
+	}
+	int lo = 0, hi = ev->npairs;
+	while (lo < hi) {
+		int mid = lo + (hi - lo) / 2;
+		if (pair_key(&ev->pairs[mid]) < key)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < ev->npairs && pair_key(&ev->pairs[lo]) == key ? &ev->pairs[lo] : NULL;
+}
+
 /* The pair the build saw break the common-defaults rule, or NULL. */
 static const struct pair_default *pair_exception(const struct event *ev, int x, int y)
 {
-	int a = x < y ? x : y, b = x < y ? y : x;
-	for (int i = 0; i < ev->npairs; i++)
-		if (ev->pairs[i].umask_a == a && ev->pairs[i].umask_b == b)
-			return &ev->pairs[i];
-	return NULL;
+	return find_pair(ev, x < y ? x : y, x < y ? y : x);
 }
 
 /* Whether libpfm adds default D to the pair X, Y: as the build saw the

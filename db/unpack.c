@@ -332,6 +332,11 @@ static int read_rules(struct unpacker *u, struct event *ev)
 		if (read_positions(u, &pd->added, &pd->nadded, ev->numasks))
 			return -1;
 	}
+	/* the compiler writes them in order; a list that is not (another
+	 * writer's) is searched from the start, as it always was */
+	ev->pairs_sorted = true;
+	for (int i = 1; i < ev->npairs; i++)
+		ev->pairs_sorted &= pair_key(&ev->pairs[i - 1]) < pair_key(&ev->pairs[i]);
 	return 0;
 }
 
