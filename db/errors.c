@@ -73,6 +73,18 @@ static void put(struct message *m, const char *s, size_t n)
 	m->p += n;
 }
 
+static void one_line(char *s, size_t n);
+
+/* An argument's text: only arguments can hold a control character (a
+ * damaged catalog's name, a caller's token), never the library's formats,
+ * so only their bytes are made one line, as they are copied. */
+static void put_text(struct message *m, const char *s, size_t n)
+{
+	char *at = m->p;
+	put(m, s, n);
+	one_line(at, (size_t)(m->p - at));
+}
+
 static void put_unsigned(struct message *m, unsigned long long v, unsigned base, bool upper)
 {
 	const char *digits = upper ? "0123456789ABCDEF" : "0123456789abcdef";
@@ -113,12 +125,16 @@ static const char *convert(struct message *m, const char *f, va_list *ap)
 		const char *s = va_arg(*ap, const char *);
 		if (!s || longs || size)
 			return NULL;
-		put(m, s, precision >= 0 ? strnlen(s, (size_t)precision) : strlen(s));
+		put_text(m, s, precision >= 0 ? strnlen(s, (size_t)precision) : strlen(s));
 		break;
 	}
 	case 'c': {
+		/* a NUL ends the message there */
 		char c = (char)va_arg(*ap, int);
-		put(m, &c, 1);
+		if (c)
+			put_text(m, &c, 1);
+		else
+			m->end = m->p;
 		break;
 	}
 	case 'd':
@@ -137,8 +153,8 @@ static const char *convert(struct message *m, const char *f, va_list *ap)
 	return f + 1;
 }
 
-/* FMT into BUF (SIZE > 0 bytes) as vsnprintf would, cut the same way;
- * returns the length written. */
+/* FMT into BUF (SIZE > 0 bytes) as vsnprintf would, cut the same way,
+ * made one line (see set_error); returns the length of the line. */
 static size_t format(char *buf, size_t size, const char *fmt, va_list ap)
 {
 	va_list mine;
@@ -153,7 +169,11 @@ static size_t format(char *buf, size_t size, const char *fmt, va_list ap)
 		if (pct && !f) {
 			va_end(mine);
 			int r = vsnprintf(buf, size, fmt, ap);
-			return r < 0 ? 0 : (size_t)r < size ? (size_t)r : size - 1;
+			size_t len = r < 0 ? 0 : (size_t)r < size ? (size_t)r : size - 1;
+			/* a NUL a %c wrote ends the message, as it did */
+			len = strnlen(buf, len);
+			one_line(buf, len);
+			return len;
 		}
 	}
 	va_end(mine);
@@ -170,21 +190,33 @@ static bool has_control(uint64_t x)
 	return (((x - 0x20 * ones) & ~x) | ((del - ones) & ~del)) & highs;
 }
 
+/* The word of S at I, its control bytes made '?'. */
+static void clean_word(char *s, size_t i)
+{
+	uint64_t x;
+	memcpy(&x, s + i, 8);
+	if (!has_control(x))
+		return;
+	for (size_t k = i; k < i + 8; k++)
+		if ((unsigned char)s[k] < 0x20 || s[k] == 0x7f)
+			s[k] = '?';
+}
+
+/* A text of eight bytes or more ends with a word that overlaps the one
+ * before it: no byte loop. */
 static void one_line(char *s, size_t n)
 {
-	size_t i = 0;
-	for (; i + 8 <= n; i += 8) {
-		uint64_t x;
-		memcpy(&x, s + i, 8);
-		if (!has_control(x))
-			continue;
-		for (size_t k = i; k < i + 8; k++)
-			if ((unsigned char)s[k] < 0x20 || s[k] == 0x7f)
-				s[k] = '?';
+	if (n < 8) {
+		for (size_t i = 0; i < n; i++)
+			if ((unsigned char)s[i] < 0x20 || s[i] == 0x7f)
+				s[i] = '?';
+		return;
 	}
-	for (; i < n; i++)
-		if ((unsigned char)s[i] < 0x20 || s[i] == 0x7f)
-			s[i] = '?';
+	size_t i = 0;
+	for (; i + 8 <= n; i += 8)
+		clean_word(s, i);
+	if (i < n)
+		clean_word(s, n - 8);
 }
 
 int set_error_v(struct pmudb_error *err, int code, const char *fmt, va_list ap)
@@ -192,9 +224,20 @@ int set_error_v(struct pmudb_error *err, int code, const char *fmt, va_list ap)
 	if (!err)
 		return code;
 	err->code = code;
-	size_t n = format(err->message, sizeof(err->message), fmt, ap);
-	/* a NUL a %c wrote ends the message, as it did */
-	one_line(err->message, strnlen(err->message, n));
+	format(err->message, sizeof(err->message), fmt, ap);
+	return code;
+}
+
+int set_error_after(struct pmudb_error *err, int code, const char *lead, const char *fmt, va_list ap)
+{
+	if (!err)
+		return code;
+	err->code = code;
+	size_t n = strlen(lead), size = sizeof(err->message);
+	/* the library's own words: no control character to look for */
+	memcpy(err->message, lead, n);
+	memcpy(err->message + n, ": ", 2);
+	format(err->message + n + 2, size - n - 2, fmt, ap);
 	return code;
 }
 

@@ -16,5 +16,10 @@
  * or SQLite's quote of it) becomes '?'.  Returns CODE. */
 int set_error(struct pmudb_error *err, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 int set_error_v(struct pmudb_error *err, int code, const char *fmt, va_list ap) __attribute__((format(printf, 3, 0)));
+/* The same message as set_error(ERR, CODE, "%s: " FMT, LEAD, ...), LEAD
+ * being one of the library's texts (pmudb_strerror's), shorter than 100
+ * bytes: copied as it is, not formatted. */
+int set_error_after(struct pmudb_error *err, int code, const char *lead, const char *fmt, va_list ap)
+	__attribute__((format(printf, 4, 0)));
 
 #endif

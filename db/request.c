@@ -50,7 +50,7 @@ int fail_with(struct request *rq, int code, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	set_error_v(rq->err, code, fmt, ap);
+	set_error_after(rq->err, code, pmudb_strerror(code), fmt, ap);
 	va_end(ap);
 	return code;
 }

@@ -97,9 +97,9 @@ void fstr_append(struct request *rq, const char *s, size_t n);
 void fstr_add_umask(struct request *rq, const struct umask *u);
 void fstr_add_modifier(struct request *rq, const struct modifier *m, uint64_t value);
 
-/* Fails the request with CODE and a message (libpfm's text for CODE, then
- * FMT's); one formatting call, as a batch meets many refusals. */
-#define fail(rq, code, fmt, ...) fail_with((rq), (code), "%s: " fmt, pmudb_strerror(code), ##__VA_ARGS__)
+/* Fails the request with CODE and a message: libpfm's text for CODE, ": ",
+ * then FMT's (one formatting call, as a batch meets many refusals). */
+#define fail(rq, code, fmt, ...) fail_with((rq), (code), fmt, ##__VA_ARGS__)
 int fail_with(struct request *rq, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 int find_modifier(const struct event *ev, const char *name);	/* position or -1 */
