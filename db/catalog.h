@@ -145,7 +145,8 @@ struct pair_default {
 
 /* A value digit of an event's fstr form (fstr_form.h): its offset, and
  * for a modifier that shows a plain register field, where that field is
- * (reg: 0-2 config..config2, 3-6 the raw code words; -1: not plain). */
+ * (reg: 0-2 config..config2, 3-6 the raw code words; -1: not plain); for
+ * a perf modifier, reg is its enum perf_mod. */
 struct form_digit {
 	uint8_t at;
 	int8_t reg;
@@ -201,6 +202,7 @@ struct event {
 	/* the modifiers' part of fstr, laid out (fstr_form.h); NULL: none */
 	const char *form;
 	int form_len, form_perf_at;	/* its length, where the perf part starts */
+	int form_perf_digit;		/* the perf part's first digit */
 	const struct form_digit *form_digit;	/* the value digits, in order */
 	uint64_t form_pmu, form_perf;	/* the modifiers it holds */
 };
@@ -291,6 +293,29 @@ struct pmudb {
 
 /* PMU INDEX, read if not yet; NULL with ERR set if it cannot be. */
 struct pmu *catalog_pmu(struct pmudb *db, int index, struct pmudb_error *err);
+
+/* Fast paths of the above for what was read already (a PMU is published
+ * only once read whole, a state READ only after what it guards): NULL or
+ * false when not, and then the call reads it. */
+static inline struct pmu *catalog_pmu_read(struct pmudb *db, int index)
+{
+	return index >= 0 && index < db->npmus ? atomic_load_explicit(&db->pmus[index], memory_order_acquire) : NULL;
+}
+
+static inline bool catalog_table_read(const struct pmu *p)
+{
+	return atomic_load_explicit(&p->table->state, memory_order_acquire) == READ;
+}
+
+/* P's table read (catalog_table_read). */
+static inline const struct event *catalog_event_read(const struct pmu *p, int e)
+{
+	const struct event_table *t = p->table;
+	if (e < 0 || e >= t->nevents)
+		return NULL;
+	struct event_slot *slot = &t->events[e];
+	return atomic_load_explicit(&slot->state, memory_order_acquire) == READ ? slot->event : NULL;
+}
 
 /* The index of the PMU named NAME (case-insensitive), read; -1 when there
  * is none, PMUDB_ERR_CATALOG (ERR set) when the catalog is damaged. */

@@ -10,6 +10,7 @@
  * whole first, as the alias the catalog has for it.
  */
 #include <ctype.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -308,10 +309,11 @@ static int event_in(struct request *rq, const struct pmu *p, const char *name, u
  * rq->ev set when found, 1 when not, or an error. */
 static int look_in(struct request *rq, int index, const char *name, uint32_t hash, const char **attrs)
 {
-	struct pmu *p = catalog_pmu(rq->db, index, rq->err);
-	if (!p)
+	/* what was read already is taken without a call (catalog.h) */
+	struct pmu *p = catalog_pmu_read(rq->db, index);
+	if (!p && !(p = catalog_pmu(rq->db, index, rq->err)))
 		return rq->err->code;
-	int r = catalog_load_table(rq->db, p, rq->err);
+	int r = catalog_table_read(p) ? 0 : catalog_load_table(rq->db, p, rq->err);
 	if (r)
 		return r;
 	int e = event_in(rq, p, name, hash, attrs);
@@ -320,7 +322,9 @@ static int look_in(struct request *rq, int index, const char *name, uint32_t has
 	if (e < 0)
 		return 1;
 	rq->pmu = p;
-	rq->ev = catalog_event(rq->db, p, e, rq->err);
+	rq->ev = catalog_event_read(p, e);
+	if (!rq->ev)
+		rq->ev = catalog_event(rq->db, p, e, rq->err);
 	return rq->ev ? 0 : rq->err->code;
 }
 
@@ -514,7 +518,11 @@ static void start(struct request *rq, pmudb_t *db, struct pmudb_encoding *out, s
 	rq->given = 0;
 	rq->nattrs = rq->nrepeated = rq->nescaped = 0;
 	memset(rq->codes, 0, sizeof(rq->codes));
-	memset(out, 0, sizeof(*out));
+	/* all but fstr's bytes, which its stages write up to its NUL: the
+	 * whole of it was a tenth of a warm encoding's instructions */
+	memset(out, 0, offsetof(struct pmudb_encoding, fstr));
+	out->fstr[0] = '\0';
+	memset(&out->type, 0, sizeof(*out) - offsetof(struct pmudb_encoding, type));
 	out->cpu = -1;
 }
 
@@ -532,7 +540,8 @@ static int encode_copy(struct request *rq, char *copy, const struct pmudb_scope 
 	}
 	const char *alias_attrs = NULL;
 	int r = -1;
-	if (rest[scan_token_length(rest)] == '.') {
+	size_t len = scan_token_length(rest);
+	if (rest[len] == '.') {
 		/* a vendor's dotted name, whole: only aliases have dots */
 		size_t whole = (size_t)(strchrnul(rest, ':') - rest);
 		char *attrs = rest[whole] ? rest + whole + 1 : NULL;
@@ -545,8 +554,13 @@ static int encode_copy(struct request *rq, char *copy, const struct pmudb_scope 
 		if (r == PMUDB_ERR_CATALOG)
 			return r;
 	}
-	if (r) {
-		size_t len;
+	if (r && rest[len] != '.') {
+		/* next_token, with the scan above */
+		char *name = rest;
+		rest = rest[len] ? rest + len + 1 : NULL;
+		name[len] = '\0';
+		r = find_event(rq, pname, plen, name, len, scope, &alias_attrs);
+	} else if (r) {
 		char *name = next_token(&rest, &len);
 		r = find_event(rq, pname, plen, name, len, scope, &alias_attrs);
 	}

@@ -86,9 +86,12 @@ int fstr_form_build(struct event *ev, struct arena *arena)
 		plain_field(set, m, &digits[n - 1]);
 	}
 	ev->form_perf_at = len;
-	for (each_bit(m, perf))
+	ev->form_perf_digit = n;
+	for (each_bit(m, perf)) {
 		if (!lay_out(&set->items[m], form, &len, digits, &n))
 			return 0;
+		digits[n - 1].reg = (int8_t)set->items[m].perf_kind;
+	}
 	char *text = arena_calloc(arena, (size_t)len + 1, 1);
 	struct form_digit *at = arena_calloc(arena, (size_t)n + 1, sizeof(*at));
 	if (!text || !at)
@@ -126,7 +129,7 @@ bool fstr_form_pmu(struct request *rq, uint64_t (*value)(struct request *rq, int
 	return true;
 }
 
-bool fstr_form_perf(struct request *rq, uint64_t (*value)(struct request *rq, int m))
+bool fstr_form_perf(struct request *rq, const char by_kind[P_NONE + 1])
 {
 	const struct event *ev = rq->ev;
 	if (rq->form_at < 0 || rq->fstr_len != rq->form_at + ev->form_len)
@@ -138,16 +141,9 @@ bool fstr_form_perf(struct request *rq, uint64_t (*value)(struct request *rq, in
 		return false;
 	}
 	char *f = rq->fstr + rq->form_at;
-	const struct form_digit *digit = ev->form_digit + __builtin_popcountll(ev->form_pmu);
-	int m;
-	for (each_bit(m, ev->form_perf)) {
-		uint64_t v = value(rq, m);
-		if (v > 9) {
-			rq->fstr_len = rq->form_at + ev->form_perf_at;
-			rq->fstr[rq->fstr_len] = '\0';
-			return false;
-		}
-		f[digit++->at] = (char)('0' + v);
-	}
+	const struct form_digit *d = ev->form_digit;
+	int n = __builtin_popcountll(ev->form_perf);
+	for (int k = ev->form_perf_digit; k < ev->form_perf_digit + n; k++)
+		f[d[k].at] = by_kind[d[k].reg];
 	return true;
 }

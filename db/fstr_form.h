@@ -22,7 +22,7 @@ bool fstr_form_pmu(struct request *rq, uint64_t (*value)(struct request *rq, int
 /* The perf_events layer's part, by the form, when fstr_form_pmu applied
  * and no period or frequency is shown; else false, with the form's perf
  * part taken off again, for apply_perf_layer to print one by one.
- * VALUE(RQ, M) is the value perf modifier M shows. */
-bool fstr_form_perf(struct request *rq, uint64_t (*value)(struct request *rq, int m));
+ * BY_KIND: the digit each kind of perf modifier shows. */
+bool fstr_form_perf(struct request *rq, const char by_kind[P_NONE + 1]);
 
 #endif

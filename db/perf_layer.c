@@ -145,7 +145,17 @@ int apply_perf_layer(struct request *rq)
 	out->exclude_host = !(st.vmx_plm & PLM0);
 
 	rq->plm = st.plm;
-	if (fstr_form_perf(rq, perf_value))
+	/* perf_value's digits, by kind, for the form (precise_ip is 3 at most:
+	 * apply_one refuses more) */
+	char by_kind[P_NONE + 1] = { 0 };
+	by_kind[P_K] = (char)('0' + !!(st.plm & PLM0));
+	by_kind[P_U] = (char)('0' + !!(st.plm & PLM3));
+	by_kind[P_H] = (char)('0' + !!(st.plm & PLMH));
+	by_kind[P_PRECISE] = by_kind[P_HW_SMPL] = (char)('0' + out->precise_ip);
+	by_kind[P_MG] = (char)('0' + !out->exclude_guest);
+	by_kind[P_MH] = (char)('0' + !out->exclude_host);
+	by_kind[P_EXCL] = (char)('0' + out->exclusive);
+	if (fstr_form_perf(rq, by_kind))
 		return 0;
 	for (each_bit(m, set->from_perf))
 		fstr_perf(rq, m);
