@@ -134,6 +134,7 @@ static int read_pmu(struct pmudb *db, void *arg)
 	    || read_pmu_row(db, p, id, name))
 		return -1;
 	p->family = family_by_name(p->family_name);
+	p->name_len = strlen(p->name);
 	atomic_init(&p->sysfs_type, INT32_MIN);
 	atomic_store_explicit(&db->pmus[index], p, memory_order_release);
 	return 0;

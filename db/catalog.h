@@ -258,6 +258,7 @@ struct family;
 /* Strings are the handle's (its arena). */
 struct pmu {
 	const char *name, *description, *kind, *family_name, *family_group;
+	size_t name_len;
 	const char *source;	/* NULL: libpfm's; "pmu-events:UARCH": made from a vendor list */
 	const char *like;	/* the libpfm PMU a vendor PMU takes its rules from */
 	int num_counters, num_fixed_counters;
@@ -272,6 +273,8 @@ struct pmu {
 
 /* Slots of the cache of PMUs found by name: more than a CPU's PMUs. */
 #define PMU_CACHE_SLOTS 256
+/* Slots of the cache of events found by "PMU::EVENT". */
+#define EVENT_CACHE_SLOTS 4096
 
 struct pmudb {
 	sqlite3 *db;
@@ -289,6 +292,8 @@ struct pmudb {
 	_Atomic(struct event_table *) *tables;	/* by id - 1, NULL until used */
 	/* PMUs found by name: hash << 32 | index + 1 (catalog_lookup_pmu) */
 	_Atomic uint64_t pmu_cache[PMU_CACHE_SLOTS];
+	/* events found by "PMU::EVENT" (event_cache.h) */
+	_Atomic uint64_t event_cache[EVENT_CACHE_SLOTS];
 };
 
 /* PMU INDEX, read if not yet; NULL with ERR set if it cannot be. */

@@ -16,6 +16,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "event_cache.h"
 #include "family_encoders.h"
 #include "perf_layer.h"
 #include "rules.h"
@@ -322,6 +323,7 @@ static int look_in(struct request *rq, int index, const char *name, uint32_t has
 	if (e < 0)
 		return 1;
 	rq->pmu = p;
+	rq->event_index = e;
 	rq->ev = catalog_event_read(p, e);
 	if (!rq->ev)
 		rq->ev = catalog_event(rq->db, p, e, rq->err);
@@ -333,6 +335,13 @@ static int look_in(struct request *rq, int index, const char *name, uint32_t has
 static int find_event(struct request *rq, const char *pname, size_t plen, const char *name, size_t len,
 		      const struct pmudb_scope *scope, const char **attrs)
 {
+	/* "PMU::EVENT" in the working copy (not an event of a scope) */
+	bool whole = pname != NULL;
+	uint32_t key = whole ? event_cache_hash(pname, plen, name, len) : 0;
+	if (whole && event_cache_find(rq->db, key, pname, plen, name, len, &rq->pmu, &rq->ev)) {
+		*attrs = NULL;
+		return 0;
+	}
 	uint32_t hash = name_index_hash(name, len);
 	if (pname) {
 		int index = catalog_lookup_pmu(rq->db, pname, name_index_hash(pname, plen), rq->err);
@@ -345,6 +354,8 @@ static int find_event(struct request *rq, const char *pname, size_t plen, const 
 		if (r == 1)
 			return set_error(rq->err, PMUDB_ERR_NOTFOUND, "%s: no event '%s' in PMU %s",
 					 pmudb_strerror(PMUDB_ERR_NOTFOUND), name, catalog_pmu(rq->db, index, NULL)->name);
+		if (!r && whole && !*attrs)
+			event_cache_add(rq->db, key, pname, name, index, rq->event_index);
 		return r;
 	}
 	int n = scope ? scope->count : rq->db->npmus;

@@ -32,6 +32,7 @@ struct request {
 	struct pmudb *db;
 	const struct pmu *pmu;
 	const struct event *ev;		/* after following an equiv */
+	int event_index;		/* the event found, before following it */
 	const char *token;		/* the token being worked on, for errors */
 	struct pmudb_error *err;
 
