@@ -537,11 +537,11 @@ static void start(struct request *rq, pmudb_t *db, struct pmudb_encoding *out, s
 	out->cpu = -1;
 }
 
-/* Splits the string (in COPY) into PMU, event and attributes, finds the
- * event and runs the stages. */
-static int encode_copy(struct request *rq, char *copy, const struct pmudb_scope *scope)
+/* Splits the string (in COPY, its first "::" at SEP or none) into PMU,
+ * event and attributes, finds the event and runs the stages. */
+static int encode_copy(struct request *rq, char *copy, char *sep, const struct pmudb_scope *scope)
 {
-	char *pname = NULL, *rest = copy, *sep = strstr(copy, "::");
+	char *pname = NULL, *rest = copy;
 	size_t plen = 0;
 	if (sep) {
 		*sep = '\0';
@@ -595,9 +595,10 @@ int pmudb_encode(pmudb_t *db, const char *event, const struct pmudb_scope *scope
 		return set_error(err, PMUDB_ERR_NOMEM, "%s", pmudb_strerror(PMUDB_ERR_NOMEM));
 	struct request request;
 	start(&request, db, out, err);
-	int r = strpbrk(copy, ", \t\n") ? set_error(err, PMUDB_ERR_INVAL, "%s: one event at a time, without blanks or ','",
-						    pmudb_strerror(PMUDB_ERR_INVAL))
-		: encode_copy(&request, copy, scope);
+	char *sep;
+	int r = scan_event(copy, &sep) ? set_error(err, PMUDB_ERR_INVAL, "%s: one event at a time, without blanks or ','",
+						   pmudb_strerror(PMUDB_ERR_INVAL))
+		: encode_copy(&request, copy, sep, scope);
 	free(heap);
 	if (r)
 		out->fstr[0] = '\0';

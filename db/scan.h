@@ -4,18 +4,23 @@
  * blanks it may not hold, each token's end) cost more than the lookups
  * they lead to: a word at a time they cost a fraction.
  *
- * The scans read whole words, so the string must be followed by at least
- * SCAN_PAD readable bytes (encode.c's working copies are padded with
- * zeros); the bytes past its end never change an answer.
+ * The scans read whole words (sixteen bytes with SSE2, on every x86-64;
+ * else eight), so the string must be followed by at least SCAN_PAD
+ * readable bytes (encode.c's working copies are padded with zeros); the
+ * bytes past its end never change an answer.
  */
 #ifndef PMUDB_SCAN_H
 #define PMUDB_SCAN_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
-#define SCAN_PAD 8
+#define SCAN_PAD 16
 
 #define SCAN_ONES 0x0101010101010101ull
 #define SCAN_HIGHS 0x8080808080808080ull
@@ -54,14 +59,61 @@ static inline size_t scan_first(uint64_t marks)
 	return (size_t)__builtin_ctzll(marks) / 8;
 }
 
+#ifdef __SSE2__
+/* A bit for each of the sixteen bytes at S equal to A, B or C. */
+static inline unsigned scan_equal3(const char *s, char a, char b, char c)
+{
+	__m128i x = _mm_loadu_si128((const __m128i *)s);
+	__m128i m = _mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8(a)),
+				 _mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8(b)), _mm_cmpeq_epi8(x, _mm_set1_epi8(c))));
+	return (unsigned)_mm_movemask_epi8(m);
+}
+#endif
+
 /* strcspn(S, ":.") of a padded string. */
 static inline size_t scan_token_length(const char *s)
 {
+#ifdef __SSE2__
+	for (size_t i = 0;; i += 16) {
+		unsigned ends = scan_equal3(s + i, 0, ':', '.');
+		if (ends)
+			return i + (size_t)__builtin_ctz(ends);
+	}
+#else
 	for (size_t i = 0;; i += 8) {
 		uint64_t ends = scan_token_ends(s + i);
 		if (ends)
 			return i + scan_first(ends);
 	}
+#endif
+}
+
+/* Of a padded string S whose pad is zeros: true when it holds a blank or
+ * ',' (libpfm takes one event); else *PMU_END the first "::", or NULL. */
+static inline bool scan_event(char *s, char **pmu_end)
+{
+#ifdef __SSE2__
+	size_t colon = SIZE_MAX;
+	for (size_t i = 0;; i += 16) {
+		/* past the NUL the pad holds zeros: no blank, no colon */
+		if (scan_equal3(s + i, ',', ' ', '\t') | scan_equal3(s + i, '\n', '\n', '\n'))
+			return true;
+		unsigned c = scan_equal3(s + i, ':', ':', ':');
+		if (c && colon == SIZE_MAX)
+			colon = i + (size_t)__builtin_ctz(c);
+		if (scan_equal3(s + i, 0, 0, 0))
+			break;
+	}
+	/* after the first colon when it does not start one */
+	char *c = colon == SIZE_MAX ? NULL : s + colon;
+	*pmu_end = !c || c[1] == ':' ? c : strstr(c + 1, "::");
+	return false;
+#else
+	if (strpbrk(s, ", \t\n"))
+		return true;
+	*pmu_end = strstr(s, "::");
+	return false;
+#endif
 }
 
 #endif
