@@ -163,6 +163,24 @@ static int expand_umask(struct request *rq, const struct umask *um)
 	return r;
 }
 
+/* "0", or up to 19 decimal digits not starting with 0, as strtoull(S,
+ * &end, 0) reads them whole (no overflow there): most values are, and
+ * strtoull's locale and base handling cost more than the digits.  False
+ * for anything else, which strtoull reads. */
+static bool plain_decimal(const char *s, uint64_t *value)
+{
+	uint64_t v = 0;
+	size_t i = 0;
+	if (s[0] == '0')
+		return !s[1] && (*value = 0, true);
+	for (; s[i] >= '0' && s[i] <= '9' && i < 19; i++)
+		v = v * 10 + (uint64_t)(s[i] - '0');
+	if (!i || s[i])
+		return false;
+	*value = v;
+	return true;
+}
+
 static int parse_value(struct request *rq, const struct modifier *mod, const char *tok, const char *val,
 		       uint64_t *value)
 {
@@ -175,7 +193,7 @@ static int parse_value(struct request *rq, const struct modifier *mod, const cha
 	} else if (!mod->is_integer) {
 		if (parse_bool(val, value))
 			return fail(rq, PMUDB_ERR_ATTR_VAL, "'%s=%s': a boolean is 0 or 1", tok, val);
-	} else {
+	} else if (!plain_decimal(val, value)) {
 		char *end = NULL;
 		*value = strtoull(val, &end, 0);	/* as libpfm: no overflow check */
 		if (*end)
