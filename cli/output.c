@@ -114,6 +114,10 @@ static size_t plain_run(const unsigned char *s, size_t n)
 		__m128i x;
 		if (i + 16 <= n) {
 			x = _mm_loadu_si128((const __m128i *)(s + i));
+		} else if (n >= 16) {
+			/* the last sixteen bytes: those before I were plain */
+			i = n - 16;
+			x = _mm_loadu_si128((const __m128i *)(s + i));
 		} else {
 			/* the tail, padded with a plain byte */
 			unsigned char tail[16];

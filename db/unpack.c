@@ -41,8 +41,10 @@ static const char *const perf_names[P_NONE] = {
 
 enum perf_mod perf_modifier_kind(const char *name)
 {
+	/* the first letter first: a decoded event's set asks a dozen times */
+	unsigned char c = (unsigned char)(name[0] | 0x20);
 	for (int i = 0; i < P_NONE; i++)
-		if (!strcasecmp(name, perf_names[i]))
+		if (c == (unsigned char)perf_names[i][0] && !strcasecmp(name, perf_names[i]))
 			return (enum perf_mod)i;
 	return P_NONE;
 }
@@ -135,7 +137,8 @@ static int read_modifier(struct unpacker *u, struct modifier *m, int count)
 		return refuse(u, "a modifier is shown from a modifier the set lacks");
 	m->requires = (int)requires;
 	m->shown_from = (int)shown_from;
-	m->perf_kind = perf_modifier_kind(m->name);
+	/* only the perf layer's modifiers are ever asked their kind */
+	m->perf_kind = m->from_perf ? perf_modifier_kind(m->name) : P_NONE;
 	size_t n = strlen(m->name);
 	/* at least FSTR_KEY_COPY bytes, zeros after the key: fstr_add_modifier
 	 * copies that many at once */
@@ -469,6 +472,11 @@ static int equiv_depth(const struct event *ev, int i, int *depth)
 
 static int check_equivs(struct unpacker *u, const struct event *ev)
 {
+	bool any = false;
+	for (int i = 0; i < ev->numasks && !any; i++)
+		any = ev->umasks[i].equiv != NULL;
+	if (!any)
+		return 0;	/* nothing to expand, nor to clear DEPTH for */
 	int depth[MAX_UMASKS] = { 0 };
 	for (int i = 0; i < ev->numasks; i++) {
 		int d = equiv_depth(ev, i, depth);
