@@ -228,15 +228,15 @@ static int parse_raw_umask(struct request *rq, const char *tok, const char *val)
 	return 0;
 }
 
-/* TOK is LEN bytes long, in a padded working copy. */
-static int parse_attr(struct request *rq, char *tok, size_t len)
+/* TOK is LEN bytes long, its first '=' at EQ (LEN: none). */
+static int parse_attr(struct request *rq, char *tok, size_t len, size_t at)
 {
 	const struct event *ev = rq->ev;
 	rq->token = tok;
-	char *eq = memchr(tok, '=', len);
+	char *eq = at < len ? tok + at : NULL;
 	if (eq) {
 		*eq = '\0';
-		len = (size_t)(eq - tok);
+		len = at;
 	}
 	const char *val = eq ? eq + 1 : NULL;
 
@@ -279,14 +279,15 @@ static size_t token_length(const char *s)
 }
 
 /* strsep(S, ATTR_DELIMS) for these two delimiters in a padded working
- * copy, with the token's length in *LEN: libc's strsep (through strcspn's
- * table setup), then a byte loop, cost more than the token's lookup. */
-static char *next_token(char **s, size_t *len)
+ * copy, with the token's length in *LEN and its first '=' in *EQ (scan.h's
+ * scan_token): libc's strsep (through strcspn's table setup), then a byte
+ * loop, cost more than the token's lookup. */
+static char *next_token(char **s, size_t *len, size_t *eq)
 {
 	char *tok = *s, *p;
 	if (!tok)
 		return NULL;
-	*len = scan_token_length(tok);
+	*len = scan_token(tok, eq);
 	p = tok + *len;
 	if (*p) {
 		*p = '\0';
@@ -302,9 +303,9 @@ static int parse_attrs(struct request *rq, char *attrs)
 {
 	char *s = attrs;
 	while (s) {
-		size_t len;
-		char *tok = next_token(&s, &len);
-		int r = parse_attr(rq, tok, len);
+		size_t len, eq;
+		char *tok = next_token(&s, &len, &eq);
+		int r = parse_attr(rq, tok, len, eq);
 		if (r)
 			return r;
 	}
@@ -471,7 +472,8 @@ static int parse_everything(struct request *rq, const char *alias_attrs, char *u
 static void start_fstr(struct request *rq)
 {
 	char *f = rq->out->fstr;
-	size_t n = strnlen(rq->pmu->name, sizeof(rq->out->fstr) - FSTR_MAX - 3);
+	size_t n = rq->pmu->name_len, most = sizeof(rq->out->fstr) - FSTR_MAX - 3;
+	n = n < most ? n : most;
 	memcpy(f, rq->pmu->name, n);
 	memcpy(f + n, "::", 3);
 	rq->fstr = f + n + 2;
@@ -509,7 +511,9 @@ static int run_stages(struct request *rq, const char *alias_attrs, char *user_at
 		r = apply_perf_layer(rq);
 	if (!r) {
 		resolve_perf_type(rq);
-		copy_cut(rq->out->pmu, sizeof(rq->out->pmu), rq->pmu->name);
+		size_t n = rq->pmu->name_len < sizeof(rq->out->pmu) ? rq->pmu->name_len : sizeof(rq->out->pmu) - 1;
+		memcpy(rq->out->pmu, rq->pmu->name, n);
+		rq->out->pmu[n] = '\0';
 		if (rq->no_fstr)
 			rq->out->fstr[0] = '\0';	/* libpfm gives none */
 	}
@@ -547,11 +551,11 @@ static void start(struct request *rq, pmudb_t *db, struct pmudb_encoding *out, s
 	rq->given = 0;
 	rq->nattrs = rq->nrepeated = rq->nescaped = 0;
 	memset(rq->codes, 0, sizeof(rq->codes));
-	/* all but fstr's bytes, which its stages write up to its NUL: the
+	/* the strings are written up to their NUL, the rest zeroed: the
 	 * whole of it was a tenth of a warm encoding's instructions */
-	memset(out, 0, offsetof(struct pmudb_encoding, fstr));
-	out->fstr[0] = '\0';
-	memset(&out->type, 0, sizeof(*out) - offsetof(struct pmudb_encoding, type));
+	out->pmu[0] = out->fstr[0] = out->sysfs_pmu[0] = '\0';
+	out->type = 0;
+	memset(&out->config, 0, sizeof(*out) - offsetof(struct pmudb_encoding, config));
 	out->cpu = -1;
 }
 
@@ -590,7 +594,8 @@ static int encode_copy(struct request *rq, char *copy, char *sep, const struct p
 		name[len] = '\0';
 		r = find_event(rq, pname, plen, name, len, scope, &alias_attrs);
 	} else if (r) {
-		char *name = next_token(&rest, &len);
+		size_t eq;
+		char *name = next_token(&rest, &len, &eq);
 		r = find_event(rq, pname, plen, name, len, scope, &alias_attrs);
 	}
 	return r ? r : run_stages(rq, alias_attrs, rest);

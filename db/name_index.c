@@ -88,14 +88,14 @@ static int key_of(const struct name_index *ix, int i)
 	return ix->key_at ? ix->key_at(ix->list, i) : 0;
 }
 
-/* A slot holds the name's hash and its position + 1; 0 is empty. */
 static int find(const struct name_index *ix, const char *name, uint32_t hash, int key)
 {
-	for (uint32_t h = slot_of(ix, hash, key); ix->slots[h]; h = (h + 1) & ix->mask) {
-		if ((uint32_t)(ix->slots[h] >> 32) != hash)
+	for (uint32_t h = slot_of(ix, hash, key); ix->slots[h].position; h = (h + 1) & ix->mask) {
+		const struct name_slot *s = &ix->slots[h];
+		if (s->hash != hash)
 			continue;
-		int i = (int)(uint32_t)ix->slots[h] - 1;
-		if (key_of(ix, i) == key && same_name(ix->name_at(ix->list, i), name))
+		int i = (int)s->position - 1;
+		if (key_of(ix, i) == key && same_name(s->name, name))
 			return i;
 	}
 	return -1;
@@ -124,9 +124,9 @@ int name_index_build(struct name_index *ix, const void *list, int count, name_at
 		if (find(ix, name, hash, key) >= 0)
 			continue;	/* the first of equal names wins */
 		uint32_t h = slot_of(ix, hash, key);
-		while (ix->slots[h])
+		while (ix->slots[h].position)
 			h = (h + 1) & ix->mask;
-		ix->slots[h] = (uint64_t)hash << 32 | (uint32_t)(i + 1);
+		ix->slots[h] = (struct name_slot){ hash, (uint32_t)(i + 1), name };
 	}
 	return 0;
 }

@@ -29,9 +29,17 @@ bool same_name(const char *a, const char *b);
 typedef const char *(*name_at_fn)(const void *list, int i);
 typedef int (*key_at_fn)(const void *list, int i);
 
+/* A filed name: its hash, its position + 1 (0: an empty slot), and the
+ * name itself, compared without going through NAME_AT (a lookup touches
+ * the slot, then the name: no call, no entry of the list between). */
+struct name_slot {
+	uint32_t hash, position;
+	const char *name;
+};
+
 struct name_index {
 	uint32_t mask;		/* slot count - 1 */
-	uint64_t *slots;	/* hash << 32 | position + 1, or 0 for empty */
+	struct name_slot *slots;
 	const void *list;
 	name_at_fn name_at;
 	key_at_fn key_at;

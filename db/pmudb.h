@@ -135,8 +135,9 @@ int pmudb_cpuid_map(pmudb_t *db, pmudb_cpuid_fn found, void *ctx, struct pmudb_e
 
 struct pmudb_encoding {
 	char pmu[64];			/* PMU that encoded it */
-	char fstr[512];			/* fully-qualified string, as libpfm's (the
-					 * bytes past its NUL are not written) */
+	/* pmu, fstr and sysfs_pmu are written up to their NUL: the bytes
+	 * past it are left as they were */
+	char fstr[512];			/* fully-qualified string, as libpfm's */
 	int type;			/* perf_event_attr.type; -1 unresolved */
 	char sysfs_pmu[64];		/* kernel PMU the type comes from, or "" */
 	uint64_t config, config1, config2;

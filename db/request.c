@@ -21,8 +21,18 @@ void fstr_append(struct request *rq, const char *s, size_t n)
 
 void fstr_add_umask(struct request *rq, const struct umask *u)
 {
+	size_t n = (size_t)u->name_len;
+	if (rq->fstr_len + 1 + (int)n < FSTR_MAX) {
+		/* the common case: it fits, one copy */
+		char *f = rq->fstr + rq->fstr_len;
+		f[0] = ':';
+		memcpy(f + 1, u->name, n);
+		f[n + 1] = '\0';
+		rq->fstr_len += (int)n + 1;
+		return;
+	}
 	fstr_append(rq, ":", 1);
-	fstr_append(rq, u->name, (size_t)u->name_len);
+	fstr_append(rq, u->name, n);
 }
 
 void fstr_add_modifier(struct request *rq, const struct modifier *m, uint64_t value)

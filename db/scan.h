@@ -88,6 +88,28 @@ static inline size_t scan_token_length(const char *s)
 #endif
 }
 
+/* scan_token_length, with *EQ the offset of the token's first '=', or
+ * the length when it has none. */
+static inline size_t scan_token(const char *s, size_t *eq)
+{
+	size_t len = scan_token_length(s);
+#ifdef __SSE2__
+	for (size_t i = 0; i < len; i += 16) {
+		unsigned m = scan_equal3(s + i, '=', '=', '=');
+		if (m) {
+			size_t at = i + (size_t)__builtin_ctz(m);
+			*eq = at < len ? at : len;
+			return len;
+		}
+	}
+	*eq = len;
+#else
+	const char *e = memchr(s, '=', len);
+	*eq = e ? (size_t)(e - s) : len;
+#endif
+	return len;
+}
+
 /* Of a padded string S whose pad is zeros: true when it holds a blank or
  * ',' (libpfm takes one event); else *PMU_END the first "::", or NULL. */
 static inline bool scan_event(char *s, char **pmu_end)
