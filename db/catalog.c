@@ -135,6 +135,10 @@ static int read_pmu(struct pmudb *db, void *arg)
 		return -1;
 	p->family = family_by_name(p->family_name);
 	p->name_len = strlen(p->name);
+	size_t most = sizeof(((struct pmudb_encoding *)0)->fstr) - FSTR_NAME_ROOM;
+	p->fstr_name_len = p->name_len < most ? p->name_len : most;
+	most = sizeof(((struct pmudb_encoding *)0)->pmu) - 1;
+	p->out_name_len = p->name_len < most ? p->name_len : most;
 	atomic_init(&p->sysfs_type, INT32_MIN);
 	atomic_store_explicit(&db->pmus[index], p, memory_order_release);
 	return 0;

@@ -259,6 +259,10 @@ struct family;
 struct pmu {
 	const char *name, *description, *kind, *family_name, *family_group;
 	size_t name_len;
+	/* what of the name fits fstr's "PMU::" and an encoding's pmu[]: set
+	 * once here, as a length the compiler sees bounded where it is used
+	 * becomes a slow inline copy (rep movs) */
+	size_t fstr_name_len, out_name_len;
 	const char *source;	/* NULL: libpfm's; "pmu-events:UARCH": made from a vendor list */
 	const char *like;	/* the libpfm PMU a vendor PMU takes its rules from */
 	int num_counters, num_fixed_counters;
@@ -270,6 +274,9 @@ struct pmu {
 	struct event_table *table;
 	const struct family *family;
 };
+
+/* fstr's room after "PMU::": libpfm's 256 bytes and the "::" and NUL. */
+#define FSTR_NAME_ROOM (256 + 3)
 
 /* Slots of the cache of PMUs found by name: more than a CPU's PMUs. */
 #define PMU_CACHE_SLOTS 256

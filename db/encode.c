@@ -468,12 +468,13 @@ static int parse_everything(struct request *rq, const char *alias_attrs, char *u
 	return r ? r : apply_attributes(rq);
 }
 
+_Static_assert(FSTR_NAME_ROOM == FSTR_MAX + 3, "catalog.c cuts the PMU's name for start_fstr");
+
 /* out->fstr starts "PMU::"; what the stages add follows (rq->fstr). */
 static void start_fstr(struct request *rq)
 {
 	char *f = rq->out->fstr;
-	size_t n = rq->pmu->name_len, most = sizeof(rq->out->fstr) - FSTR_MAX - 3;
-	n = n < most ? n : most;
+	size_t n = rq->pmu->fstr_name_len;
 	memcpy(f, rq->pmu->name, n);
 	memcpy(f + n, "::", 3);
 	rq->fstr = f + n + 2;
@@ -511,7 +512,7 @@ static int run_stages(struct request *rq, const char *alias_attrs, char *user_at
 		r = apply_perf_layer(rq);
 	if (!r) {
 		resolve_perf_type(rq);
-		size_t n = rq->pmu->name_len < sizeof(rq->out->pmu) ? rq->pmu->name_len : sizeof(rq->out->pmu) - 1;
+		size_t n = rq->pmu->out_name_len;
 		memcpy(rq->out->pmu, rq->pmu->name, n);
 		rq->out->pmu[n] = '\0';
 		if (rq->no_fstr)
