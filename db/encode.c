@@ -35,7 +35,7 @@ static int parse_attrs(struct request *rq, char *attrs);
 /* "y", "t", "1", "n", "f", "0" as libpfm reads a boolean. */
 static int parse_bool(const char *s, uint64_t *out)
 {
-	if (strlen(s) != 1)
+	if (!s[0] || s[1])	/* one character */
 		return -1;
 	char c = (char)tolower((unsigned char)*s);
 	if (c == 'y' || c == 't' || c == '1')
