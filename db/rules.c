@@ -50,6 +50,20 @@ static void sort_positions(uint16_t *v, int n)
 	}
 }
 
+/* The first of EV's sorted pairs whose key is KEY or more. */
+static int lower_bound(const struct event *ev, uint32_t key)
+{
+	int lo = 0, hi = ev->npairs;
+	while (lo < hi) {
+		int mid = lo + (hi - lo) / 2;
+		if (pair_key(&ev->pairs[mid]) < key)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 /* The first pair exception of unit masks A < B, or NULL: searched in
  * halves, as an OFFCORE event has hundreds. */
 static const struct pair_default *find_pair(const struct event *ev, int a, int b)
@@ -61,15 +75,8 @@ static const struct pair_default *find_pair(const struct event *ev, int a, int b
 				return &ev->pairs[i];
 		return NULL;
 	}
-	int lo = 0, hi = ev->npairs;
-	while (lo < hi) {
-		int mid = lo + (hi - lo) / 2;
-		if (pair_key(&ev->pairs[mid]) < key)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < ev->npairs && pair_key(&ev->pairs[lo]) == key ? &ev->pairs[lo] : NULL;
+	int i = lower_bound(ev, key);
+	return i < ev->npairs && pair_key(&ev->pairs[i]) == key ? &ev->pairs[i] : NULL;
 }
 
 /* The pair the build saw break the common-defaults rule, or NULL. */
@@ -114,6 +121,16 @@ static void add_default(struct request *rq, int d)
 		rq->final[rq->nfinal++] = (uint16_t)d;
 }
 
+/* PD's defaults, when both its unit masks are asked, as all pairs add. */
+static void add_pair_defaults(struct request *rq, const struct pair_default *pd)
+{
+	if (!in_list(rq->asked, rq->nasked, pd->umask_a) || !in_list(rq->asked, rq->nasked, pd->umask_b))
+		return;
+	for (int k = 0; k < pd->nadded; k++)
+		if (all_pairs_add(rq, pd->added[k]))
+			add_default(rq, pd->added[k]);
+}
+
 /* A unit mask gets the defaults the build saw it get alone; a pair as
  * written (equivs included) what the build saw it get; more, see above. */
 static void add_common_defaults(struct request *rq)
@@ -142,14 +159,15 @@ static void add_common_defaults(struct request *rq)
 			if (all_pairs_add(rq, u->added[k]))
 				add_default(rq, u->added[k]);
 	}
-	for (int i = 0; i < ev->npairs; i++) {
-		const struct pair_default *pd = &ev->pairs[i];
-		if (!in_list(rq->asked, rq->nasked, pd->umask_a) || !in_list(rq->asked, rq->nasked, pd->umask_b))
-			continue;
-		for (int k = 0; k < pd->nadded; k++)
-			if (all_pairs_add(rq, pd->added[k]))
-				add_default(rq, pd->added[k]);
-	}
+	/* the pairs of two asked unit masks: in sorted pairs, those starting
+	 * with each asked one (the final list is sorted after: the order the
+	 * defaults come in does not matter) */
+	for (int i = 0; ev->pairs_sorted && i < rq->nasked; i++)
+		for (int p = lower_bound(ev, (uint32_t)rq->asked[i] << 16);
+		     p < ev->npairs && ev->pairs[p].umask_a == rq->asked[i]; p++)
+			add_pair_defaults(rq, &ev->pairs[p]);
+	for (int i = 0; !ev->pairs_sorted && i < ev->npairs; i++)
+		add_pair_defaults(rq, &ev->pairs[i]);
 }
 
 /* A unit mask refused alone that a hidden modifier unlocks needs it
