@@ -159,6 +159,13 @@ static inline uint32_t pair_key(const struct pair_default *pd)
 	return (uint32_t)pd->umask_a << 16 | pd->umask_b;
 }
 
+/* Where a pair's KEY goes in event.pair_slots, before the mask. */
+static inline uint32_t pair_slot(uint32_t key)
+{
+	uint32_t h = key * 0x9e3779b1u;
+	return h ^ h >> 16;
+}
+
 struct event {
 	const char *name, *equiv;
 	int name_len;
@@ -190,6 +197,8 @@ struct event {
 	int npairs;
 	struct pair_default *pairs;
 	bool pairs_sorted;	/* by pair_key, each pair once: binary search */
+	uint32_t *pair_slots;	/* many sorted pairs: by pair_slot, index + 1 */
+	uint32_t pair_mask;
 	uint64_t hidden;	/* bit m: PMU modifier m left out of fstr unless given */
 	int *hidden_error;	/* by modifier position: its error when no asked umask unlocks it */
 	uint64_t no_modifiers;	/* bit m: perf modifier m refused non-zero with a

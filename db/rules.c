@@ -69,6 +69,12 @@ static int lower_bound(const struct event *ev, uint32_t key)
 static const struct pair_default *find_pair(const struct event *ev, int a, int b)
 {
 	uint32_t key = (uint32_t)a << 16 | (uint32_t)b;
+	if (ev->pair_slots) {
+		for (uint32_t h = pair_slot(key) & ev->pair_mask; ev->pair_slots[h]; h = (h + 1) & ev->pair_mask)
+			if (pair_key(&ev->pairs[ev->pair_slots[h] - 1]) == key)
+				return &ev->pairs[ev->pair_slots[h] - 1];
+		return NULL;
+	}
 	if (!ev->pairs_sorted) {
 		for (int i = 0; i < ev->npairs; i++)
 			if (pair_key(&ev->pairs[i]) == key)

@@ -294,6 +294,28 @@ static int rule_matrix(struct unpacker *u, struct event *ev)
 	return 0;
 }
 
+/* The pairs of an event that has many, hashed by key (sorted pairs: each
+ * key once): three or more unit masks look pairs up a dozen times. */
+static int index_pairs(struct unpacker *u, struct event *ev)
+{
+	if (!ev->pairs_sorted || ev->npairs < 16)
+		return 0;
+	uint32_t size = 32;
+	while (size < 2u * (uint32_t)ev->npairs)
+		size *= 2;
+	ev->pair_slots = arena_calloc(&u->t->arena, size, sizeof(*ev->pair_slots));
+	if (!ev->pair_slots)
+		return refuse(u, "out of memory");
+	ev->pair_mask = size - 1;
+	for (int i = 0; i < ev->npairs; i++) {
+		uint32_t h = pair_slot(pair_key(&ev->pairs[i])) & ev->pair_mask;
+		while (ev->pair_slots[h])
+			h = (h + 1) & ev->pair_mask;
+		ev->pair_slots[h] = (uint32_t)i + 1;
+	}
+	return 0;
+}
+
 static int read_rules(struct unpacker *u, struct event *ev)
 {
 	struct packed_reader *r = &u->r;
@@ -340,7 +362,7 @@ static int read_rules(struct unpacker *u, struct event *ev)
 	ev->pairs_sorted = true;
 	for (int i = 1; i < ev->npairs; i++)
 		ev->pairs_sorted &= pair_key(&ev->pairs[i - 1]) < pair_key(&ev->pairs[i]);
-	return 0;
+	return index_pairs(u, ev);
 }
 
 /* A bit per modifier of EV, then an error per bit set: the hidden
