@@ -48,13 +48,23 @@ static void sort_positions(uint16_t *v, int n)
 	}
 }
 
-/* The pair the build saw break the common-defaults rule, or NULL. */
+/* The pair the build saw break the common-defaults rule, or NULL (the
+ * reader checked that the pairs are in order; an offcore event has
+ * thousands). */
 static const struct pair_default *pair_exception(const struct event *ev, int x, int y)
 {
 	int a = x < y ? x : y, b = x < y ? y : x;
-	for (int i = 0; i < ev->npairs; i++)
-		if (ev->pairs[i].umask_a == a && ev->pairs[i].umask_b == b)
-			return &ev->pairs[i];
+	int lo = 0, hi = ev->npairs;
+	while (lo < hi) {
+		int mid = lo + (hi - lo) / 2;
+		const struct pair_default *pd = &ev->pairs[mid];
+		if (pd->umask_a == a && pd->umask_b == b)
+			return pd;
+		if (pd->umask_a < a || (pd->umask_a == a && pd->umask_b < b))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
 	return NULL;
 }
 
@@ -115,21 +125,25 @@ static void add_common_defaults(struct request *rq)
 				add_default(rq, first->added[i]);
 		return;
 	}
-	/* a default any of them gets beside another is a candidate */
+	/* a default any of them gets alone or in a listed pair is a
+	 * candidate, each tried once (an offcore string may ask for thirty) */
+	uint16_t candidates[MAX_UMASKS];
+	int ncandidates = 0;
 	for (int i = 0; i < rq->nasked; i++) {
 		const struct umask *u = &ev->umasks[rq->asked[i]];
 		for (int k = 0; k < u->nadded; k++)
-			if (all_pairs_add(rq, u->added[k]))
-				add_default(rq, u->added[k]);
+			if (!in_list(candidates, ncandidates, u->added[k]) && ncandidates < MAX_UMASKS)
+				candidates[ncandidates++] = u->added[k];
+		for (int j = i + 1; j < rq->nasked; j++) {
+			const struct pair_default *pd = pair_exception(ev, rq->asked[i], rq->asked[j]);
+			for (int k = 0; pd && k < pd->nadded; k++)
+				if (!in_list(candidates, ncandidates, pd->added[k]) && ncandidates < MAX_UMASKS)
+					candidates[ncandidates++] = pd->added[k];
+		}
 	}
-	for (int i = 0; i < ev->npairs; i++) {
-		const struct pair_default *pd = &ev->pairs[i];
-		if (!in_list(rq->asked, rq->nasked, pd->umask_a) || !in_list(rq->asked, rq->nasked, pd->umask_b))
-			continue;
-		for (int k = 0; k < pd->nadded; k++)
-			if (all_pairs_add(rq, pd->added[k]))
-				add_default(rq, pd->added[k]);
-	}
+	for (int c = 0; c < ncandidates; c++)
+		if (all_pairs_add(rq, candidates[c]))
+			add_default(rq, candidates[c]);
 }
 
 /* A unit mask refused alone that a hidden modifier unlocks needs it
@@ -221,15 +235,14 @@ int check_after_reading(struct request *rq)
 	return 0;
 }
 
-/* Modifier M given at another value than VALUE, its escaped ones too. */
+/* Modifier M given at another value than VALUE (an escaped earlier value
+ * too, see apply_attributes). */
 static bool given_otherwise(const struct request *rq, int m, uint64_t value)
 {
-	if (!is_given(rq, m))
-		return false;
-	for (int i = 0; i < rq->nescaped; i++)
-		if (rq->escaped[i].modifier == m && rq->escaped[i].value != value)
+	for (int i = 0; i < rq->nattrs; i++)
+		if (rq->attrs[i].modifier == m && rq->attrs[i].value != value)
 			return true;
-	return rq->value[m] != value;
+	return false;
 }
 
 /* Only the unit masks asked for imply values, not the defaults libpfm adds
@@ -392,23 +405,47 @@ static bool lands(const struct request *rq, int m)
 	return !rq->ev->modifiers->items[m].inert_unless_implied || implied_by_asked(rq, m);
 }
 
+/* The given modifiers in the order of their last occurrence in the string:
+ * libpfm's encoders write each into its field as they read it, so where
+ * two fields overlap (the PCU occupancy's e at bit 31, inside t's byte)
+ * the later one given wins.  Returns the count. */
+static int given_in_order(const struct request *rq, int *order)
+{
+	uint64_t taken = 0;
+	int n = 0;
+	for (int i = rq->nattrs - 1; i >= 0; i--) {
+		int m = rq->attrs[i].modifier;
+		if (m >= 0 && !(taken >> m & 1)) {
+			taken |= 1ULL << m;
+			order[n++] = m;
+		}
+	}
+	for (int i = 0; i < n / 2; i++) {
+		int t = order[i];
+		order[i] = order[n - 1 - i];
+		order[n - 1 - i] = t;
+	}
+	return n;
+}
+
 int apply_pmu_modifiers(struct request *rq, bool implied)
 {
 	const struct modifier_set *set = rq->ev->modifiers;
 	uint64_t values[MAX_MODIFIERS];
 	uint64_t implied_mask = implied ? implied_modifiers(rq, values) & ~rq->given : 0;
 	int m;
-	for (each_bit(m, (rq->given | implied_mask) & ~set->from_perf)) {
+	/* a value a unit mask implies (ldlat=3) goes in too */
+	for (each_bit(m, implied_mask & ~set->from_perf))
+		if (values[m] != set->items[m].default_value)
+			apply_landings(rq, &set->items[m], values[m]);
+	int order[MAX_MODIFIERS];
+	int n = given_in_order(rq, order);
+	for (int i = 0; i < n; i++) {
+		m = order[i];
 		const struct modifier *mod = &set->items[m];
-		if (!is_given(rq, m)) {
-			/* a value a unit mask implies (ldlat=3) goes in too */
-			if (values[m] != mod->default_value)
-				apply_landings(rq, mod, values[m]);
+		if (mod->from_perf || !lands(rq, m))
 			continue;
-		}
 		uint64_t v = rq->value[m];
-		if (!lands(rq, m))
-			continue;
 		apply_landings(rq, mod, mod->is_integer ? v : v != 0);
 		apply_presence(rq, mod);
 	}

@@ -325,6 +325,9 @@ static int read_rules(struct unpacker *u, struct event *ev)
 		uint64_t pa = read_varint(r), pb = read_varint(r);
 		if (!r->ok || pa >= pb || pb >= (uint64_t)ev->numasks)
 			return refuse(u, "a unit-mask pair out of range");
+		/* in order, for the runtime's binary search (rules.c) */
+		if (i && (pa < pd[-1].umask_a || (pa == pd[-1].umask_a && pb <= pd[-1].umask_b)))
+			return refuse(u, "unit-mask pairs out of order");
 		pd->umask_a = (uint16_t)pa;
 		pd->umask_b = (uint16_t)pb;
 		if (read_positions(u, &pd->added, &pd->nadded, ev->numasks))
