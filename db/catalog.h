@@ -173,6 +173,10 @@ struct event {
 	uint8_t *rule_matrix;
 	int npairs;
 	struct pair_default *pairs;
+	/* every unit mask some pair adds, once (the candidates beside the
+	 * singles' defaults when three or more are asked) */
+	int npair_added;
+	uint16_t *pair_added;
 	uint64_t hidden;	/* bit m: PMU modifier m left out of fstr unless given */
 	int *hidden_error;	/* by modifier position: its error when no asked umask unlocks it */
 	uint64_t no_modifiers;	/* bit m: perf modifier m refused non-zero with a

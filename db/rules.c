@@ -125,7 +125,7 @@ static void add_common_defaults(struct request *rq)
 				add_default(rq, first->added[i]);
 		return;
 	}
-	/* a default any of them gets alone or in a listed pair is a
+	/* a default any of them gets alone, or some listed pair gets, is a
 	 * candidate, each tried once (an offcore string may ask for thirty) */
 	uint16_t candidates[MAX_UMASKS];
 	int ncandidates = 0;
@@ -134,13 +134,10 @@ static void add_common_defaults(struct request *rq)
 		for (int k = 0; k < u->nadded; k++)
 			if (!in_list(candidates, ncandidates, u->added[k]) && ncandidates < MAX_UMASKS)
 				candidates[ncandidates++] = u->added[k];
-		for (int j = i + 1; j < rq->nasked; j++) {
-			const struct pair_default *pd = pair_exception(ev, rq->asked[i], rq->asked[j]);
-			for (int k = 0; pd && k < pd->nadded; k++)
-				if (!in_list(candidates, ncandidates, pd->added[k]) && ncandidates < MAX_UMASKS)
-					candidates[ncandidates++] = pd->added[k];
-		}
 	}
+	for (int k = 0; k < ev->npair_added; k++)
+		if (!in_list(candidates, ncandidates, ev->pair_added[k]) && ncandidates < MAX_UMASKS)
+			candidates[ncandidates++] = ev->pair_added[k];
 	for (int c = 0; c < ncandidates; c++)
 		if (all_pairs_add(rq, candidates[c]))
 			add_default(rq, candidates[c]);

@@ -289,6 +289,25 @@ static int rule_matrix(struct unpacker *u, struct event *ev)
 	return 0;
 }
 
+static int collect_pair_added(struct unpacker *u, struct event *ev)
+{
+	ev->pair_added = arena_calloc(&u->t->arena, (size_t)ev->numasks + 1, sizeof(*ev->pair_added));
+	if (!ev->pair_added)
+		return refuse(u, "out of memory");
+	bool *seen = arena_calloc(&u->t->arena, (size_t)ev->numasks + 1, sizeof(*seen));
+	if (!seen)
+		return refuse(u, "out of memory");
+	for (int i = 0; i < ev->npairs; i++)
+		for (int k = 0; k < ev->pairs[i].nadded; k++) {
+			int d = ev->pairs[i].added[k];	/* read_positions checked it */
+			if (!seen[d]) {
+				seen[d] = true;
+				ev->pair_added[ev->npair_added++] = (uint16_t)d;
+			}
+		}
+	return 0;
+}
+
 static int read_rules(struct unpacker *u, struct event *ev)
 {
 	struct packed_reader *r = &u->r;
@@ -333,7 +352,7 @@ static int read_rules(struct unpacker *u, struct event *ev)
 		if (read_positions(u, &pd->added, &pd->nadded, ev->numasks))
 			return -1;
 	}
-	return 0;
+	return collect_pair_added(u, ev);
 }
 
 /* A bit per modifier of EV, then an error per bit set: the hidden
