@@ -833,7 +833,9 @@ static void probe_singles(const struct pmu *p, struct event *ev, struct probe *s
 		char *thrice = xprintf("%s:%s:%s", s, u->name, u->name);
 		struct probe q;
 		probe_encode(thrice, PLM_DEFAULT, &q);
-		u->repeat_error = q.error;
+		/* refused as it is alone (NID:NID:NID as NID), the repeat
+		 * adds nothing: the later checks say it */
+		u->repeat_error = q.error == singles[i].error ? PFM_SUCCESS : q.error;
 		free(thrice);
 		free(s);
 		u->single_error = singles[i].error;
@@ -1259,15 +1261,34 @@ static void derive_modifiers(const struct pmu *p, struct event *ev, const char *
 	free(borrowed);
 }
 
+/* Whether unit mask W encodes, alone or beside some unit mask but U,
+ * without a hidden modifier: then W is not the one that needs it. */
+static bool goes_without(const struct event *ev, int w, int u, const struct pair_refusal *pairs)
+{
+	size_t n = ev->umasks.count;
+	if (ev->umasks.items[w].single_error == PFM_SUCCESS)
+		return true;
+	for (size_t z = 0; z < n; z++)
+		if ((int)z != w && (int)z != u && learnable(&ev->umasks.items[z])
+		    && pairs[(size_t)w * n + z].error == PFM_SUCCESS)
+			return true;
+	return false;
+}
+
 /*
  * Unit mask U refused with modifier NAME for another reason than the
  * modifier (LLC_VICTIMS:NID:nf=1 lacks a state, which has no default):
- * whether it takes NAME beside a unit mask that does not take it alone.
+ * the first string where it takes NAME beside a unit mask W that does not
+ * take it alone and goes without it elsewhere (so U is the one that needs
+ * it: snbep TOR's OPC_PF_RFO:NID_MISS_OPCODE:nf=1 credits the NID unit
+ * mask, not the opcode), or NULL.
  */
-static char *unlocks_beside_another(const struct pmu *p, const struct event *ev, int u, const char *name, uint64_t v)
+static char *unlocks_beside_another(const struct pmu *p, const struct event *ev, int u, const char *name, uint64_t v,
+				    const struct pair_refusal *pairs)
 {
-	for (size_t w = 0; w < ev->umasks.count; w++) {
-		if ((int)w == u || !learnable(&ev->umasks.items[w]))
+	size_t n = ev->umasks.count;
+	for (size_t w = 0; w < n; w++) {
+		if ((int)w == u || !learnable(&ev->umasks.items[w]) || !goes_without(ev, (int)w, u, pairs))
 			continue;
 		char *other = derive_event_string(p, ev, (int)w);
 		char *pair = xprintf("%s:%s", other, ev->umasks.items[u].name);
@@ -1282,23 +1303,26 @@ static char *unlocks_beside_another(const struct pmu *p, const struct event *ev,
 }
 
 /*
- * Where no unit mask takes hidden modifier MI alone (LLC_VICTIMS:NID:nf=1
- * lacks a state, whose group has no default), the unit masks that take it
- * beside another unlock it; where it lands and its range are measured on
- * the first such pair, not copied from another event.
+ * A unit mask refused with hidden modifier MI alone for another reason
+ * (LLC_VICTIMS:NID:nf=1 lacks a state, whose group has no default;
+ * snbep's TOR NID_MISS_OPCODE an opcode) unlocks it when it takes it
+ * beside another.  Where none takes it alone (MEASURE), where it lands and
+ * its range are measured on the first such pair, not copied from another
+ * event.
  */
-static void derive_unlocks_beside(const struct pmu *p, struct event *ev, int mi, int hidden_error)
+static void derive_unlocks_beside(const struct pmu *p, struct event *ev, int mi, int hidden_error, bool measure,
+				  const struct pair_refusal *pairs)
 {
 	const char *name = ev->modifiers.items[mi].name;
-	bool measured = false;
+	bool measured = !measure;
 	for (size_t u = 0; u < ev->umasks.count; u++) {
 		if (!learnable(&ev->umasks.items[u]))
 			continue;
 		char *with = derive_event_string(p, ev, (int)u);
 		struct probe q;
 		char *pair = NULL;
-		if (!accepts(with, name, 1, &q) && q.error != hidden_error)
-			pair = unlocks_beside_another(p, ev, (int)u, name, 1);
+		if (!accepts(with, name, 1, &q) && q.error != hidden_error && q.error != PFM_ERR_ATTR_VAL)
+			pair = unlocks_beside_another(p, ev, (int)u, name, 1, pairs);
 		free(with);
 		if (!pair)
 			continue;
@@ -1317,7 +1341,7 @@ static void derive_unlocks_beside(const struct pmu *p, struct event *ev, int mi,
  * unit masks that need it; given otherwise libpfm refuses it.  Record that
  * error and which unit masks unlock the modifier.
  */
-static void derive_unlocks(const struct pmu *p, struct event *ev, const char *base)
+static void derive_unlocks(const struct pmu *p, struct event *ev, const char *base, const struct pair_refusal *pairs)
 {
 	for (size_t h = 0; h < ev->hidden.count; h++) {
 		int mi = ev->hidden.items[h];
@@ -1349,8 +1373,7 @@ static void derive_unlocks(const struct pmu *p, struct event *ev, const char *ba
 			}
 			free(with);
 		}
-		if (!taken_alone)
-			derive_unlocks_beside(p, ev, mi, hidden_error);
+		derive_unlocks_beside(p, ev, mi, hidden_error, !taken_alone, pairs);
 	}
 }
 
@@ -1553,7 +1576,7 @@ static char *derive_event(struct pmu *p, struct event *ev, struct modifier_sourc
 		derive_modifiers(p, ev, base, plain, src);
 		if (ev->bare_needs >= 0)
 			derive_needed_modifier(p, ev);
-		derive_unlocks(p, ev, base);
+		derive_unlocks(p, ev, base, pair);
 		derive_implied(p, ev, singles, n);
 		find_implied_landings(p, ev);
 		derive_inert_modifiers(p, ev, singles, n);

@@ -196,8 +196,11 @@ struct event {
 	uint8_t *rule_matrix;
 	int npairs;
 	struct pair_default *pairs;
-	bool pairs_sorted;	/* by pair_key, each pair once: binary search */
-	uint32_t *pair_slots;	/* many sorted pairs: by pair_slot, index + 1 */
+	/* every unit mask some pair adds, once (the candidates beside the
+	 * singles' defaults when three or more are asked) */
+	int npair_added;
+	uint16_t *pair_added;
+	uint32_t *pair_slots;	/* many pairs: by pair_slot, index + 1 (unpack.c) */
 	uint32_t pair_mask;
 	uint64_t hidden;	/* bit m: PMU modifier m left out of fstr unless given */
 	int *hidden_error;	/* by modifier position: its error when no asked umask unlocks it */

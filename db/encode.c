@@ -86,8 +86,8 @@ static int add_modifier(struct request *rq, int m, uint64_t value)
  * moves into its place is not compared (so of U:U:U two stay, and of
  * m=0:m=0:m the m=1 escapes), and a modifier with another value is
  * PFM_ERR_ATTR_SET.  Then what stays applies in order: a repeated unit
- * mask counts once; a modifier's last value is its value, the earlier
- * ones are kept in rq->escaped for the checks and the perf layer.
+ * mask counts once; a modifier's last value is its value (the earlier one
+ * stays in rq->attrs for the checks and the perf layer).
  */
 static int apply_attributes(struct request *rq)
 {
@@ -105,8 +105,6 @@ static int apply_attributes(struct request *rq)
 	for (int i = 0; i < rq->nattrs; i++) {
 		int m = a[i].modifier;
 		if (m >= 0) {
-			if (is_given(rq, m))
-				rq->escaped[rq->nescaped++] = (struct given_attr){ -1, (int16_t)m, rq->value[m] };
 			rq->value[m] = a[i].value;
 			rq->given |= 1ULL << m;
 			continue;
@@ -550,7 +548,7 @@ static void start(struct request *rq, pmudb_t *db, struct pmudb_encoding *out, s
 	rq->no_fstr = false;
 	rq->form_at = -1;
 	rq->given = 0;
-	rq->nattrs = rq->nrepeated = rq->nescaped = 0;
+	rq->nattrs = rq->nrepeated = 0;
 	memset(rq->codes, 0, sizeof(rq->codes));
 	/* the strings are written up to their NUL, the rest zeroed: the
 	 * whole of it was a tenth of a warm encoding's instructions */

@@ -54,10 +54,10 @@ static int fstr_register_modifier(struct request *rq, const char *name)
  * (e=1:e=1:e=0, see apply_attributes) a final 0 leaves it standing. */
 static void keep_earlier_nonzero(struct request *rq)
 {
-	for (int i = 0; i < rq->nescaped; i++) {
-		int m = rq->escaped[i].modifier;
-		if (!rq->ev->modifiers->items[m].from_perf && rq->value[m] == 0)
-			rq->value[m] = rq->escaped[i].value;
+	for (int i = 0; i < rq->nattrs; i++) {
+		int m = rq->attrs[i].modifier;
+		if (m >= 0 && !rq->ev->modifiers->items[m].from_perf && rq->value[m] == 0)
+			rq->value[m] = rq->attrs[i].value;
 	}
 }
 

@@ -4,8 +4,8 @@
  * or frequency, precise_ip, exclusive, pinned, cpu; and their part of fstr.
  *
  * These modifiers come from the perf_events layer for every PMU alike, so
- * they are handled here by name, in the order the event lists them (which
- * is the order libpfm processes them in).
+ * they are handled here by name, in the order they are given (libpfm's
+ * perf layer takes them as its parser left them).
  */
 #include <limits.h>
 #include <string.h>
@@ -118,15 +118,14 @@ int apply_perf_layer(struct request *rq)
 	int r = no_modifiers(rq);
 	if (r)
 		return r;
-	for (int i = 0; i < rq->nescaped; i++) {
-		const struct modifier *mod = &set->items[rq->escaped[i].modifier];
-		if (mod->from_perf && (r = apply_one(rq, mod->perf_kind, rq->escaped[i].value, &st)))
-			return r;
-	}
+	/* each as given, in order, an escaped earlier value too (see
+	 * apply_attributes): u=1:u=1:u=0 ORs in u, hw_smpl=1:precise=0
+	 * leaves precise_ip 0, a second freq is refused */
 	int m;
-	for (each_bit(m, rq->given & set->from_perf)) {
-		r = apply_one(rq, set->items[m].perf_kind, rq->value[m], &st);
-		if (r)
+	for (int i = 0; i < rq->nattrs; i++) {
+		m = rq->attrs[i].modifier;
+		if (m >= 0 && set->items[m].from_perf
+		    && (r = apply_one(rq, set->items[m].perf_kind, rq->attrs[i].value, &st)))
 			return r;
 	}
 	if (!st.has_plm)

@@ -55,21 +55,19 @@ struct request {
 	 * only where given (bit m) */
 	uint64_t given;
 	uint64_t value[MAX_MODIFIERS];
-	/* every attribute as parsed, equivs expanded, before libpfm's
-	 * duplicate pass (see apply_attributes in encode.c) */
 	/* unit masks that reached the encoder twice (U:U:U leaves U:U) */
 	int nrepeated;
 	uint16_t repeated[MAX_ATTRS];
+	/* every attribute as parsed, equivs expanded; after libpfm's
+	 * duplicate pass (apply_attributes in encode.c) what that pass left,
+	 * an earlier value of a modifier that escaped it included
+	 * (m=1:m=1:m=0 leaves m=1 then m=0), which libpfm's encoders check
+	 * and take in turn */
 	int nattrs;
 	struct given_attr {
 		int16_t umask, modifier;	/* one of them is -1 */
 		uint64_t value;
 	} attrs[MAX_ATTRS];
-	/* earlier values of a modifier that escaped that pass (m=1:m=1:m=0
-	 * leaves m=1 then m=0): libpfm's encoders take each in turn, so each
-	 * is checked, and the perf layer's ORs add them up */
-	int nescaped;
-	struct given_attr escaped[MAX_ATTRS];
 
 	struct pmudb_encoding *out;
 	uint64_t codes[4];		/* raw words, for PMUs with no perf encoding */

@@ -50,45 +50,32 @@ static void sort_positions(uint16_t *v, int n)
 	}
 }
 
-/* The first of EV's sorted pairs whose key is KEY or more. */
-static int lower_bound(const struct event *ev, uint32_t key)
+/* The pair the build saw break the common-defaults rule, or NULL (the
+ * reader checked that the pairs are in order; an offcore event has
+ * thousands). */
+static const struct pair_default *pair_exception(const struct event *ev, int x, int y)
 {
-	int lo = 0, hi = ev->npairs;
-	while (lo < hi) {
-		int mid = lo + (hi - lo) / 2;
-		if (pair_key(&ev->pairs[mid]) < key)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
-/* The first pair exception of unit masks A < B, or NULL: searched in
- * halves, as an OFFCORE event has hundreds. */
-static const struct pair_default *find_pair(const struct event *ev, int a, int b)
-{
-	uint32_t key = (uint32_t)a << 16 | (uint32_t)b;
+	int a = x < y ? x : y, b = x < y ? y : x;
 	if (ev->pair_slots) {
+		/* many pairs: hashed (unpack.c's index_pairs), one probe */
+		uint32_t key = (uint32_t)a << 16 | (uint32_t)b;
 		for (uint32_t h = pair_slot(key) & ev->pair_mask; ev->pair_slots[h]; h = (h + 1) & ev->pair_mask)
 			if (pair_key(&ev->pairs[ev->pair_slots[h] - 1]) == key)
 				return &ev->pairs[ev->pair_slots[h] - 1];
 		return NULL;
 	}
-	if (!ev->pairs_sorted) {
-		for (int i = 0; i < ev->npairs; i++)
-			if (pair_key(&ev->pairs[i]) == key)
-				return &ev->pairs[i];
-		return NULL;
+	int lo = 0, hi = ev->npairs;
+	while (lo < hi) {
+		int mid = lo + (hi - lo) / 2;
+		const struct pair_default *pd = &ev->pairs[mid];
+		if (pd->umask_a == a && pd->umask_b == b)
+			return pd;
+		if (pd->umask_a < a || (pd->umask_a == a && pd->umask_b < b))
+			lo = mid + 1;
+		else
+			hi = mid;
 	}
-	int i = lower_bound(ev, key);
-	return i < ev->npairs && pair_key(&ev->pairs[i]) == key ? &ev->pairs[i] : NULL;
-}
-
-/* The pair the build saw break the common-defaults rule, or NULL. */
-static const struct pair_default *pair_exception(const struct event *ev, int x, int y)
-{
-	return find_pair(ev, x < y ? x : y, x < y ? y : x);
+	return NULL;
 }
 
 /* Whether libpfm adds default D to the pair X, Y: as the build saw the
@@ -127,16 +114,6 @@ static void add_default(struct request *rq, int d)
 		rq->final[rq->nfinal++] = (uint16_t)d;
 }
 
-/* PD's defaults, when both its unit masks are asked, as all pairs add. */
-static void add_pair_defaults(struct request *rq, const struct pair_default *pd)
-{
-	if (!in_list(rq->asked, rq->nasked, pd->umask_a) || !in_list(rq->asked, rq->nasked, pd->umask_b))
-		return;
-	for (int k = 0; k < pd->nadded; k++)
-		if (all_pairs_add(rq, pd->added[k]))
-			add_default(rq, pd->added[k]);
-}
-
 /* A unit mask gets the defaults the build saw it get alone; a pair as
  * written (equivs included) what the build saw it get; more, see above. */
 static void add_common_defaults(struct request *rq)
@@ -158,22 +135,22 @@ static void add_common_defaults(struct request *rq)
 				add_default(rq, first->added[i]);
 		return;
 	}
-	/* a default any of them gets beside another is a candidate */
+	/* a default any of them gets alone, or some listed pair gets, is a
+	 * candidate, each tried once (an offcore string may ask for thirty) */
+	uint16_t candidates[MAX_UMASKS];
+	int ncandidates = 0;
 	for (int i = 0; i < rq->nasked; i++) {
 		const struct umask *u = &ev->umasks[rq->asked[i]];
 		for (int k = 0; k < u->nadded; k++)
-			if (all_pairs_add(rq, u->added[k]))
-				add_default(rq, u->added[k]);
+			if (!in_list(candidates, ncandidates, u->added[k]) && ncandidates < MAX_UMASKS)
+				candidates[ncandidates++] = u->added[k];
 	}
-	/* the pairs of two asked unit masks: in sorted pairs, those starting
-	 * with each asked one (the final list is sorted after: the order the
-	 * defaults come in does not matter) */
-	for (int i = 0; ev->pairs_sorted && i < rq->nasked; i++)
-		for (int p = lower_bound(ev, (uint32_t)rq->asked[i] << 16);
-		     p < ev->npairs && ev->pairs[p].umask_a == rq->asked[i]; p++)
-			add_pair_defaults(rq, &ev->pairs[p]);
-	for (int i = 0; !ev->pairs_sorted && i < ev->npairs; i++)
-		add_pair_defaults(rq, &ev->pairs[i]);
+	for (int k = 0; k < ev->npair_added; k++)
+		if (!in_list(candidates, ncandidates, ev->pair_added[k]) && ncandidates < MAX_UMASKS)
+			candidates[ncandidates++] = ev->pair_added[k];
+	for (int c = 0; c < ncandidates; c++)
+		if (all_pairs_add(rq, candidates[c]))
+			add_default(rq, candidates[c]);
 }
 
 /* A unit mask refused alone that a hidden modifier unlocks needs it
@@ -265,15 +242,14 @@ int check_after_reading(struct request *rq)
 	return 0;
 }
 
-/* Modifier M given at another value than VALUE, its escaped ones too. */
+/* Modifier M given at another value than VALUE (an escaped earlier value
+ * too, see apply_attributes). */
 static bool given_otherwise(const struct request *rq, int m, uint64_t value)
 {
-	if (!is_given(rq, m))
-		return false;
-	for (int i = 0; i < rq->nescaped; i++)
-		if (rq->escaped[i].modifier == m && rq->escaped[i].value != value)
+	for (int i = 0; i < rq->nattrs; i++)
+		if (rq->attrs[i].modifier == m && rq->attrs[i].value != value)
 			return true;
-	return rq->value[m] != value;
+	return false;
 }
 
 /* Only the unit masks asked for imply values, not the defaults libpfm adds
@@ -436,23 +412,47 @@ static bool lands(const struct request *rq, int m)
 	return !rq->ev->modifiers->items[m].inert_unless_implied || implied_by_asked(rq, m);
 }
 
+/* The given modifiers in the order of their last occurrence in the string:
+ * libpfm's encoders write each into its field as they read it, so where
+ * two fields overlap (the PCU occupancy's e at bit 31, inside t's byte)
+ * the later one given wins.  Returns the count. */
+static int given_in_order(const struct request *rq, int *order)
+{
+	uint64_t taken = 0;
+	int n = 0;
+	for (int i = rq->nattrs - 1; i >= 0; i--) {
+		int m = rq->attrs[i].modifier;
+		if (m >= 0 && !(taken >> m & 1)) {
+			taken |= 1ULL << m;
+			order[n++] = m;
+		}
+	}
+	for (int i = 0; i < n / 2; i++) {
+		int t = order[i];
+		order[i] = order[n - 1 - i];
+		order[n - 1 - i] = t;
+	}
+	return n;
+}
+
 int apply_pmu_modifiers(struct request *rq, bool implied)
 {
 	const struct modifier_set *set = rq->ev->modifiers;
 	uint64_t values[MAX_MODIFIERS];
 	uint64_t implied_mask = implied ? implied_modifiers(rq, values) & ~rq->given : 0;
 	int m;
-	for (each_bit(m, (rq->given | implied_mask) & ~set->from_perf)) {
+	/* a value a unit mask implies (ldlat=3) goes in too */
+	for (each_bit(m, implied_mask & ~set->from_perf))
+		if (values[m] != set->items[m].default_value)
+			apply_landings(rq, &set->items[m], values[m]);
+	int order[MAX_MODIFIERS];
+	int n = given_in_order(rq, order);
+	for (int i = 0; i < n; i++) {
+		m = order[i];
 		const struct modifier *mod = &set->items[m];
-		if (!is_given(rq, m)) {
-			/* a value a unit mask implies (ldlat=3) goes in too */
-			if (values[m] != mod->default_value)
-				apply_landings(rq, mod, values[m]);
+		if (mod->from_perf || !lands(rq, m))
 			continue;
-		}
 		uint64_t v = rq->value[m];
-		if (!lands(rq, m))
-			continue;
 		apply_landings(rq, mod, mod->is_integer ? v : v != 0);
 		apply_presence(rq, mod);
 	}

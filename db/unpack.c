@@ -294,11 +294,12 @@ static int rule_matrix(struct unpacker *u, struct event *ev)
 	return 0;
 }
 
-/* The pairs of an event that has many, hashed by key (sorted pairs: each
- * key once): three or more unit masks look pairs up a dozen times. */
+/* The pairs of an event that has many, hashed by key (the reader keeps
+ * them in order: each key once): three or more unit masks look pairs up
+ * a dozen times. */
 static int index_pairs(struct unpacker *u, struct event *ev)
 {
-	if (!ev->pairs_sorted || ev->npairs < 16)
+	if (ev->npairs < 16)
 		return 0;
 	uint32_t size = 32;
 	while (size < 2u * (uint32_t)ev->npairs)
@@ -313,6 +314,25 @@ static int index_pairs(struct unpacker *u, struct event *ev)
 			h = (h + 1) & ev->pair_mask;
 		ev->pair_slots[h] = (uint32_t)i + 1;
 	}
+	return 0;
+}
+
+static int collect_pair_added(struct unpacker *u, struct event *ev)
+{
+	ev->pair_added = arena_calloc(&u->t->arena, (size_t)ev->numasks + 1, sizeof(*ev->pair_added));
+	if (!ev->pair_added)
+		return refuse(u, "out of memory");
+	bool *seen = arena_calloc(&u->t->arena, (size_t)ev->numasks + 1, sizeof(*seen));
+	if (!seen)
+		return refuse(u, "out of memory");
+	for (int i = 0; i < ev->npairs; i++)
+		for (int k = 0; k < ev->pairs[i].nadded; k++) {
+			int d = ev->pairs[i].added[k];	/* read_positions checked it */
+			if (!seen[d]) {
+				seen[d] = true;
+				ev->pair_added[ev->npair_added++] = (uint16_t)d;
+			}
+		}
 	return 0;
 }
 
@@ -352,17 +372,15 @@ static int read_rules(struct unpacker *u, struct event *ev)
 		uint64_t pa = read_varint(r), pb = read_varint(r);
 		if (!r->ok || pa >= pb || pb >= (uint64_t)ev->numasks)
 			return refuse(u, "a unit-mask pair out of range");
+		/* in order, for the runtime's binary search (rules.c) */
+		if (i && (pa < pd[-1].umask_a || (pa == pd[-1].umask_a && pb <= pd[-1].umask_b)))
+			return refuse(u, "unit-mask pairs out of order");
 		pd->umask_a = (uint16_t)pa;
 		pd->umask_b = (uint16_t)pb;
 		if (read_positions(u, &pd->added, &pd->nadded, ev->numasks))
 			return -1;
 	}
-	/* the compiler writes them in order; a list that is not (another
-	 * writer's) is searched from the start, as it always was */
-	ev->pairs_sorted = true;
-	for (int i = 1; i < ev->npairs; i++)
-		ev->pairs_sorted &= pair_key(&ev->pairs[i - 1]) < pair_key(&ev->pairs[i]);
-	return index_pairs(u, ev);
+	return collect_pair_added(u, ev) || index_pairs(u, ev) ? -1 : 0;
 }
 
 /* A bit per modifier of EV, then an error per bit set: the hidden

@@ -21,7 +21,7 @@ struct emit {
 	bool first_event;	/* of its PMU, still to come */
 };
 
-#define RANDOM_PER_EVENT 24
+#define RANDOM_PER_EVENT 80
 
 static void emitf(struct emit *out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void emitf(struct emit *out, const char *fmt, ...)
