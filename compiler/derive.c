@@ -975,10 +975,9 @@ static void note_pair_only_filters(struct event *ev, int i, int j, const struct 
  * nf=) comes after a modifier's range.  A PMU integer modifier at the
  * largest value tells which: refused for its range, the pair's refusal
  * comes after reading.  Such a refusal may lift when a hidden modifier is
- * given (NID with nf=1): the first that lifts it is recorded; or when a
- * third unit mask is given (a queue beside skx's OPC0 and OPC1): whether
- * one does is recorded, not which (the runtime takes one that goes with
- * both).  ANY_RESPONSE beside a snoop unit mask lifts for none.
+ * given (NID with nf=1): the first that lifts it is recorded.  Whether a
+ * third unit mask lifts it is found once every pair is known
+ * (find_third_that_lifts).
  */
 static void classify_refusal(const struct event *ev, const char *s, int error, struct pair_refusal *out)
 {
@@ -1001,15 +1000,29 @@ static void classify_refusal(const struct event *ev, const char *s, int error, s
 			break;
 		}
 	}
-	for (size_t u = 0; out->after_reading && !out->third_lifts && u < ev->umasks.count; u++) {
-		if (!learnable(&ev->umasks.items[u]))
+}
+
+/*
+ * Whether a third unit mask lifts the after-reading refusal of the pair
+ * I, J: tried with the third unit masks that pair with both, the only ones
+ * the runtime takes (rules.c, third_goes_with_both).
+ */
+static void find_third_that_lifts(const struct pmu *p, struct event *ev, struct pair_refusal *pair, size_t i, size_t j)
+{
+	size_t n = ev->umasks.count;
+	struct pair_refusal *pr = &pair[i * n + j];
+	for (size_t z = 0; z < n && !pr->third_lifts; z++) {
+		if (z == i || z == j || !learnable(&ev->umasks.items[z]) || pair[i * n + z].error != PFM_SUCCESS
+		    || pair[j * n + z].error != PFM_SUCCESS)
 			continue;
-		char *triple = xprintf("%s:%s", s, ev->umasks.items[u].name);
+		char *triple = xprintf("%s::%s:%s:%s:%s", p->name, ev->name, ev->umasks.items[i].name,
+				       ev->umasks.items[j].name, ev->umasks.items[z].name);
 		struct probe q;
 		probe_encode(triple, PLM_DEFAULT, &q);
 		free(triple);
-		out->third_lifts = q.error == PFM_SUCCESS;
+		pr->third_lifts = q.error == PFM_SUCCESS;
 	}
+	pair[j * n + i] = *pr;
 }
 
 /* Encodes EV with every pair of plain (non-equiv) umasks: PAIR[i*n+j]. */
@@ -1065,6 +1078,12 @@ static void probe_pairs(const struct pmu *p, struct event *ev, struct pair_refus
 			}
 		}
 	}
+	/* a queue beside skx's OPC0 and OPC1 lifts their refusal;
+	 * ANY_RESPONSE beside a snoop unit mask lifts for none */
+	for (size_t i = 0; i < n; i++)
+		for (size_t j = i + 1; j < n; j++)
+			if (pair[i * n + j].after_reading)
+				find_third_that_lifts(p, ev, pair, i, j);
 	for (size_t u = 0; u < ev->umasks.count; u++) {
 		for (int k = 0; pair_seen[u] && k < 2; k++)
 			ev->umasks.items[u].filter_bits[k] = pair_bits[u][k];
@@ -1283,12 +1302,15 @@ static bool goes_without(const struct event *ev, int w, int u, const struct pair
  * it: snbep TOR's OPC_PF_RFO:NID_MISS_OPCODE:nf=1 credits the NID unit
  * mask, not the opcode), or NULL.
  */
-static char *unlocks_beside_another(const struct pmu *p, const struct event *ev, int u, const char *name, uint64_t v,
+static char *unlocks_beside_another(const struct pmu *p, const struct event *ev, int u, int mi, uint64_t v,
 				    const struct pair_refusal *pairs)
 {
 	size_t n = ev->umasks.count;
+	const char *name = ev->modifiers.items[mi].name;
 	for (size_t w = 0; w < n; w++) {
-		if ((int)w == u || !learnable(&ev->umasks.items[w]) || !goes_without(ev, (int)w, u, pairs))
+		/* only a pair the modifier lifts (probe_pairs measured it) */
+		if ((int)w == u || !learnable(&ev->umasks.items[w]) || pairs[w * n + (size_t)u].lifted_by != mi
+		    || !goes_without(ev, (int)w, u, pairs))
 			continue;
 		char *other = derive_event_string(p, ev, (int)w);
 		char *pair = xprintf("%s:%s", other, ev->umasks.items[u].name);
@@ -1315,14 +1337,18 @@ static void derive_unlocks_beside(const struct pmu *p, struct event *ev, int mi,
 {
 	const char *name = ev->modifiers.items[mi].name;
 	bool measured = !measure;
-	for (size_t u = 0; u < ev->umasks.count; u++) {
-		if (!learnable(&ev->umasks.items[u]))
+	size_t n = ev->umasks.count;
+	for (size_t u = 0; u < n; u++) {
+		bool lifted = false;
+		for (size_t w = 0; w < n && !lifted; w++)
+			lifted = w != u && pairs[w * n + u].lifted_by == mi;
+		if (!learnable(&ev->umasks.items[u]) || !lifted)
 			continue;
 		char *with = derive_event_string(p, ev, (int)u);
 		struct probe q;
 		char *pair = NULL;
 		if (!accepts(with, name, 1, &q) && q.error != hidden_error && q.error != PFM_ERR_ATTR_VAL)
-			pair = unlocks_beside_another(p, ev, (int)u, name, 1, pairs);
+			pair = unlocks_beside_another(p, ev, (int)u, mi, 1, pairs);
 		free(with);
 		if (!pair)
 			continue;
