@@ -55,7 +55,7 @@ struct modifier {
 	const char *fstr_key;	/* ":name=", as fstr shows it; zeros follow
 				 * up to FSTR_KEY_COPY bytes */
 	int fstr_key_len;
-	bool is_integer, from_perf, probed, follows_plm;
+	bool is_integer, from_perf, probed;
 	uint64_t default_value, min, max;
 	int range_error;	/* libpfm's error past min..max (0: ATTR_VAL) */
 	enum perf_mod perf_kind;

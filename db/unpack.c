@@ -118,7 +118,6 @@ static int read_modifier(struct unpacker *u, struct modifier *m, int count)
 	m->is_integer = flags & MOD_INTEGER;
 	m->from_perf = flags & MOD_FROM_PERF;
 	m->probed = flags & MOD_PROBED;
-	m->follows_plm = flags & MOD_FOLLOWS_PLM;
 	m->has_shown = flags & MOD_HAS_SHOWN;
 	m->inert_unless_implied = flags & MOD_INERT_UNLESS_IMPLIED;
 	m->default_value = read_varint(r);
