@@ -251,8 +251,19 @@ void pmudb_decoder_close(pmudb_decoder_t *dec)
 
 /* ---- one decode ---------------------------------------------------------- */
 
+struct candidate {
+	int umask, covers;	/* how many bits left to cover it covers */
+};
+
+static int covering_most(const void *a, const void *b)
+{
+	const struct candidate *x = a, *y = b;
+	return x->covers != y->covers ? y->covers - x->covers : x->umask - y->umask;
+}
+
 struct search {
 	pmudb_decoder_t *dec;
+	struct candidate *candidates;	/* MAX_DEPTH rows of the event's unit masks */
 	const struct dec_event *d;
 	uint64_t want[3];
 	uint64_t need[3];		/* bits unit masks must supply */
@@ -426,8 +437,10 @@ static void cover(struct search *s, int *chosen, int n, const uint64_t covered[3
 	}
 	/* what is left the encoder's defaults may add by themselves (glm's
 	 * OFFCORE_RESPONSE_1:ANY_RFO:L2_HIT gets a snoop default whose bits
-	 * no unit mask given explicitly has) */
-	bool by_defaults = n > 0;
+	 * no unit mask given explicitly has; the bare event too, where the
+	 * default keeps the event select it replaces when asked: spr's
+	 * INST_RETIRED is 0x1c0 in libpfm's current source, its ANY 0x100) */
+	bool by_defaults = true;
 	for (int w = 0; w < 3; w++)
 		by_defaults &= !(rest[w] & ~s->d->defaults[w]);
 	if (by_defaults)
@@ -437,6 +450,8 @@ static void cover(struct search *s, int *chosen, int n, const uint64_t covered[3
 	int w = rest[0] ? 0 : rest[1] ? 1 : 2;
 	uint64_t bit = rest[w] & -rest[w];
 	const struct dec_event *d = s->d;
+	struct candidate *c = s->candidates + (size_t)n * (size_t)d->ev->numasks;
+	int nc = 0;
 	for (int u = 0; u < d->ev->numasks; u++) {
 		if (!d->usable[u] || !(d->own[u][w] & bit))
 			continue;
@@ -447,6 +462,15 @@ static void cover(struct search *s, int *chosen, int n, const uint64_t covered[3
 			taken |= chosen[i] == u;
 		if (!fits || taken)
 			continue;
+		uint64_t mine[3] = { d->own[u][0] & rest[0], d->own[u][1] & rest[1], d->own[u][2] & rest[2] };
+		c[nc++] = (struct candidate){ u, popcount3(mine) };
+	}
+	/* those that cover most of what is left first: a field of values
+	 * (zen5's SCALAR_ADD 0x1 .. SCALAR_ALL 0xf) otherwise spends the
+	 * search on combinations of its parts before its whole */
+	qsort(c, (size_t)nc, sizeof(*c), covering_most);
+	for (int i = 0; i < nc; i++) {
+		int u = c[i].umask;
 		uint64_t more[3];
 		for (int k = 0; k < 3; k++)
 			more[k] = covered[k] | d->own[u][k];
@@ -463,7 +487,14 @@ static void search_event(struct search *s, const struct dec_event *d)
 		s->need[w] = (s->want[w] ^ d->base[w]) & ~d->mods[w];
 	int chosen[MAX_DEPTH];
 	uint64_t none[3] = { 0, 0, 0 };
+	s->candidates = malloc(MAX_DEPTH * ((size_t)d->ev->numasks + 1) * sizeof(*s->candidates));
+	if (!s->candidates) {
+		s->nomem = true;
+		return;
+	}
 	cover(s, chosen, 0, none);
+	free(s->candidates);
+	s->candidates = NULL;
 	/* nothing needed: also each unit mask that changes only what the
 	 * modifiers set, or nothing (INST_RETIRED:ANY_P, code 0) */
 	if (popcount3(s->need))
