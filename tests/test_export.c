@@ -408,8 +408,16 @@ static void test_diff(void **state)
 		assert_int_equal(ea.config, eb.config);
 		found |= !strcmp(json_string_value(json_object_get(d, "a")), "RETIRED_INSTRUCTIONS");
 	}
-	assert_true(json_array_size(json_object_get(o, "renamed")) > 100);
-	assert_true(found);
+	/* AMD's list names events its own way; a libpfm that has its own
+	 * Zen 5 table (its current source) names them as for Zen 4 */
+	struct pmudb_pmu_info zen5;
+	assert_int_equal(pmudb_pmu_info(db, pmudb_find_pmu(db, "amd64_fam1ah_zen5"), &zen5), 0);
+	if (zen5.source) {
+		assert_true(json_array_size(json_object_get(o, "renamed")) > 100);
+		assert_true(found);
+	} else {
+		assert_true(json_integer_value(json_object_get(o, "same")) > 100);
+	}
 	json_decref(o);
 	test_run_free(&r);
 
