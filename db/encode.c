@@ -603,8 +603,11 @@ static int encode_copy(struct request *rq, char *copy, char *sep, const struct p
 int pmudb_encode(pmudb_t *db, const char *event, const struct pmudb_scope *scope,
 		 struct pmudb_encoding *out, struct pmudb_error *err)
 {
+	/* a caller that passes no ERR gets no message written: a refusal
+	 * costs no more than libpfm's (half of a mixed batch is refused) */
 	struct pmudb_error spare;
-	if (!err)
+	bool quiet = !err;
+	if (quiet)
 		err = &spare;
 	if (!db || !event || !out)
 		return set_error(err, PMUDB_ERR_INVAL, "%s: no catalog, event or result",
@@ -617,6 +620,7 @@ int pmudb_encode(pmudb_t *db, const char *event, const struct pmudb_scope *scope
 		return set_error(err, PMUDB_ERR_NOMEM, "%s", pmudb_strerror(PMUDB_ERR_NOMEM));
 	struct request request;
 	start(&request, db, out, err);
+	request.quiet = quiet;
 	char *sep;
 	int r = scan_event(copy, &sep) ? set_error(err, PMUDB_ERR_INVAL, "%s: one event at a time, without blanks or ','",
 						   pmudb_strerror(PMUDB_ERR_INVAL))

@@ -150,7 +150,8 @@ struct pmudb_encoding {
 
 /* Encodes EVENT.  A name without "pmu::" is looked up in SCOPE (NULL: every
  * PMU of the catalog, in catalog order).  Returns PMUDB_OK or an error
- * code, with ERR naming the offending token. */
+ * code, with ERR naming the offending token; ERR may be NULL, and then no
+ * message is written (a refusal costs no more than libpfm's). */
 int pmudb_encode(pmudb_t *db, const char *event, const struct pmudb_scope *scope,
 		 struct pmudb_encoding *out, struct pmudb_error *err);
 

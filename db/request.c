@@ -58,6 +58,8 @@ void fstr_add_modifier(struct request *rq, const struct modifier *m, uint64_t va
 
 int fail_with(struct request *rq, int code, const char *fmt, ...)
 {
+	if (rq->quiet)
+		return rq->err->code = code;
 	va_list ap;
 	va_start(ap, fmt);
 	set_error_after(rq->err, code, pmudb_strerror(code), fmt, ap);

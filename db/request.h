@@ -35,6 +35,7 @@ struct request {
 	int event_index;		/* the event found, before following it */
 	const char *token;		/* the token being worked on, for errors */
 	struct pmudb_error *err;
+	bool quiet;			/* the caller wants the code, not the message */
 
 	/* unit masks asked for (equivs expanded), in the order given */
 	int nasked;
