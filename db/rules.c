@@ -412,11 +412,11 @@ static bool lands(const struct request *rq, int m)
 	return !rq->ev->modifiers->items[m].inert_unless_implied || implied_by_asked(rq, m);
 }
 
-/* The given modifiers in the order of their last occurrence in the string:
- * libpfm's encoders write each into its field as they read it, so where
- * two fields overlap (the PCU occupancy's e at bit 31, inside t's byte)
- * the later one given wins.  Returns the count. */
-static int given_in_order(const struct request *rq, int *order)
+/* The given modifiers, latest first, each at its last occurrence in the
+ * string: libpfm's encoders write each into its field as they read it, so
+ * where two fields overlap (the PCU occupancy's e at bit 31, inside t's
+ * byte) the later one given wins.  Returns the count. */
+static int given_latest_first(const struct request *rq, int *order)
 {
 	uint64_t taken = 0;
 	int n = 0;
@@ -426,11 +426,6 @@ static int given_in_order(const struct request *rq, int *order)
 			taken |= 1ULL << m;
 			order[n++] = m;
 		}
-	}
-	for (int i = 0; i < n / 2; i++) {
-		int t = order[i];
-		order[i] = order[n - 1 - i];
-		order[n - 1 - i] = t;
 	}
 	return n;
 }
@@ -446,8 +441,7 @@ int apply_pmu_modifiers(struct request *rq, bool implied)
 		if (values[m] != set->items[m].default_value)
 			apply_landings(rq, &set->items[m], values[m]);
 	int order[MAX_MODIFIERS];
-	int n = given_in_order(rq, order);
-	for (int i = 0; i < n; i++) {
+	for (int i = given_latest_first(rq, order) - 1; i >= 0; i--) {
 		m = order[i];
 		const struct modifier *mod = &set->items[m];
 		if (mod->from_perf || !lands(rq, m))
