@@ -11,9 +11,7 @@
 
 #include "arena.h"
 
-/* The perf modifiers libpfm prints whatever their value (perf_layer.c's
- * fstr_perf): the privilege levels, precise, exclusive, guest/host. */
-static bool always_printed(enum perf_mod kind)
+bool fstr_always_printed(enum perf_mod kind)
 {
 	return kind == P_U || kind == P_K || kind == P_H || kind == P_PRECISE || kind == P_HW_SMPL || kind == P_MG
 	       || kind == P_MH || kind == P_EXCL;
@@ -74,7 +72,7 @@ int fstr_form_build(struct event *ev, struct arena *arena)
 	uint64_t perf = 0;
 	int m;
 	for (each_bit(m, set->from_perf))
-		perf |= always_printed(set->items[m].perf_kind) ? 1ULL << m : 0;
+		perf |= fstr_always_printed(set->items[m].perf_kind) ? 1ULL << m : 0;
 	char form[FSTR_MAX];
 	struct form_digit digits[MAX_MODIFIERS];
 	int len = 0, n = 0;

@@ -9,6 +9,11 @@
 
 #include "request.h"
 
+/* The perf modifiers libpfm prints whatever their value: the privilege
+ * levels, precise, exclusive, guest/host (the period or frequency only
+ * when set). */
+bool fstr_always_printed(enum perf_mod kind);
+
 /* Lays out EV's form in ARENA (ev->form stays NULL when it would be too
  * long); 0, or -1 when out of memory. */
 int fstr_form_build(struct event *ev, struct arena *arena);

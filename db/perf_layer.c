@@ -59,12 +59,12 @@ static int apply_one(struct request *rq, enum perf_mod which, uint64_t v, struct
 	return 0;
 }
 
-/* The value perf modifier M shows: those printed whatever their value
- * (fstr_form.c's always_printed) and the period or frequency. */
-static uint64_t perf_value(struct request *rq, int m)
+/* The value a perf modifier of kind WHICH shows, once the layer settled
+ * the privilege levels (rq->plm) and the encoding. */
+static uint64_t kind_value(const struct request *rq, enum perf_mod which)
 {
 	const struct pmudb_encoding *out = rq->out;
-	switch (rq->ev->modifiers->items[m].perf_kind) {
+	switch (which) {
 	case P_K: return !!(rq->plm & PLM0);
 	case P_U: return !!(rq->plm & PLM3);
 	case P_H: return !!(rq->plm & PLMH);
@@ -83,10 +83,8 @@ static void fstr_perf(struct request *rq, int m)
 {
 	enum perf_mod which = rq->ev->modifiers->items[m].perf_kind;
 	bool period = which == P_PERIOD || which == P_FREQ;
-	bool printed = which == P_K || which == P_U || which == P_H || which == P_PRECISE || which == P_HW_SMPL
-		       || which == P_MG || which == P_MH || which == P_EXCL;
-	if (printed || (period && rq->out->sample_period))
-		fstr_add_modifier(rq, &rq->ev->modifiers->items[m], perf_value(rq, m));
+	if (fstr_always_printed(which) || (period && rq->out->sample_period))
+		fstr_add_modifier(rq, &rq->ev->modifiers->items[m], kind_value(rq, which));
 }
 
 /*
@@ -144,16 +142,12 @@ int apply_perf_layer(struct request *rq)
 	out->exclude_host = !(st.vmx_plm & PLM0);
 
 	rq->plm = st.plm;
-	/* perf_value's digits, by kind, for the form (precise_ip is 3 at most:
-	 * apply_one refuses more) */
+	/* the digit each kind the form prints shows (one digit: precise_ip
+	 * is 3 at most, apply_one refuses more) */
 	char by_kind[P_NONE + 1] = { 0 };
-	by_kind[P_K] = (char)('0' + !!(st.plm & PLM0));
-	by_kind[P_U] = (char)('0' + !!(st.plm & PLM3));
-	by_kind[P_H] = (char)('0' + !!(st.plm & PLMH));
-	by_kind[P_PRECISE] = by_kind[P_HW_SMPL] = (char)('0' + out->precise_ip);
-	by_kind[P_MG] = (char)('0' + !out->exclude_guest);
-	by_kind[P_MH] = (char)('0' + !out->exclude_host);
-	by_kind[P_EXCL] = (char)('0' + out->exclusive);
+	for (int k = 0; k < P_NONE; k++)
+		if (fstr_always_printed((enum perf_mod)k))
+			by_kind[k] = (char)('0' + kind_value(rq, (enum perf_mod)k));
 	if (fstr_form_perf(rq, by_kind))
 		return 0;
 	for (each_bit(m, set->from_perf))

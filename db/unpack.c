@@ -321,9 +321,7 @@ static int collect_pair_added(struct unpacker *u, struct event *ev)
 	ev->pair_added = arena_calloc(&u->t->arena, (size_t)ev->numasks + 1, sizeof(*ev->pair_added));
 	if (!ev->pair_added)
 		return refuse(u, "out of memory");
-	bool *seen = arena_calloc(&u->t->arena, (size_t)ev->numasks + 1, sizeof(*seen));
-	if (!seen)
-		return refuse(u, "out of memory");
+	bool seen[MAX_UMASKS] = { false };	/* read_umasks bounded numasks */
 	for (int i = 0; i < ev->npairs; i++)
 		for (int k = 0; k < ev->pairs[i].nadded; k++) {
 			int d = ev->pairs[i].added[k];	/* read_positions checked it */
