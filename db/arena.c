@@ -8,10 +8,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pages.h"
+
 #define CHUNK (64 * 1024)
 
 struct arena_chunk {
 	struct arena_chunk *next;
+	bool from_region;	/* for pages_free */
 	alignas(max_align_t) unsigned char data[];
 };
 
@@ -25,9 +28,11 @@ void *arena_calloc(struct arena *a, size_t count, size_t size)
 	n = (n + align - 1) & ~(align - 1);
 	if (!a->chunks || a->size - a->used < n) {
 		size_t size_new = n > CHUNK ? n : CHUNK;
-		struct arena_chunk *c = malloc(sizeof(*c) + size_new);
+		bool from_region;
+		struct arena_chunk *c = pages_alloc(sizeof(*c) + size_new, &from_region);
 		if (!c)
 			return NULL;
+		c->from_region = from_region;
 		c->next = a->chunks;
 		a->chunks = c;
 		a->used = 0;
@@ -49,7 +54,7 @@ void arena_free(struct arena *a)
 {
 	while (a->chunks) {
 		struct arena_chunk *next = a->chunks->next;
-		free(a->chunks);
+		pages_free(a->chunks, a->chunks->from_region);
 		a->chunks = next;
 	}
 	a->used = a->size = 0;

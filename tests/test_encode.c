@@ -15,9 +15,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <cmocka.h>
 
 #include "libpfm_ask.h"
+#include "pages.h"
 #include "pmudb.h"
 #include "testlib.h"
 
@@ -414,6 +416,48 @@ static void test_browsing(void **state)
 	assert_int_equal(pmudb_search(db, "no event is called this", NULL, NULL), 0);
 }
 
+/* Past a process's first megabyte, arena chunks are carved from 2 MB
+ * regions (pages.h): pieces that do not overlap, and a region unmapped
+ * once every piece of it is freed and pieces come from a newer one.  The
+ * region carved from when the test starts holds the handle's chunks too:
+ * the one checked is the next. */
+static void test_chunks_come_from_regions_that_are_returned(void **state)
+{
+	(void)state;
+#ifdef __SANITIZE_ADDRESS__
+	print_message("SKIP: under AddressSanitizer every chunk comes from malloc (pages.h)\n");
+#else
+	enum { N = 96, SIZE = 64 * 1024 };
+	void *piece[N];
+	bool from_region[N];
+	const uintptr_t region_mask = ~(uintptr_t)((2 << 20) - 1);
+	int first = -1, second = -1;
+	for (int i = 0; i < N; i++) {
+		piece[i] = pages_alloc(SIZE, &from_region[i]);
+		assert_non_null(piece[i]);
+		memset(piece[i], i, SIZE);
+		if (from_region[i] && first < 0)
+			first = i;
+		if (from_region[i] && first >= 0 && second < 0
+		    && ((uintptr_t)piece[i] & region_mask) != ((uintptr_t)piece[first] & region_mask))
+			second = i;
+	}
+	/* 6 MB asked: past the first megabyte, and three regions or more */
+	assert_true(first >= 0 && second >= 0);
+	for (int i = 0; i < N; i++) {
+		const unsigned char *b = piece[i];
+		assert_true(b[0] == (unsigned char)i && b[SIZE - 1] == (unsigned char)i);
+	}
+	void *region = (void *)((uintptr_t)piece[second] & region_mask);
+	unsigned char resident;
+	assert_int_equal(mincore(region, 4096, &resident), 0);
+	for (int i = 0; i < N; i++)
+		pages_free(piece[i], from_region[i]);
+	/* not the region carved from now: gone */
+	assert_int_equal(mincore(region, 4096, &resident), -1);
+#endif
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -424,6 +468,7 @@ int main(void)
 		cmocka_unit_test(test_uncore_encodes_offline),
 		cmocka_unit_test(test_bad_catalogs_are_refused),
 		cmocka_unit_test(test_concurrent_encodes_on_one_handle),
+		cmocka_unit_test(test_chunks_come_from_regions_that_are_returned),
 		cmocka_unit_test(test_browsing),
 		cmocka_unit_test(test_rules_of_newer_libpfm_answer_as_libpfm),
 	};
