@@ -26,23 +26,53 @@ extern const unsigned char pmudb_builtin_catalog_end[];
 
 /* ---- reading blobs -------------------------------------------------------- */
 
-/* The one packed blob SQL (with ?1 bound to ID) selects, unpacked
- * (packed.h), or NULL. */
-static unsigned char *read_blob(struct pmudb *db, const char *sql, int64_t id, const char *magic, size_t *size)
+static const char *const statement_sql[STMT_COUNT] = {
+	[STMT_PMU_ROW] = PMU_ROW_SQL,
+	[STMT_TABLE] = "SELECT packed FROM event_table WHERE id = ?1",
+	[STMT_ALIASES] = "SELECT packed_aliases FROM event_table WHERE id = ?1",
+};
+
+/* Statement WHICH, prepared on first use and kept, with ?1 bound to ID;
+ * NULL if it cannot be prepared.  Called with the lock held (or while
+ * opening); statement_done resets it for the next use. */
+static sqlite3_stmt *statement(struct pmudb *db, enum statement which, int64_t id)
 {
-	sqlite3_stmt *st = NULL;
-	unsigned char *data = NULL;
-	if (sqlite3_prepare_v2(db->db, sql, -1, &st, NULL) == SQLITE_OK) {
-		if (sqlite3_bind_parameter_count(st))
-			sqlite3_bind_int64(st, 1, id);
-		if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_type(st, 0) == SQLITE_BLOB) {
-			const void *frame = sqlite3_column_blob(st, 0);
-			if (!db->zstd)
-				db->zstd = ZSTD_createDCtx();
-			data = packed_open(db->zstd, frame, (size_t)sqlite3_column_bytes(st, 0), magic, size);
-		}
+	sqlite3_stmt **st = &db->statements[which];
+	if (!*st && sqlite3_prepare_v3(db->db, statement_sql[which], -1, SQLITE_PREPARE_PERSISTENT, st, NULL) != SQLITE_OK) {
+		sqlite3_finalize(*st);
+		*st = NULL;
+		return NULL;
 	}
-	sqlite3_finalize(st);
+	sqlite3_bind_int64(*st, 1, id);
+	return *st;
+}
+
+static void statement_done(sqlite3_stmt *st)
+{
+	sqlite3_reset(st);
+	sqlite3_clear_bindings(st);
+}
+
+/* The one packed blob ST's first row holds, unpacked (packed.h), or NULL. */
+static unsigned char *blob_of(struct pmudb *db, sqlite3_stmt *st, const char *magic, size_t *size)
+{
+	unsigned char *data = NULL;
+	if (st && sqlite3_step(st) == SQLITE_ROW && sqlite3_column_type(st, 0) == SQLITE_BLOB) {
+		const void *frame = sqlite3_column_blob(st, 0);
+		if (!db->zstd)
+			db->zstd = ZSTD_createDCtx();
+		data = packed_open(db->zstd, frame, (size_t)sqlite3_column_bytes(st, 0), magic, size);
+	}
+	return data;
+}
+
+/* The packed blob of statement WHICH for ID, unpacked, or NULL. */
+static unsigned char *read_blob(struct pmudb *db, enum statement which, int64_t id, const char *magic, size_t *size)
+{
+	sqlite3_stmt *st = statement(db, which, id);
+	unsigned char *data = blob_of(db, st, magic, size);
+	if (st)
+		statement_done(st);
 	return data;
 }
 
@@ -89,13 +119,10 @@ static struct event_table *table_of(struct pmudb *db, int64_t id)
 /* Fills P from the pmu row ID, which must be the one named NAME. */
 static int read_pmu_row(struct pmudb *db, struct pmu *p, int64_t id, const char *name)
 {
-	sqlite3_stmt *st = NULL;
+	sqlite3_stmt *st = statement(db, STMT_PMU_ROW, id);
 	int r = -1;
-	if (sqlite3_prepare_v2(db->db, PMU_ROW_SQL, -1, &st, NULL) != SQLITE_OK) {
-		sqlite3_finalize(st);
+	if (!st)
 		return -1;
-	}
-	sqlite3_bind_int64(st, 1, id);
 	if (sqlite3_step(st) == SQLITE_ROW && !pmu_row_fault(st, name, db->ntables)) {
 		struct arena *a = &db->arena;
 		p->name = keep(a, st, PMU_ROW_NAME);
@@ -115,7 +142,7 @@ static int read_pmu_row(struct pmudb *db, struct pmu *p, int64_t id, const char 
 		/* what is left: out of memory */
 		r = p->name && p->description && p->kind && p->family_name && p->family_group && p->table ? 0 : -1;
 	}
-	sqlite3_finalize(st);
+	statement_done(st);
 	return r;
 }
 
@@ -215,7 +242,7 @@ int catalog_find_pmu(struct pmudb *db, const char *name, struct pmudb_error *err
 static int read_table(struct pmudb *db, void *arg)
 {
 	struct event_table *t = arg;
-	t->blob = read_blob(db, "SELECT packed FROM event_table WHERE id = ?1", t->id, PACKED_TABLE_MAGIC, &t->size);
+	t->blob = read_blob(db, STMT_TABLE, t->id, PACKED_TABLE_MAGIC, &t->size);
 	if (!t->blob) {
 		t->failure = "its packed form is missing, damaged or not zstd";
 		return -1;
@@ -278,8 +305,7 @@ static int read_aliases(struct pmudb *db, void *arg)
 {
 	struct event_table *t = arg;
 	size_t size = 0;
-	t->alias_blob = read_blob(db, "SELECT packed_aliases FROM event_table WHERE id = ?1", t->id,
-				  PACKED_ALIASES_MAGIC, &size);
+	t->alias_blob = read_blob(db, STMT_ALIASES, t->id, PACKED_ALIASES_MAGIC, &size);
 	const char *why = "its packed aliases are missing, damaged or not zstd";
 	if (!t->alias_blob || unpack_aliases(t, t->alias_blob, size, &why)) {
 		t->failure = why;
@@ -453,8 +479,10 @@ static int open_builtin(struct pmudb *db)
 static int read_directory(struct pmudb *db, struct pmudb_error *err)
 {
 	uint32_t npmus = 0, ntables = 0;
-	db->directory = read_blob(db, "SELECT packed FROM pmu_directory LIMIT 1", 0, PACKED_DIRECTORY_MAGIC,
-				  &db->directory_size);
+	sqlite3_stmt *st = NULL;
+	sqlite3_prepare_v2(db->db, "SELECT packed FROM pmu_directory LIMIT 1", -1, &st, NULL);
+	db->directory = blob_of(db, st, PACKED_DIRECTORY_MAGIC, &db->directory_size);
+	sqlite3_finalize(st);
 	if (!db->directory)
 		return set_error(err, PMUDB_ERR_CATALOG, "%s: the PMU directory is missing or damaged (%s)", db->what,
 				 sqlite3_errmsg(db->db));
@@ -506,6 +534,8 @@ void catalog_close(struct pmudb *db)
 	free(db->directory);
 	arena_free(&db->arena);
 	ZSTD_freeDCtx(db->zstd);
+	for (int i = 0; i < STMT_COUNT; i++)
+		sqlite3_finalize(db->statements[i]);
 	sqlite3_close(db->db);
 	pthread_mutex_destroy(&db->lock);
 }

@@ -295,8 +295,13 @@ struct pmu {
 /* Slots of the cache of events found by "PMU::EVENT". */
 #define EVENT_CACHE_SLOTS 4096
 
+/* The statements a handle runs once per PMU or table read, kept prepared:
+ * preparing one cost as much as decompressing the table it reads. */
+enum statement { STMT_PMU_ROW, STMT_TABLE, STMT_ALIASES, STMT_COUNT };
+
 struct pmudb {
 	sqlite3 *db;
+	sqlite3_stmt *statements[STMT_COUNT];	/* prepared on first use */
 	const char *what;	/* the file, or "built-in catalog", for messages */
 	pthread_mutex_t lock;	/* first reads, and every use of SQLite */
 	struct arena arena;	/* PMUs and tables, as they are read */
