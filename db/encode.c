@@ -365,12 +365,11 @@ static int find_event(struct request *rq, const char *pname, size_t plen, const 
 		if (index == PMUDB_ERR_CATALOG)
 			return PMUDB_ERR_CATALOG;
 		if (index < 0)
-			return set_error(rq->err, PMUDB_ERR_NOTFOUND, "%s: unknown PMU '%s'",
-					 pmudb_strerror(PMUDB_ERR_NOTFOUND), pname);
+			return fail(rq, PMUDB_ERR_NOTFOUND, "unknown PMU '%s'", pname);
 		int r = look_in(rq, index, name, hash, attrs);
 		if (r == 1)
-			return set_error(rq->err, PMUDB_ERR_NOTFOUND, "%s: no event '%s' in PMU %s",
-					 pmudb_strerror(PMUDB_ERR_NOTFOUND), name, catalog_pmu(rq->db, index, NULL)->name);
+			return fail(rq, PMUDB_ERR_NOTFOUND, "no event '%s' in PMU %s", name,
+				    catalog_pmu(rq->db, index, NULL)->name);
 		if (!r && whole && !*attrs)
 			event_cache_add(rq->db, key, pname, name, index, rq->event_index);
 		return r;
@@ -381,8 +380,7 @@ static int find_event(struct request *rq, const char *pname, size_t plen, const 
 		if (r != 1)
 			return r;
 	}
-	return set_error(rq->err, PMUDB_ERR_NOTFOUND, "%s: no event '%s' in the PMUs of the selected CPU",
-			 pmudb_strerror(PMUDB_ERR_NOTFOUND), name);
+	return fail(rq, PMUDB_ERR_NOTFOUND, "no event '%s' in the PMUs of the selected CPU", name);
 }
 
 /* An event that is another's name: "OTHER:ATTRS" of the same PMU. */
@@ -399,8 +397,7 @@ static int follow_equiv(struct request *rq)
 	if (e == PMUDB_ERR_CATALOG)
 		return e;
 	if (e < 0)
-		return set_error(rq->err, PMUDB_ERR_NOTFOUND, "%s: %s stands for %s, which is not in the catalog",
-				 pmudb_strerror(PMUDB_ERR_NOTFOUND), rq->ev->name, name);
+		return fail(rq, PMUDB_ERR_NOTFOUND, "%s stands for %s, which is not in the catalog", rq->ev->name, name);
 	const struct event *ev = catalog_event(rq->db, rq->pmu, e, rq->err);
 	if (!ev)
 		return rq->err->code;
@@ -486,8 +483,8 @@ static int run_stages(struct request *rq, const char *alias_attrs, char *user_at
 		return r;
 	const struct family *family = rq->pmu->family;
 	if (!family || !family->encode)
-		return set_error(rq->err, PMUDB_ERR_NOTSUPP, "%s: pmudb has no encoder for the %s family of PMU %s",
-				 pmudb_strerror(PMUDB_ERR_NOTSUPP), rq->pmu->family_name, rq->pmu->name);
+		return fail(rq, PMUDB_ERR_NOTSUPP, "pmudb has no encoder for the %s family of PMU %s",
+			    rq->pmu->family_name, rq->pmu->name);
 	start_fstr(rq);
 	/* perf_raw's fstr has no event name: libpfm's perf encoder for it
 	 * never writes one */
