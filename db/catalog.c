@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <zstd.h>
 
+#include "cache_slot.h"
 #include "family_encoders.h"
 #include "packed.h"
 #include "pmu_row.h"
@@ -207,28 +208,23 @@ static int directory_find(struct pmudb *db, const char *name, struct pmudb_error
 }
 
 /*
- * The PMUs found so far, by the index hash of the name asked (HASH): a
- * slot holds that hash and the PMU's index + 1.  A hit is taken only if
- * the PMU (read, since it was found) bears the name, so a slot another
- * thread is overwriting, or another name with the same hash, costs a
- * directory probe, never a wrong answer: every spelling of a name (case
- * aside) probes the directory alike, so the directory would give the same
- * PMU.  Warm, this replaces the directory's byte-at-a-time hash, its
- * entry checks and the PMU's read_once.
+ * The PMUs found so far, by the index hash of the name asked (HASH), a
+ * slot (cache_slot.h) holding the PMU's index + 1.  Every spelling of a
+ * name (case aside) probes the directory alike, so a hit whose PMU bears
+ * the name is what the directory would give.  Warm, this replaces the
+ * directory's byte-at-a-time hash, its entry checks and the PMU's
+ * read_once.
  */
 int catalog_lookup_pmu(struct pmudb *db, const char *name, uint32_t hash, struct pmudb_error *err)
 {
 	_Atomic uint64_t *slot = &db->pmu_cache[hash % PMU_CACHE_SLOTS];
-	uint64_t seen = atomic_load_explicit(slot, memory_order_relaxed);
-	if (seen >> 32 == hash && (uint32_t)seen) {
-		int index = (int)(uint32_t)seen - 1;
-		struct pmu *p = index < db->npmus ? atomic_load_explicit(&db->pmus[index], memory_order_acquire) : NULL;
-		if (p && same_name(p->name, name))
-			return index;
-	}
-	int index = directory_find(db, name, err);
+	int index = (int)cache_slot_get(slot, hash) - 1;
+	struct pmu *p = catalog_pmu_read(db, index);
+	if (p && same_name(p->name, name))
+		return index;
+	index = directory_find(db, name, err);
 	if (index >= 0)
-		atomic_store_explicit(slot, (uint64_t)hash << 32 | (uint32_t)(index + 1), memory_order_relaxed);
+		cache_slot_put(slot, hash, (uint32_t)index + 1);
 	return index;
 }
 

@@ -354,14 +354,14 @@ static int find_event(struct request *rq, const char *pname, size_t plen, const 
 {
 	/* "PMU::EVENT" in the working copy (not an event of a scope) */
 	bool whole = pname != NULL;
-	uint32_t key = whole ? event_cache_hash(pname, plen, name, len) : 0;
+	uint32_t hash = name_index_hash(name, len), pmu_hash = whole ? name_index_hash(pname, plen) : 0;
+	uint32_t key = event_cache_key(pmu_hash, hash);
 	if (whole && event_cache_find(rq->db, key, pname, plen, name, len, &rq->pmu, &rq->ev)) {
 		*attrs = NULL;
 		return 0;
 	}
-	uint32_t hash = name_index_hash(name, len);
 	if (pname) {
-		int index = catalog_lookup_pmu(rq->db, pname, name_index_hash(pname, plen), rq->err);
+		int index = catalog_lookup_pmu(rq->db, pname, pmu_hash, rq->err);
 		if (index == PMUDB_ERR_CATALOG)
 			return PMUDB_ERR_CATALOG;
 		if (index < 0)
