@@ -200,7 +200,7 @@ struct event {
 	 * singles' defaults when three or more are asked) */
 	int npair_added;
 	uint16_t *pair_added;
-	uint32_t *pair_slots;	/* many pairs: by pair_slot, index + 1 (unpack.c) */
+	uint32_t *pair_slots;	/* by pair_slot, index + 1 (unpack.c); NULL: no pairs */
 	uint32_t pair_mask;
 	uint64_t hidden;	/* bit m: PMU modifier m left out of fstr unless given */
 	int *hidden_error;	/* by modifier position: its error when no asked umask unlocks it */

@@ -50,31 +50,16 @@ static void sort_positions(uint16_t *v, int n)
 	}
 }
 
-/* The pair the build saw break the common-defaults rule, or NULL (the
- * reader checked that the pairs are in order; an offcore event has
- * thousands). */
+/* The pair the build saw break the common-defaults rule, or NULL: by the
+ * pairs' hash (an offcore event has thousands). */
 static const struct pair_default *pair_exception(const struct event *ev, int x, int y)
 {
-	int a = x < y ? x : y, b = x < y ? y : x;
-	if (ev->pair_slots) {
-		/* many pairs: hashed (unpack.c's index_pairs), one probe */
-		uint32_t key = (uint32_t)a << 16 | (uint32_t)b;
-		for (uint32_t h = pair_slot(key) & ev->pair_mask; ev->pair_slots[h]; h = (h + 1) & ev->pair_mask)
-			if (pair_key(&ev->pairs[ev->pair_slots[h] - 1]) == key)
-				return &ev->pairs[ev->pair_slots[h] - 1];
+	if (!ev->pair_slots)
 		return NULL;
-	}
-	int lo = 0, hi = ev->npairs;
-	while (lo < hi) {
-		int mid = lo + (hi - lo) / 2;
-		const struct pair_default *pd = &ev->pairs[mid];
-		if (pd->umask_a == a && pd->umask_b == b)
-			return pd;
-		if (pd->umask_a < a || (pd->umask_a == a && pd->umask_b < b))
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	uint32_t key = (uint32_t)(x < y ? x : y) << 16 | (uint32_t)(x < y ? y : x);
+	for (uint32_t h = pair_slot(key) & ev->pair_mask; ev->pair_slots[h]; h = (h + 1) & ev->pair_mask)
+		if (pair_key(&ev->pairs[ev->pair_slots[h] - 1]) == key)
+			return &ev->pairs[ev->pair_slots[h] - 1];
 	return NULL;
 }
 

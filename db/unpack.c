@@ -293,14 +293,13 @@ static int rule_matrix(struct unpacker *u, struct event *ev)
 	return 0;
 }
 
-/* The pairs of an event that has many, hashed by key (the reader keeps
- * them in order: each key once): three or more unit masks look pairs up
- * a dozen times. */
+/* The pairs of an event, hashed by key (the reader keeps them in order:
+ * each key once): three or more unit masks look pairs up a dozen times. */
 static int index_pairs(struct unpacker *u, struct event *ev)
 {
-	if (ev->npairs < 16)
+	if (!ev->npairs)
 		return 0;
-	uint32_t size = 32;
+	uint32_t size = 4;
 	while (size < 2u * (uint32_t)ev->npairs)
 		size *= 2;
 	ev->pair_slots = arena_calloc(&u->t->arena, size, sizeof(*ev->pair_slots));
@@ -369,7 +368,7 @@ static int read_rules(struct unpacker *u, struct event *ev)
 		uint64_t pa = read_varint(r), pb = read_varint(r);
 		if (!r->ok || pa >= pb || pb >= (uint64_t)ev->numasks)
 			return refuse(u, "a unit-mask pair out of range");
-		/* in order, for the runtime's binary search (rules.c) */
+		/* in order: each key once, as index_pairs needs */
 		if (i && (pa < pd[-1].umask_a || (pa == pd[-1].umask_a && pb <= pd[-1].umask_b)))
 			return refuse(u, "unit-mask pairs out of order");
 		pd->umask_a = (uint16_t)pa;
