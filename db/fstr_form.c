@@ -11,12 +11,6 @@
 
 #include "arena.h"
 
-bool fstr_always_printed(enum perf_mod kind)
-{
-	return kind == P_U || kind == P_K || kind == P_H || kind == P_PRECISE || kind == P_HW_SMPL || kind == P_MG
-	       || kind == P_MH || kind == P_EXCL;
-}
-
 /* Which register of a request field F is, as form_digit.reg: -1 for the
  * perf_event_attr fields the perf layer sets. */
 static int reg_of(int f)
@@ -127,7 +121,7 @@ bool fstr_form_pmu(struct request *rq, uint64_t (*value)(struct request *rq, int
 	return true;
 }
 
-bool fstr_form_perf(struct request *rq, const char by_kind[P_NONE + 1])
+bool fstr_form_perf(struct request *rq, const uint64_t shows[P_NONE + 1])
 {
 	const struct event *ev = rq->ev;
 	if (rq->form_at < 0 || rq->fstr_len != rq->form_at + ev->form_len)
@@ -141,7 +135,9 @@ bool fstr_form_perf(struct request *rq, const char by_kind[P_NONE + 1])
 	char *f = rq->fstr + rq->form_at;
 	const struct form_digit *d = ev->form_digit;
 	int n = __builtin_popcountll(ev->form_perf);
+	/* one digit each: the form holds the kinds always printed, whose
+	 * values are 0 or 1 but precise_ip's, which apply_one keeps to 3 */
 	for (int k = ev->form_perf_digit; k < ev->form_perf_digit + n; k++)
-		f[d[k].at] = by_kind[d[k].reg];
+		f[d[k].at] = (char)('0' + shows[d[k].reg]);
 	return true;
 }

@@ -12,7 +12,12 @@
 /* The perf modifiers libpfm prints whatever their value: the privilege
  * levels, precise, exclusive, guest/host (the period or frequency only
  * when set). */
-bool fstr_always_printed(enum perf_mod kind);
+static inline bool fstr_always_printed(enum perf_mod kind)
+{
+	const unsigned always = 1u << P_U | 1u << P_K | 1u << P_H | 1u << P_PRECISE | 1u << P_HW_SMPL | 1u << P_MG
+				| 1u << P_MH | 1u << P_EXCL;
+	return always >> kind & 1;
+}
 
 /* Lays out EV's form in ARENA (ev->form stays NULL when it would be too
  * long); 0, or -1 when out of memory. */
@@ -27,7 +32,7 @@ bool fstr_form_pmu(struct request *rq, uint64_t (*value)(struct request *rq, int
 /* The perf_events layer's part, by the form, when fstr_form_pmu applied
  * and no period or frequency is shown; else false, with the form's perf
  * part taken off again, for apply_perf_layer to print one by one.
- * BY_KIND: the digit each kind of perf modifier shows. */
-bool fstr_form_perf(struct request *rq, const char by_kind[P_NONE + 1]);
+ * SHOWS: the value each kind of perf modifier shows. */
+bool fstr_form_perf(struct request *rq, const uint64_t shows[P_NONE + 1]);
 
 #endif

@@ -59,32 +59,29 @@ static int apply_one(struct request *rq, enum perf_mod which, uint64_t v, struct
 	return 0;
 }
 
-/* The value a perf modifier of kind WHICH shows, once the layer settled
- * the privilege levels (rq->plm) and the encoding. */
-static uint64_t kind_value(const struct request *rq, enum perf_mod which)
+/* The value each kind of perf modifier shows, once the layer settled the
+ * privilege levels (rq->plm) and the encoding: a table filled at once, as
+ * the form's digits read several kinds. */
+static void kind_values(const struct request *rq, uint64_t shows[P_NONE + 1])
 {
 	const struct pmudb_encoding *out = rq->out;
-	switch (which) {
-	case P_K: return !!(rq->plm & PLM0);
-	case P_U: return !!(rq->plm & PLM3);
-	case P_H: return !!(rq->plm & PLMH);
-	case P_PRECISE:
-	case P_HW_SMPL: return out->precise_ip;
-	case P_PERIOD:
-	case P_FREQ: return out->sample_period;
-	case P_MG: return !out->exclude_guest;
-	case P_MH: return !out->exclude_host;
-	case P_EXCL: return out->exclusive;
-	default: return 0;
-	}
+	memset(shows, 0, (P_NONE + 1) * sizeof(*shows));
+	shows[P_K] = !!(rq->plm & PLM0);
+	shows[P_U] = !!(rq->plm & PLM3);
+	shows[P_H] = !!(rq->plm & PLMH);
+	shows[P_PRECISE] = shows[P_HW_SMPL] = out->precise_ip;
+	shows[P_PERIOD] = shows[P_FREQ] = out->sample_period;
+	shows[P_MG] = !out->exclude_guest;
+	shows[P_MH] = !out->exclude_host;
+	shows[P_EXCL] = out->exclusive;
 }
 
-static void fstr_perf(struct request *rq, int m)
+static void fstr_perf(struct request *rq, int m, const uint64_t shows[P_NONE + 1])
 {
 	enum perf_mod which = rq->ev->modifiers->items[m].perf_kind;
 	bool period = which == P_PERIOD || which == P_FREQ;
 	if (fstr_always_printed(which) || (period && rq->out->sample_period))
-		fstr_add_modifier(rq, &rq->ev->modifiers->items[m], kind_value(rq, which));
+		fstr_add_modifier(rq, &rq->ev->modifiers->items[m], shows[which]);
 }
 
 /*
@@ -142,15 +139,11 @@ int apply_perf_layer(struct request *rq)
 	out->exclude_host = !(st.vmx_plm & PLM0);
 
 	rq->plm = st.plm;
-	/* the digit each kind the form prints shows (one digit: precise_ip
-	 * is 3 at most, apply_one refuses more) */
-	char by_kind[P_NONE + 1] = { 0 };
-	for (int k = 0; k < P_NONE; k++)
-		if (fstr_always_printed((enum perf_mod)k))
-			by_kind[k] = (char)('0' + kind_value(rq, (enum perf_mod)k));
-	if (fstr_form_perf(rq, by_kind))
+	uint64_t shows[P_NONE + 1];
+	kind_values(rq, shows);
+	if (fstr_form_perf(rq, shows))
 		return 0;
 	for (each_bit(m, set->from_perf))
-		fstr_perf(rq, m);
+		fstr_perf(rq, m, shows);
 	return 0;
 }
