@@ -214,7 +214,7 @@ struct event {
 	/* the modifiers' part of fstr, laid out (fstr_form.h); NULL: none */
 	const char *form;
 	int form_len, form_perf_at;	/* its length, where the perf part starts */
-	int form_perf_digit;		/* the perf part's first digit */
+	int form_perf_digit, form_digits;	/* the perf part's first digit, and the count */
 	const struct form_digit *form_digit;	/* the value digits, in order */
 	uint64_t form_pmu, form_perf;	/* the modifiers it holds */
 };

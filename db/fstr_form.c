@@ -91,6 +91,7 @@ int fstr_form_build(struct event *ev, struct arena *arena)
 	memcpy(text, form, (size_t)len);
 	memcpy(at, digits, (size_t)n * sizeof(*at));
 	ev->form_len = len;
+	ev->form_digits = n;
 	ev->form_digit = at;
 	ev->form = text;
 	return 0;
@@ -134,10 +135,9 @@ bool fstr_form_perf(struct request *rq, const uint64_t shows[P_NONE + 1])
 	}
 	char *f = rq->fstr + rq->form_at;
 	const struct form_digit *d = ev->form_digit;
-	int n = __builtin_popcountll(ev->form_perf);
 	/* one digit each: the form holds the kinds always printed, whose
 	 * values are 0 or 1 but precise_ip's, which apply_one keeps to 3 */
-	for (int k = ev->form_perf_digit; k < ev->form_perf_digit + n; k++)
+	for (int k = ev->form_perf_digit; k < ev->form_digits; k++)
 		f[d[k].at] = (char)('0' + shows[d[k].reg]);
 	return true;
 }
