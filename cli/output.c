@@ -101,50 +101,80 @@ static bool needs_care(uint64_t x)
 }
 #endif
 
-/* The length of the run at S (N bytes) that is copied as it is: sixteen
- * bytes at a time where SSE2 is there (every x86-64), else eight, as
- * most of a batch's strings are plain ASCII (a byte loop here was a
- * tenth of `encode --stdin`). */
-static size_t plain_run(const unsigned char *s, size_t n)
+/* Copies the N bytes at S to D while they need no escaping; the count
+ * copied, N when all are plain.  D has room for N bytes and sixteen more.
+ * Most of a batch's strings are plain ASCII: where SSE2 is there (every
+ * x86-64) sixteen bytes are checked and stored at once, else eight are
+ * checked at once (a byte loop was a tenth of `encode --stdin`). */
+static size_t copy_plain(char *d, const unsigned char *s, size_t n)
 {
 	size_t i = 0;
 #ifdef __SSE2__
 	const __m128i space = _mm_set1_epi8(0x20), quote = _mm_set1_epi8('"'), backslash = _mm_set1_epi8('\\');
-	while (i < n) {
+	for (;;) {
 		__m128i x;
-		if (i + 16 <= n) {
+		bool last = i + 16 >= n;
+		if (!last) {
 			x = _mm_loadu_si128((const __m128i *)(s + i));
 		} else if (n >= 16) {
-			/* the last sixteen bytes: those before I were plain */
-			i = n - 16;
+			i = n - 16;	/* the last sixteen: those before I were plain */
 			x = _mm_loadu_si128((const __m128i *)(s + i));
 		} else {
-			/* the tail, padded with a plain byte */
-			unsigned char tail[16];
+			unsigned char tail[16];	/* the whole string, padded with a plain byte */
 			memset(tail, 'a', sizeof(tail));
-			memcpy(tail, s + i, n - i);
+			memcpy(tail, s, n);
 			x = _mm_loadu_si128((const __m128i *)tail);
 		}
 		/* signed: bytes from 0x80 up are below 0x20 too */
 		__m128i care = _mm_or_si128(_mm_cmplt_epi8(x, space),
 					    _mm_or_si128(_mm_cmpeq_epi8(x, quote), _mm_cmpeq_epi8(x, backslash)));
 		int mask = _mm_movemask_epi8(care);
+		/* stored whole: the plain bytes before a care byte are kept,
+		 * those from it on are written over after */
+		_mm_storeu_si128((__m128i *)(d + i), x);
 		if (mask)
 			return i + (size_t)__builtin_ctz((unsigned)mask);
+		if (last)
+			return n;
 		i += 16;
 	}
-	return n;
 #else
 	for (; i + 8 <= n; i += 8) {
 		uint64_t x;
 		memcpy(&x, s + i, 8);
 		if (needs_care(x))
 			break;
+		memcpy(d + i, &x, 8);
 	}
-	while (i < n && s[i] >= 0x20 && s[i] < 0x80 && s[i] != '"' && s[i] != '\\')
-		i++;
+	for (; i < n && s[i] >= 0x20 && s[i] < 0x80 && s[i] != '"' && s[i] != '\\'; i++)
+		d[i] = (char)s[i];
 	return i;
 #endif
+}
+
+/* Writes the byte, or UTF-8 sequence, at S that copy_plain stopped at,
+ * escaped; returns the bytes it took. */
+static size_t put_escaped(struct out *o, const unsigned char *s)
+{
+	if (*s == '"' || *s == '\\') {
+		char esc[2] = { '\\', (char)*s };
+		out_put(o, esc, 2);
+		return 1;
+	}
+	if (*s < 0x20) {
+		char esc[7] = "\\u00";
+		esc[4] = "0123456789abcdef"[*s >> 4];
+		esc[5] = "0123456789abcdef"[*s & 0xf];
+		out_put(o, esc, 6);
+		return 1;
+	}
+	int n = utf8_length(s);
+	if (n) {
+		out_put(o, (const char *)s, (size_t)n);
+		return (size_t)n;
+	}
+	out_put(o, "\xef\xbf\xbd", 3);	/* U+FFFD for a byte that is not UTF-8 */
+	return 1;
 }
 
 void out_json_string(struct out *o, const char *str)
@@ -152,30 +182,17 @@ void out_json_string(struct out *o, const char *str)
 	const unsigned char *s = (const unsigned char *)str, *end = s + strlen(str);
 	out_char(o, '"');
 	while (s < end) {
-		size_t run = plain_run(s, (size_t)(end - s));
-		out_put(o, (const char *)s, run);
+		/* copy_plain's room: the rest, or what the buffer holds */
+		if (sizeof(o->buf) - o->len < 64)
+			out_flush(o);
+		size_t room = sizeof(o->buf) - o->len - 16, n = (size_t)(end - s);
+		size_t take = n < room ? n : room;
+		size_t run = copy_plain(o->buf + o->len, s, take);
+		o->len += run;
 		s += run;
-		if (s == end)
-			break;
-		if (*s == '"' || *s == '\\') {
-			char esc[2] = { '\\', (char)*s++ };
-			out_put(o, esc, 2);
-		} else if (*s < 0x20) {
-			char esc[7] = "\\u00";
-			esc[4] = "0123456789abcdef"[*s >> 4];
-			esc[5] = "0123456789abcdef"[*s & 0xf];
-			out_put(o, esc, 6);
-			s++;
-		} else {
-			int n = utf8_length(s);
-			if (n) {
-				out_put(o, (const char *)s, (size_t)n);
-				s += n;
-			} else {
-				out_put(o, "\xef\xbf\xbd", 3);	/* U+FFFD for a byte that is not UTF-8 */
-				s++;
-			}
-		}
+		if (run == take)
+			continue;
+		s += put_escaped(o, s);
 	}
 	out_char(o, '"');
 }
