@@ -42,10 +42,6 @@ void out_str(struct out *o, const char *s)
 
 void out_uint(struct out *o, uint64_t v)
 {
-	if (v < 10) {	/* the flags of a JSON line */
-		out_char(o, (char)('0' + v));
-		return;
-	}
 	char d[24], *p = d + sizeof(d);
 	do
 		*--p = (char)('0' + v % 10);

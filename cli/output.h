@@ -39,6 +39,14 @@ static inline void out_char(struct out *o, char c)
 	out_put(o, &c, 1);
 }
 void out_uint(struct out *o, uint64_t v);
+/* out_uint, inline for one digit (the flags of a JSON line). */
+static inline void out_digits(struct out *o, uint64_t v)
+{
+	if (v < 10)
+		out_char(o, (char)('0' + v));
+	else
+		out_uint(o, v);
+}
 void out_int(struct out *o, int64_t v);
 void out_hex(struct out *o, uint64_t v);	/* 0x... */
 /* S as a JSON string: quoted, with '"', '\' and control characters
