@@ -68,7 +68,7 @@ static int find(const struct name_index *ix, const char *name, uint32_t hash, in
 int name_index_build(struct name_index *ix, const void *list, int count, name_at_fn name_at, key_at_fn key_at,
 		     struct arena *arena)
 {
-	uint32_t size = 16;
+	uint32_t size = 4;	/* most events have a few unit masks */
 	while (size < 2u * (uint32_t)count)
 		size *= 2;
 	ix->mask = size - 1;

@@ -205,7 +205,10 @@ static int read_positions(struct unpacker *u, uint16_t **items, int *n, int limi
 	*n = (int)read_length(&u->r, (uint64_t)limit);
 	if (!u->r.ok)
 		return refuse(u, "more unit-mask positions than the event has unit masks");
-	*items = arena_calloc(&u->t->arena, (size_t)*n + 1, sizeof(**items));
+	*items = NULL;	/* most lists are empty: no memory for them */
+	if (!*n)
+		return 0;
+	*items = arena_calloc(&u->t->arena, (size_t)*n, sizeof(**items));
 	if (!*items)
 		return refuse(u, "out of memory");
 	uint64_t seen[MAX_UMASKS / 64] = { 0 };
@@ -257,8 +260,8 @@ static int read_umask(struct unpacker *u, struct event *ev, struct umask *um)
 	if (read_positions(u, &um->added, &um->nadded, ev->numasks))
 		return -1;
 	um->nimplied = (int)read_length(r, MAX_MODIFIERS);
-	um->implied = arena_calloc(&u->t->arena, (size_t)um->nimplied + 1, sizeof(*um->implied));
-	if (!um->implied)
+	um->implied = um->nimplied ? arena_calloc(&u->t->arena, (size_t)um->nimplied, sizeof(*um->implied)) : NULL;
+	if (um->nimplied && !um->implied)
 		return refuse(u, "out of memory");
 	for (int k = 0; k < um->nimplied; k++) {
 		struct implied *im = &um->implied[k];
