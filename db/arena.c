@@ -59,3 +59,19 @@ void arena_free(struct arena *a)
 	}
 	a->used = a->size = 0;
 }
+
+struct arena_mark arena_mark(const struct arena *a)
+{
+	return (struct arena_mark){ a->chunks, a->used, a->size };
+}
+
+void arena_rewind(struct arena *a, struct arena_mark mark)
+{
+	while (a->chunks && a->chunks != mark.chunks) {
+		struct arena_chunk *next = a->chunks->next;
+		pages_free(a->chunks, a->chunks->from_region);
+		a->chunks = next;
+	}
+	a->used = mark.used;
+	a->size = mark.size;
+}

@@ -21,4 +21,12 @@ void *arena_calloc(struct arena *a, size_t count, size_t size);
 char *arena_strdup(struct arena *a, const char *s);
 void arena_free(struct arena *a);
 
+/* Where A stands, and back there: what was allocated since is freed. */
+struct arena_mark {
+	struct arena_chunk *chunks;
+	size_t used, size;
+};
+struct arena_mark arena_mark(const struct arena *a);
+void arena_rewind(struct arena *a, struct arena_mark mark);
+
 #endif

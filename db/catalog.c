@@ -17,6 +17,7 @@
 #include "family_encoders.h"
 #include "packed.h"
 #include "pmu_row.h"
+#include "shared_sets.h"
 #include "unpack.h"
 
 #define SCHEMA_VERSION 7
@@ -112,6 +113,7 @@ static struct event_table *table_of(struct pmudb *db, int64_t id)
 	struct event_table *t = atomic_load_explicit(&db->tables[id - 1], memory_order_relaxed);
 	if (!t && (t = arena_calloc(&db->arena, 1, sizeof(*t)))) {
 		t->id = id;
+		t->shared_sets = &db->shared_sets;
 		atomic_store_explicit(&db->tables[id - 1], t, memory_order_release);
 	}
 	return t;
@@ -528,6 +530,7 @@ void catalog_close(struct pmudb *db)
 	free(db->pmus);
 	free(db->pmu_state);
 	free(db->directory);
+	shared_sets_free(&db->shared_sets);
 	arena_free(&db->arena);
 	ZSTD_freeDCtx(db->zstd);
 	for (int i = 0; i < STMT_COUNT; i++)

@@ -240,8 +240,18 @@ struct event_slot {
 	const char *failure;	/* once FAILED */
 };
 
+/* shared_sets.h */
+struct shared_sets {
+	int count, cap;
+	struct shared_set {
+		uint64_t hash;
+		const struct modifier_set *set;
+	} *items;
+};
+
 struct event_table {
 	int64_t id;
+	struct shared_sets *shared_sets;	/* the handle's, or NULL: none shared */
 	atomic_int state;	/* enum load_state */
 	const char *failure;	/* why it, or an event of it, FAILED */
 	unsigned char *blob;
@@ -305,6 +315,7 @@ struct pmudb {
 	const char *what;	/* the file, or "built-in catalog", for messages */
 	pthread_mutex_t lock;	/* first reads, and every use of SQLite */
 	struct arena arena;	/* PMUs and tables, as they are read */
+	struct shared_sets shared_sets;	/* the tables' modifier sets, by content */
 	struct ZSTD_DCtx_s *zstd;	/* for every blob, made on first use */
 	unsigned char *directory;	/* the PMU directory blob */
 	size_t directory_size;

@@ -17,6 +17,7 @@
 #include <strings.h>
 
 #include "packed.h"
+#include "shared_sets.h"
 
 static const char *const field_names[F_COUNT] = {
 	[F_TYPE] = "type", [F_CONFIG] = "config", [F_CONFIG1] = "config1", [F_CONFIG2] = "config2",
@@ -164,6 +165,7 @@ static const struct modifier_set *modifier_set(struct unpacker *u, int s)
 	struct event_table *t = u->t;
 	if (t->sets[s])
 		return t->sets[s];
+	struct arena_mark before = arena_mark(&t->arena);
 	struct modifier_set *set = arena_calloc(&t->arena, 1, sizeof(*set));
 	if (!set) {
 		refuse(u, "out of memory");
@@ -193,6 +195,16 @@ static const struct modifier_set *modifier_set(struct unpacker *u, int s)
 	if (name_index_build(&set->by_name, set->items, set->count, modifier_name, NULL, &t->arena)) {
 		refuse(u, "out of memory");
 		return NULL;
+	}
+	if (t->shared_sets) {
+		uint64_t hash;
+		const struct modifier_set *same = shared_sets_find(t->shared_sets, set, &hash);
+		if (same) {
+			/* another table's copy: this one's memory back */
+			arena_rewind(&t->arena, before);
+			return t->sets[s] = same;
+		}
+		shared_sets_add(t->shared_sets, set, hash);
 	}
 	return t->sets[s] = set;
 }

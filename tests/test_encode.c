@@ -18,6 +18,7 @@
 #include <sys/mman.h>
 #include <cmocka.h>
 
+#include "catalog.h"
 #include "libpfm_ask.h"
 #include "pages.h"
 #include "pmudb.h"
@@ -458,6 +459,56 @@ static void test_chunks_come_from_regions_that_are_returned(void **state)
 #endif
 }
 
+/* The test's own reading of "equal": names, descriptions and every value. */
+static bool sets_equal(const struct modifier_set *a, const struct modifier_set *b)
+{
+	if (a->count != b->count)
+		return false;
+	for (int m = 0; m < a->count; m++) {
+		struct modifier x = a->items[m], y = b->items[m];
+		if (strcmp(x.name, y.name) || strcmp(x.description, y.description))
+			return false;
+		x.name = x.description = x.fstr_key = y.name = y.description = y.fstr_key = NULL;
+		if (memcmp(&x, &y, sizeof(x)))
+			return false;
+	}
+	return true;
+}
+
+/* Tables whose modifier sets are equal share one decoded copy
+ * (shared_sets.h): as many sets in memory as distinct contents. */
+static void test_equal_modifier_sets_are_shared(void **state)
+{
+	(void)state;
+	enum { MAX = 4096 };
+	static const struct modifier_set *sets[MAX];
+	int n = 0;
+	for (int p = 0; p < db->npmus && n < MAX; p++) {
+		struct pmu *pmu = catalog_pmu(db, p, NULL);
+		if (!pmu || strcmp(pmu->family_name, "intel_x86") || catalog_load_table(db, pmu, NULL))
+			continue;
+		for (int e = 0; e < pmu->table->nevents && e < 8 && n < MAX; e++) {
+			const struct event *ev = catalog_event(db, pmu, e, NULL);
+			if (ev && ev->modifiers->count)
+				sets[n++] = ev->modifiers;
+		}
+	}
+	int copies = 0, contents = 0;
+	for (int i = 0; i < n; i++) {
+		bool copy_seen = false, content_seen = false;
+		for (int j = 0; j < i; j++) {
+			copy_seen |= sets[j] == sets[i];
+			content_seen |= sets_equal(sets[j], sets[i]);
+		}
+		copies += !copy_seen;
+		contents += !content_seen;
+	}
+	print_message("%d sets of the first events of the intel_x86 tables: %d contents, %d copies in memory\n", n,
+		      contents, copies);
+	assert_true(n > contents);	/* some tables repeat a set */
+	assert_int_equal(copies, contents);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -469,6 +520,7 @@ int main(void)
 		cmocka_unit_test(test_bad_catalogs_are_refused),
 		cmocka_unit_test(test_concurrent_encodes_on_one_handle),
 		cmocka_unit_test(test_chunks_come_from_regions_that_are_returned),
+		cmocka_unit_test(test_equal_modifier_sets_are_shared),
 		cmocka_unit_test(test_browsing),
 		cmocka_unit_test(test_rules_of_newer_libpfm_answer_as_libpfm),
 	};
