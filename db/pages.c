@@ -13,6 +13,13 @@
 #define CARVE_ALIGN 64
 #define SMALL_FIRST ((size_t)1 << 20)	/* what a process takes from malloc before regions */
 
+/* Under AddressSanitizer every chunk is malloc's, which it watches. */
+#ifdef __SANITIZE_ADDRESS__
+#define REGIONS false
+#else
+#define REGIONS true
+#endif
+
 /* At the start of each region: how many of its pieces are live, the
  * region's own reference while pieces are still carved from it counted
  * as one. */
@@ -73,8 +80,7 @@ static void *carve(size_t n)
 void *pages_alloc(size_t n, bool *from_region)
 {
 	*from_region = false;
-#ifndef __SANITIZE_ADDRESS__	/* malloc's memory, that AddressSanitizer watches */
-	if (n <= REGION / 8) {
+	if (REGIONS && n <= REGION / 8) {
 		pthread_mutex_lock(&lock);
 		void *p = taken_small >= SMALL_FIRST ? carve(n) : NULL;
 		if (!p)
@@ -85,7 +91,6 @@ void *pages_alloc(size_t n, bool *from_region)
 			return p;
 		}
 	}
-#endif
 	return malloc(n);
 }
 
