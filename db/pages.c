@@ -13,12 +13,24 @@
 #define CARVE_ALIGN 64
 #define SMALL_FIRST ((size_t)1 << 20)	/* what a process takes from malloc before regions */
 
-/* Under AddressSanitizer every chunk is malloc's, which it watches. */
-#ifdef __SANITIZE_ADDRESS__
+/* Under AddressSanitizer every chunk is malloc's, which it watches (gcc
+ * says so with a macro, clang with __has_feature). */
+#if defined(__SANITIZE_ADDRESS__)
 #define REGIONS false
-#else
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define REGIONS false
+#endif
+#endif
+#ifndef REGIONS
 #define REGIONS true
 #endif
+
+/* A program run under LeakSanitizer, this library built without it, has
+ * the regions scanned for pointers as malloc's memory is; else what only
+ * a region points to would be reported lost.  Weak: absent otherwise. */
+extern void __lsan_register_root_region(const void *p, size_t size) __attribute__((weak));
+extern void __lsan_unregister_root_region(const void *p, size_t size) __attribute__((weak));
 
 /* At the start of each region: how many of its pieces are live, the
  * region's own reference while pieces are still carved from it counted
@@ -36,8 +48,11 @@ static size_t carved;		/* bytes of it given out, its head included */
 static void release(unsigned char *region)
 {
 	struct region_head *h = (struct region_head *)region;
-	if (--h->live == 0)
-		munmap(region, REGION);
+	if (--h->live)
+		return;
+	if (__lsan_unregister_root_region)
+		__lsan_unregister_root_region(region, REGION);
+	munmap(region, REGION);
 }
 
 /* A region aligned to its size (the kernel backs only aligned 2 MB with a
@@ -54,6 +69,8 @@ static unsigned char *map_region(void)
 	/* advice only: where huge pages are off, the region is faulted a
 	 * page at a time, as malloc's memory would be */
 	madvise(r, REGION, MADV_HUGEPAGE);
+	if (__lsan_register_root_region)
+		__lsan_register_root_region(r, REGION);
 	return r;
 }
 
