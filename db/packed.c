@@ -53,7 +53,7 @@ static uint64_t failed(struct packed_reader *r)
 	return 0;
 }
 
-uint64_t read_varint(struct packed_reader *r)
+uint64_t read_varint_long(struct packed_reader *r)
 {
 	uint64_t v = 0;
 	for (int shift = 0; shift < 64; shift += 7) {

@@ -79,7 +79,15 @@ struct packed_reader {
 };
 
 void reader_init(struct packed_reader *r, const void *data, size_t n);
-uint64_t read_varint(struct packed_reader *r);
+uint64_t read_varint_long(struct packed_reader *r);
+/* Most varints are one byte: that case inline (unpacking a table's
+ * events reads some forty each, through a call). */
+static inline uint64_t read_varint(struct packed_reader *r)
+{
+	if (r->p != r->end && *r->p < 0x80)
+		return *r->p++;
+	return read_varint_long(r);
+}
 int64_t read_svarint(struct packed_reader *r);
 /* A varint that must be at most MAX (else the read fails). */
 uint64_t read_count(struct packed_reader *r, uint64_t max);
