@@ -43,6 +43,8 @@ void cli_close(struct cli *c);
 const struct pmudb_scope *cli_scope(struct cli *c);
 /* The scope EVENT needs: none for "pmu::event" (the host is not looked up). */
 const struct pmudb_scope *cli_scope_for(struct cli *c, const char *event);
+/* Whether EVENT holds "::" (names its PMU). */
+bool cli_names_pmu(const char *event);
 
 /* Writes S as a JSON string (quoted, escaped; see out_json_string). */
 void json_string(FILE *f, const char *s);

@@ -63,7 +63,7 @@ static void print_json_error(struct out *o, const char *event, const struct pmud
 static int encode_one(struct cli *c, const char *event, struct pmudb_encoding *enc, struct pmudb_error *err)
 {
 	int r = pmudb_encode(c->db, event, cli_scope_for(c, event), enc, err);
-	if (r == PMUDB_ERR_NOTFOUND && !c->has_scope && !strstr(event, "::"))
+	if (r == PMUDB_ERR_NOTFOUND && !c->has_scope && !cli_names_pmu(event))
 		*err = c->scope_error;
 	return r;
 }
