@@ -240,7 +240,7 @@ struct event_slot {
 	const char *failure;	/* once FAILED */
 };
 
-/* shared_sets.h */
+/* The modifier sets a handle has decoded, by content (shared_sets.h). */
 struct shared_sets {
 	int count, cap;
 	struct shared_set {
