@@ -11,7 +11,6 @@
 #define PMUDB_CACHE_SLOT_H
 
 #include <stdatomic.h>
-#include <stdbool.h>
 #include <stdint.h>
 
 /* Notes FOUND (not 0) for HASH. */

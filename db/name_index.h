@@ -22,13 +22,14 @@ uint32_t name_hash(const char *s);
  * nothing stores: a name looked up in several indexes is hashed once
  * (name_index_find_hashed), inline as a warm encoding hashes three or
  * four names.  Not every byte: words at both ends and, past sixteen
- * bytes, at 8 and n - 16, with the length, which covers a name of up to 32 bytes whole; of the 100,000
- * unit-mask names of today's catalog, 46 longer ones share a hash with
- * another of their event (a probe more, never a wrong answer: names are
- * compared).  Hashing every word was a tenth of a warm encoding, and
- * name_hash's byte loop (which the directory's format fixes) more.  Bit 5
- * set in every byte folds the case of ASCII letters, as in name_hash.
- * Every word lies within the name: no read past its end. */
+ * bytes, at 8 and n - 16, with the length, which covers a name of up to
+ * 32 bytes whole; of the 100,000 unit-mask names of today's catalog, 46
+ * longer ones share a hash with another of their event (a probe more,
+ * never a wrong answer: names are compared).  Hashing every word was a
+ * tenth of a warm encoding, and name_hash's byte loop (which the
+ * directory's format fixes) more.  Bit 5 set in every byte folds the case
+ * of ASCII letters, as in name_hash.  Every word lies within the name: no
+ * read past its end. */
 static inline uint32_t name_index_hash(const char *s, size_t n)
 {
 	const uint64_t fold = 0x2020202020202020ull, k = 0x9e3779b97f4a7c15ull;
