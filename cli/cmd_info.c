@@ -82,7 +82,7 @@ int cmd_info(struct cli *c, int argc, char **argv)
 	}
 	int status = cli_open(c);
 	if (status == EXIT_GOOD) {
-		int pmu, event;
+		int pmu = -1, event = -1;	/* set by pmudb_find_event when it returns 0 */
 		struct pmudb_error err;
 		if (pmudb_find_event(c->db, argv[1], cli_scope_for(c, argv[1]), &pmu, &event, &err)) {
 			fprintf(stderr, "pmudb: info: %s: %s\n", argv[1], err.message);

@@ -12,13 +12,16 @@ static int print_match(void *ctx, int pmu, int event, int umask)
 	pmudb_t *db = ctx;
 	struct pmudb_pmu_info p;
 	struct pmudb_event_info ev;
-	pmudb_pmu_info(db, pmu, &p);
-	pmudb_event_info(db, pmu, event, &ev);
+	/* the search names only what it read: a table it cannot read now is
+	 * left out, not printed from uninitialised memory */
+	if (pmudb_pmu_info(db, pmu, &p) || pmudb_event_info(db, pmu, event, &ev))
+		return 0;
 	if (umask < 0) {
 		printf("%s::%s\t%s\n", p.name, ev.name, ev.description);
 	} else {
 		struct pmudb_umask_info u;
-		pmudb_umask_info(db, pmu, event, umask, &u);
+		if (pmudb_umask_info(db, pmu, event, umask, &u))
+			return 0;
 		printf("%s::%s:%s\t%s\n", p.name, ev.name, u.name, u.description);
 	}
 	return 0;
