@@ -22,6 +22,17 @@ CFLAGS += -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit
 LDFLAGS += -fsanitize=address,undefined
 endif
 
+# The runtime (db/, cli/) is compiled with -O3 and for link-time
+# optimisation: an encoding crosses a dozen small files (parse, rules,
+# family encoder, perf layer, fstr), and a link that sees them all inlines
+# across them (warm core strings: 10 to 13 % fewer instructions; see the
+# commit that brought it).  The objects carry plain code too, so a program
+# that links libpmudb.a without -flto gets the -O3 code of each file; the
+# CLI, libpmudb.so and the bench link with it.  Not under the sanitizers.
+ifeq ($(SAN),)
+RUNTIME_OPT ?= -O3 -flto=auto -ffat-lto-objects
+endif
+
 ifneq ($(LIBPFM),)
 PFM_CFLAGS := -I$(LIBPFM)/include
 PFM_LIBS := -L$(LIBPFM)/lib -Wl,-rpath,$(LIBPFM)/lib -lpfm
@@ -115,7 +126,7 @@ $(BUILD)/tests/%.o: tests/%.c $(PFM_ID)
 
 $(BUILD)/db/%.o: db/%.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -fPIC -c $< -o $@
+	$(CC) $(CFLAGS) $(RUNTIME_OPT) -fPIC -c $< -o $@
 
 # Where the library looks for the installed catalog when it finds none
 # beside itself (db/installed.c): the PREFIX it was built with.
@@ -123,7 +134,7 @@ $(BUILD)/db/installed.o: CFLAGS += -DPMUDB_PREFIX='"$(PREFIX)"'
 
 $(BUILD)/cli/%.o: cli/%.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -Idb -c $< -o $@
+	$(CC) $(CFLAGS) $(RUNTIME_OPT) -Idb -c $< -o $@
 
 $(BUILD)/db/builtin.o: db/builtin.S $(BUILD)/pmudb.db
 	@mkdir -p $(dir $@)
@@ -131,10 +142,10 @@ $(BUILD)/db/builtin.o: db/builtin.S $(BUILD)/pmudb.db
 
 $(BUILD)/libpmudb.a: $(DB_OBJ)
 	rm -f $@
-	ar rcs $@ $^
+	gcc-ar rcs $@ $^
 
 $(BUILD)/libpmudb.so: $(DB_OBJ)
-	$(CC) $(LDFLAGS) -shared -Wl,-soname,libpmudb.so.0 $^ -o $@ $(SQLITE_LIBS) $(ZSTD_LIBS) -lpthread
+	$(CC) $(CFLAGS) $(RUNTIME_OPT) $(LDFLAGS) -shared -Wl,-soname,libpmudb.so.0 $^ -o $@ $(SQLITE_LIBS) $(ZSTD_LIBS) -lpthread
 
 # Linked statically, libc included: no libpfm at run time, a binary that
 # runs on any Linux of its architecture, and a one-event process that
@@ -149,7 +160,7 @@ else
 CLI_LINK :=
 endif
 $(BUILD)/pmudb: $(CLI_OBJ) $(BUILD)/libpmudb.a
-	$(CC) $(LDFLAGS) $(CLI_LINK) $(CLI_OBJ) $(BUILD)/libpmudb.a -o $@ $(SQLITE_LIBS) $(ZSTD_LIBS) -lpthread -lm \
+	$(CC) $(CFLAGS) $(RUNTIME_OPT) $(LDFLAGS) $(CLI_LINK) $(CLI_OBJ) $(BUILD)/libpmudb.a -o $@ $(SQLITE_LIBS) $(ZSTD_LIBS) -lpthread -lm \
 		2>&1 | grep -v -e 'unixDlOpen' -e 'statically linked applications requires at runtime' >&2 || true
 	@test -x $@
 
@@ -218,7 +229,7 @@ $(STATIC_BIN):
 	@echo "make static: ARCH=$(ARCH): this host ($(HOST_ARCH)) builds for itself or, cross, for arm64" >&2; exit 2
 else ifeq ($(CROSS_DIR),)
 $(BUILD)/pmudb-static: $(CLI_OBJ) $(BUILD)/libpmudb.a
-	$(CC) $(LDFLAGS) -static $(CLI_OBJ) $(BUILD)/libpmudb.a -o $@ $(SQLITE_LIBS) $(ZSTD_LIBS) -lpthread -lm
+	$(CC) $(CFLAGS) $(RUNTIME_OPT) $(LDFLAGS) -static $(CLI_OBJ) $(BUILD)/libpmudb.a -o $@ $(SQLITE_LIBS) $(ZSTD_LIBS) -lpthread -lm
 	@echo "(the linker's dlopen warning: SQLite's load_extension refers to it; pmudb never calls it)"
 	$(STRIP) --strip-debug $@
 else
@@ -340,17 +351,19 @@ $(BUILD)/tests/test_hostile: tests/test_hostile.c $(BUILD)/compiler/pack.o $(TES
 		$(PFM_LIBS) $(SQLITE_LIBS) $(ZSTD_LIBS) $(JSON_LIBS) $(CMOCKA_LIBS) -lpthread
 
 # The differential harness links libpfm (test-only) and the compiler's
-# sysfs spy, so that libpfm encodes uncore PMUs here too.
+# sysfs spy, so that libpfm encodes uncore PMUs here too; and the runtime
+# optimised as the CLI and the bench link it, so that the code it checks
+# is the code they run.
 $(BUILD)/tests/harness: tests/harness.c $(BUILD)/tests/corpus.o $(BUILD)/tests/floors.o $(BUILD)/tests/libpfm_ask.o \
 		$(BUILD)/compiler/sysfs_spy.o $(BUILD)/libpmudb.a
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(PFM_CFLAGS) -Idb $< $(BUILD)/tests/corpus.o $(BUILD)/tests/floors.o $(BUILD)/tests/libpfm_ask.o \
+	$(CC) $(CFLAGS) $(RUNTIME_OPT) $(PFM_CFLAGS) -Idb $< $(BUILD)/tests/corpus.o $(BUILD)/tests/floors.o $(BUILD)/tests/libpfm_ask.o \
 		$(BUILD)/compiler/sysfs_spy.o $(BUILD)/libpmudb.a -o $@ $(LDFLAGS) $(PFM_LIBS) $(SQLITE_LIBS) $(ZSTD_LIBS) -ldl -lpthread
 
 $(BUILD)/tests/bench: tests/bench.c $(BUILD)/tests/corpus.o $(BUILD)/tests/libpfm_ask.o $(BUILD)/compiler/sysfs_spy.o \
 		$(BUILD)/libpmudb.a
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(PFM_CFLAGS) -Idb $< $(BUILD)/tests/corpus.o $(BUILD)/tests/libpfm_ask.o \
+	$(CC) $(CFLAGS) $(RUNTIME_OPT) $(PFM_CFLAGS) -Idb $< $(BUILD)/tests/corpus.o $(BUILD)/tests/libpfm_ask.o \
 		$(BUILD)/compiler/sysfs_spy.o $(BUILD)/libpmudb.a -o $@ $(LDFLAGS) $(PFM_LIBS) $(SQLITE_LIBS) $(ZSTD_LIBS) -ldl -lpthread
 
 # The decode property over the harness corpus (libpfm enumerates it).
