@@ -352,16 +352,17 @@ static int look_in(struct request *rq, int index, const char *name, uint32_t has
 static int find_event(struct request *rq, const char *pname, size_t plen, const char *name, size_t len,
 		      const struct pmudb_scope *scope, const char **attrs)
 {
-	/* "PMU::EVENT" in the working copy (not an event of a scope) */
-	bool whole = pname != NULL;
-	uint32_t hash = name_index_hash(name, len), pmu_hash = whole ? name_index_hash(pname, plen) : 0;
-	uint32_t key = event_cache_key(pmu_hash, hash);
-	if (whole && event_cache_find(rq->db, key, pname, plen, name, len, &rq->pmu, &rq->ev)) {
+	/* "PMU::EVENT" in the working copy (not an event of a scope): the
+	 * cache's key is one hash of that whole span; the two names are
+	 * hashed apart only when the cache does not know it */
+	uint32_t key = pname ? event_cache_key(pname, (size_t)(name + len - pname)) : 0;
+	if (pname && event_cache_find(rq->db, key, pname, plen, name, len, &rq->pmu, &rq->ev)) {
 		*attrs = NULL;
 		return 0;
 	}
+	uint32_t hash = name_index_hash(name, len);
 	if (pname) {
-		int index = catalog_lookup_pmu(rq->db, pname, pmu_hash, rq->err);
+		int index = catalog_lookup_pmu(rq->db, pname, name_index_hash(pname, plen), rq->err);
 		if (index == PMUDB_ERR_CATALOG)
 			return PMUDB_ERR_CATALOG;
 		if (index < 0)
@@ -370,7 +371,7 @@ static int find_event(struct request *rq, const char *pname, size_t plen, const 
 		if (r == 1)
 			return fail(rq, PMUDB_ERR_NOTFOUND, "no event '%s' in PMU %s", name,
 				    catalog_pmu(rq->db, index, NULL)->name);
-		if (!r && whole && !*attrs)
+		if (!r && !*attrs)
 			event_cache_add(rq->db, key, pname, name, index, rq->event_index);
 		return r;
 	}

@@ -16,12 +16,16 @@
 
 #include "catalog.h"
 
-/* The key of PMU::EVENT from the name_index_hash of each name: the hashes
- * a miss goes on to look the names up with. */
-uint32_t event_cache_key(uint32_t pmu_hash, uint32_t event_hash);
+/* The key of "PMU::EVENT", the N bytes at SPAN (the PMU's name, two bytes
+ * between, the event's name): one hash of the whole, which a hit needs
+ * and a miss has no use for. */
+static inline uint32_t event_cache_key(const char *span, size_t n)
+{
+	return name_index_hash(span, n);
+}
 
 /* True, with *P and *EV set, when the cache knows PNAME::NAME (PLEN and
- * LEN bytes) by KEY. */
+ * LEN bytes, within the span KEY was made of) by KEY. */
 bool event_cache_find(struct pmudb *db, uint32_t key, const char *pname, size_t plen, const char *name, size_t len,
 		      const struct pmu **p, const struct event **ev);
 
