@@ -53,9 +53,10 @@ static void print_json_error(struct out *o, const char *event, const struct pmud
 	out_json_string(o, event);
 	json_field(o, "error");
 	out_json_string(o, err->message);
-	json_field(o, "error_code");
-	out_json_string(o, pmudb_error_name(err->code));
-	out_lit(o, "}\n");
+	/* the code's name is the library's own ASCII: nothing to escape */
+	out_lit(o, ",\"error_code\":\"");
+	out_str(o, pmudb_error_name(err->code));
+	out_lit(o, "\"}\n");
 }
 
 /* Encodes EVENT; on failure ERR says why (with the host's missing CPU

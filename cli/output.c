@@ -40,13 +40,25 @@ void out_str(struct out *o, const char *s)
 	out_put(o, s, strlen(s));
 }
 
+/* Room for N bytes in the buffer, flushed first if need be: numbers are
+ * written in place, where a copy of each cost a memcpy call. */
+static char *room_for(struct out *o, size_t n)
+{
+	if (sizeof(o->buf) - o->len < n)
+		out_flush(o);
+	return o->buf + o->len;
+}
+
 void out_uint(struct out *o, uint64_t v)
 {
-	char d[24], *p = d + sizeof(d);
+	int n = 1;
+	for (uint64_t x = v; x >= 10; x /= 10)
+		n++;
+	char *p = room_for(o, 20) + n;
+	o->len += (size_t)n;
 	do
 		*--p = (char)('0' + v % 10);
 	while (v /= 10);
-	out_put(o, p, (size_t)(d + sizeof(d) - p));
 }
 
 void out_int(struct out *o, int64_t v)
@@ -61,13 +73,15 @@ void out_int(struct out *o, int64_t v)
 
 void out_hex(struct out *o, uint64_t v)
 {
-	char d[24], *p = d + sizeof(d);
+	int n = 2 + (v ? (67 - __builtin_clzll(v)) / 4 : 1);	/* "0x" and the digits */
+	char *p = room_for(o, 18);
+	p[0] = '0';
+	p[1] = 'x';
+	o->len += (size_t)n;
+	p += n;
 	do
 		*--p = "0123456789abcdef"[v & 0xf];
 	while (v >>= 4);
-	*--p = 'x';
-	*--p = '0';
-	out_put(o, p, (size_t)(d + sizeof(d) - p));
 }
 
 /* The length of the valid UTF-8 sequence at S (1 to 4), or 0. */
@@ -116,10 +130,11 @@ static size_t copy_plain(char *d, const unsigned char *s, size_t n)
 			i = n - 16;	/* the last sixteen: those before I were plain */
 			x = _mm_loadu_si128((const __m128i *)(s + i));
 		} else {
-			unsigned char tail[16];	/* the whole string, padded with a plain byte */
-			memset(tail, 'a', sizeof(tail));
-			memcpy(tail, s, n);
-			x = _mm_loadu_si128((const __m128i *)tail);
+			/* shorter than a word (a PMU's name): a byte loop costs
+			 * less than padding a copy of it */
+			for (; i < n && s[i] >= 0x20 && s[i] < 0x80 && s[i] != '"' && s[i] != '\\'; i++)
+				d[i] = (char)s[i];
+			return i;
 		}
 		/* signed: bytes from 0x80 up are below 0x20 too */
 		__m128i care = _mm_or_si128(_mm_cmplt_epi8(x, space),
