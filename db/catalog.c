@@ -312,19 +312,19 @@ static int read_aliases(struct pmudb *db, void *arg)
 	return 0;
 }
 
-int catalog_lookup_event(struct pmudb *db, const struct pmu *p, const char *name, uint32_t hash, const char **attrs,
-			 struct pmudb_error *err)
+int catalog_lookup_event(struct pmudb *db, const struct pmu *p, const char *name, size_t len, uint32_t hash,
+			 const char **attrs, struct pmudb_error *err)
 {
 	struct event_table *t = p->table;
 	if (attrs)
 		*attrs = NULL;
-	int e = name_index_find_hashed(&t->by_name, name, hash, 0);
+	int e = name_index_find_hashed(&t->by_name, name, len, hash);
 	if (e >= 0)
 		return e;
 	if (read_once(db, &t->alias_state, read_aliases, t) != READ)
 		return set_error(err, PMUDB_ERR_CATALOG, "%s: the aliases of %s are damaged: %s", db->what, p->name,
 				 t->failure);
-	int a = name_index_find_hashed(&t->alias_by_name, name, hash, 0);
+	int a = name_index_find_hashed(&t->alias_by_name, name, len, hash);
 	if (a < 0)
 		return -1;
 	if (attrs)
@@ -335,12 +335,13 @@ int catalog_lookup_event(struct pmudb *db, const struct pmu *p, const char *name
 int catalog_find_event(struct pmudb *db, const struct pmu *p, const char *name, const char **attrs,
 		       struct pmudb_error *err)
 {
-	return catalog_lookup_event(db, p, name, name_index_hash(name, strlen(name)), attrs, err);
+	size_t len = strlen(name);
+	return catalog_lookup_event(db, p, name, len, name_index_hash(name, len), attrs, err);
 }
 
 int catalog_find_umask(const struct event *ev, const char *name)
 {
-	return name_index_find(&ev->umask_by_name, name, 0);
+	return name_index_find(&ev->umask_by_name, name);
 }
 
 /* ---- descriptions, for browsing ------------------------------------------------ */

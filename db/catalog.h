@@ -377,8 +377,8 @@ const struct event *catalog_event(struct pmudb *db, const struct pmu *p, int e, 
  * set) when the aliases are damaged. */
 int catalog_find_event(struct pmudb *db, const struct pmu *p, const char *name, const char **attrs,
 		       struct pmudb_error *err);
-int catalog_lookup_event(struct pmudb *db, const struct pmu *p, const char *name, uint32_t hash, const char **attrs,
-			 struct pmudb_error *err);
+int catalog_lookup_event(struct pmudb *db, const struct pmu *p, const char *name, size_t len, uint32_t hash,
+			 const char **attrs, struct pmudb_error *err);
 
 /* The first live unit mask of EV named NAME, or -1. */
 int catalog_find_umask(const struct event *ev, const char *name);

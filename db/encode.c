@@ -245,7 +245,7 @@ static int parse_attr(struct request *rq, char *tok, size_t len, size_t at)
 	uint32_t hash = name_index_hash(tok, len);
 	/* A name that is both a unit mask and a modifier is the modifier when
 	 * it has a value (snb::L2_LINES_IN:I:I=1), as in libpfm. */
-	int u = val ? -1 : name_index_find_hashed(&ev->umask_by_name, tok, hash, 0);
+	int u = val ? -1 : name_index_find_hashed(&ev->umask_by_name, tok, len, hash);
 	if (u >= 0) {
 		if (rq->has_raw && !rq->in_catalog)
 			return fail(rq, PMUDB_ERR_ATTR, "unit mask %s beside a raw unit mask", tok);
@@ -254,7 +254,7 @@ static int parse_attr(struct request *rq, char *tok, size_t len, size_t at)
 		rq->named_umask |= !rq->in_catalog;
 		return ev->umasks[u].equiv ? expand_umask(rq, &ev->umasks[u]) : add_umask(rq, u);
 	}
-	int m = name_index_find_hashed(&ev->modifiers->by_name, tok, hash, 0);
+	int m = name_index_find_hashed(&ev->modifiers->by_name, tok, len, hash);
 	if (m < 0) {
 		if (eq)
 			*eq = '=';
@@ -312,20 +312,21 @@ static int parse_attrs(struct request *rq, char *attrs)
 
 /* ---- event and PMU ------------------------------------------------------ */
 
-/* The event NAME names in P: by name, or for a PMU whose names are numbers
- * its one event, with the number kept (libpfm's match_event).  *ATTRS: the
- * unit masks an alias stands for.  -1 when there is none. */
-static int event_in(struct request *rq, const struct pmu *p, const char *name, uint32_t hash, const char **attrs)
+/* The event NAME (LEN bytes) names in P: by name, or for a PMU whose names
+ * are numbers its one event, with the number kept (libpfm's match_event).
+ * *ATTRS: the unit masks an alias stands for.  -1 when there is none. */
+static int event_in(struct request *rq, const struct pmu *p, const char *name, size_t len, uint32_t hash,
+		    const char **attrs)
 {
 	*attrs = NULL;
 	if (p->family && p->family->match_name)
 		return p->table->nevents && !p->family->match_name(name, &rq->raw_code) ? 0 : -1;
-	return catalog_lookup_event(rq->db, p, name, hash, attrs, rq->err);
+	return catalog_lookup_event(rq->db, p, name, len, hash, attrs, rq->err);
 }
 
 /* Looks NAME up in PMU INDEX, its table read if need be: 0 and rq->pmu,
  * rq->ev set when found, 1 when not, or an error. */
-static int look_in(struct request *rq, int index, const char *name, uint32_t hash, const char **attrs)
+static int look_in(struct request *rq, int index, const char *name, size_t len, uint32_t hash, const char **attrs)
 {
 	/* what was read already is taken without a call (catalog.h) */
 	struct pmu *p = catalog_pmu_read(rq->db, index);
@@ -334,7 +335,7 @@ static int look_in(struct request *rq, int index, const char *name, uint32_t has
 	int r = catalog_table_read(p) ? 0 : catalog_load_table(rq->db, p, rq->err);
 	if (r)
 		return r;
-	int e = event_in(rq, p, name, hash, attrs);
+	int e = event_in(rq, p, name, len, hash, attrs);
 	if (e == PMUDB_ERR_CATALOG)
 		return e;
 	if (e < 0)
@@ -367,7 +368,7 @@ static int find_event(struct request *rq, const char *pname, size_t plen, const 
 			return PMUDB_ERR_CATALOG;
 		if (index < 0)
 			return fail(rq, PMUDB_ERR_NOTFOUND, "unknown PMU '%s'", pname);
-		int r = look_in(rq, index, name, hash, attrs);
+		int r = look_in(rq, index, name, len, hash, attrs);
 		if (r == 1)
 			return fail(rq, PMUDB_ERR_NOTFOUND, "no event '%s' in PMU %s", name,
 				    catalog_pmu(rq->db, index, NULL)->name);
@@ -377,7 +378,7 @@ static int find_event(struct request *rq, const char *pname, size_t plen, const 
 	}
 	int n = scope ? scope->count : rq->db->npmus;
 	for (int i = 0; i < n; i++) {
-		int r = look_in(rq, scope ? scope->pmus[i] : i, name, hash, attrs);
+		int r = look_in(rq, scope ? scope->pmus[i] : i, name, len, hash, attrs);
 		if (r != 1)
 			return r;
 	}

@@ -12,33 +12,10 @@
 #define EVENT_BITS 20
 #define PMU_LIMIT ((1 << (32 - EVENT_BITS)) - 1)
 
-/* The N bytes at A and B are equal, compared a word at a time inline:
- * the names are short, and memcmp's call was a fifth of a hit's cost.
- * Every word read lies within the N bytes. */
-static inline bool same_bytes(const char *a, const char *b, size_t n)
-{
-	uint64_t x, y;
-	if (n < 8) {
-		for (size_t i = 0; i < n; i++)
-			if (a[i] != b[i])
-				return false;
-		return true;
-	}
-	for (size_t i = 0; i + 8 < n; i += 8) {
-		memcpy(&x, a + i, 8);
-		memcpy(&y, b + i, 8);
-		if (x != y)
-			return false;
-	}
-	memcpy(&x, a + n - 8, 8);
-	memcpy(&y, b + n - 8, 8);
-	return x == y;
-}
-
 /* NAME (LEN bytes) is the catalog's S (S_LEN bytes), case aside. */
 static bool named(const char *s, size_t s_len, const char *name, size_t len)
 {
-	return s_len == len && (same_bytes(s, name, len) || same_name(s, name));
+	return s_len == len && (name_bytes_equal(s, name, len) || same_name(s, name));
 }
 
 bool event_cache_find(struct pmudb *db, uint32_t key, const char *pname, size_t plen, const char *name, size_t len,

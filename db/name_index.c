@@ -6,7 +6,6 @@
 
 #include "arena.h"
 
-#include <stdlib.h>
 #include <string.h>
 
 /* tolower() of the C locale, without the locale lookup. */
@@ -42,72 +41,55 @@ bool same_name(const char *a, const char *b)
 	return !*y;
 }
 
-static uint32_t slot_of(const struct name_index *ix, uint32_t hash, int key)
+static int find(const struct name_index *ix, const char *name, size_t len, uint32_t hash)
 {
-	return (hash ^ (uint32_t)key * 0x9e3779b1u) & ix->mask;
-}
-
-static int key_of(const struct name_index *ix, int i)
-{
-	return ix->key_at ? ix->key_at(ix->list, i) : 0;
-}
-
-static int find(const struct name_index *ix, const char *name, uint32_t hash, int key)
-{
-	for (uint32_t h = slot_of(ix, hash, key); ix->slots[h].position; h = (h + 1) & ix->mask) {
+	size_t filed_len = len < NAME_INDEX_LONG ? len : NAME_INDEX_LONG;
+	for (uint32_t h = hash & ix->mask; ix->slots[h].place; h = (h + 1) & ix->mask) {
 		const struct name_slot *s = &ix->slots[h];
-		if (s->hash != hash)
+		if (s->hash != hash || s->place >> 24 != filed_len)
 			continue;
-		int i = (int)s->position - 1;
-		if (key_of(ix, i) == key && same_name(s->name, name))
-			return i;
+		/* as written, mostly; else the spelling differs in case */
+		if ((filed_len < NAME_INDEX_LONG && name_bytes_equal(s->name, name, len)) || same_name(s->name, name))
+			return (int)(s->place & 0xffffff) - 1;
 	}
 	return -1;
 }
 
-int name_index_build(struct name_index *ix, const void *list, int count, name_at_fn name_at, key_at_fn key_at,
-		     struct arena *arena)
+int name_index_build(struct name_index *ix, const void *list, int count, name_at_fn name_at, struct arena *arena)
 {
+	if (count > NAME_INDEX_MAX)
+		return -1;
 	uint32_t size = 4;	/* most events have a few unit masks */
 	while (size < 2u * (uint32_t)count)
 		size *= 2;
 	ix->mask = size - 1;
-	ix->list = list;
-	ix->name_at = name_at;
-	ix->key_at = key_at;
-	ix->in_arena = arena != NULL;
-	ix->slots = arena ? arena_calloc(arena, size, sizeof(*ix->slots)) : calloc(size, sizeof(*ix->slots));
+	ix->slots = arena_calloc(arena, size, sizeof(*ix->slots));
 	if (!ix->slots)
 		return -1;
 	for (int i = 0; i < count; i++) {
 		const char *name = name_at(list, i);
 		if (!name)
 			continue;
-		uint32_t hash = name_index_hash(name, strlen(name));
-		int key = key_of(ix, i);
-		if (find(ix, name, hash, key) >= 0)
+		size_t len = strlen(name);
+		uint32_t hash = name_index_hash(name, len);
+		if (find(ix, name, len, hash) >= 0)
 			continue;	/* the first of equal names wins */
-		uint32_t h = slot_of(ix, hash, key);
-		while (ix->slots[h].position)
+		uint32_t h = hash & ix->mask;
+		while (ix->slots[h].place)
 			h = (h + 1) & ix->mask;
-		ix->slots[h] = (struct name_slot){ hash, (uint32_t)(i + 1), name };
+		uint32_t filed_len = len < NAME_INDEX_LONG ? (uint32_t)len : NAME_INDEX_LONG;
+		ix->slots[h] = (struct name_slot){ hash, filed_len << 24 | (uint32_t)(i + 1), name };
 	}
 	return 0;
 }
 
-int name_index_find(const struct name_index *ix, const char *name, int key)
+int name_index_find(const struct name_index *ix, const char *name)
 {
-	return ix->slots ? find(ix, name, name_index_hash(name, strlen(name)), key) : -1;
+	size_t len = strlen(name);
+	return ix->slots ? find(ix, name, len, name_index_hash(name, len)) : -1;
 }
 
-int name_index_find_hashed(const struct name_index *ix, const char *name, uint32_t hash, int key)
+int name_index_find_hashed(const struct name_index *ix, const char *name, size_t len, uint32_t hash)
 {
-	return ix->slots ? find(ix, name, hash, key) : -1;
-}
-
-void name_index_free(struct name_index *ix)
-{
-	if (!ix->in_arena)
-		free(ix->slots);
-	ix->slots = NULL;
+	return ix->slots ? find(ix, name, len, hash) : -1;
 }

@@ -1,8 +1,8 @@
 /*
  * name_index.h - case-insensitive lookup of names by hashing: the events
- * and aliases of a table, and its unit masks by event and name.  Names that
- * appear twice (under one key) keep the first position, as libpfm's
- * lookups do.
+ * and aliases of a table, an event's unit masks, a set's modifiers.  A
+ * name that appears twice keeps its first position, as libpfm's lookups
+ * do.
  */
 #ifndef PMUDB_NAME_INDEX_H
 #define PMUDB_NAME_INDEX_H
@@ -61,36 +61,58 @@ static inline uint32_t name_index_hash(const char *s, size_t n)
  * locale, which every name lookup of libpfm's is). */
 bool same_name(const char *a, const char *b);
 
-/* The name at position I of the indexed list (NULL: left out), and the key
- * it is filed under (the event of a unit mask); KEY_AT may be NULL. */
-typedef const char *(*name_at_fn)(const void *list, int i);
-typedef int (*key_at_fn)(const void *list, int i);
+/* The N bytes at A and B are equal, compared a word at a time inline (the
+ * names are short, and a call to compare them cost more than the
+ * comparison).  Every word read lies within the N bytes. */
+static inline bool name_bytes_equal(const char *a, const char *b, size_t n)
+{
+	uint64_t x, y;
+	if (n < 8) {
+		for (size_t i = 0; i < n; i++)
+			if (a[i] != b[i])
+				return false;
+		return true;
+	}
+	for (size_t i = 0; i + 8 < n; i += 8) {
+		memcpy(&x, a + i, 8);
+		memcpy(&y, b + i, 8);
+		if (x != y)
+			return false;
+	}
+	memcpy(&x, a + n - 8, 8);
+	memcpy(&y, b + n - 8, 8);
+	return x == y;
+}
 
-/* A filed name: its hash, its position + 1 (0: an empty slot), and the
- * name itself, compared without going through NAME_AT (a lookup touches
- * the slot, then the name: no call, no entry of the list between). */
+/* The name at position I of the indexed list (NULL: left out). */
+typedef const char *(*name_at_fn)(const void *list, int i);
+
+/* The most names an index files: a position + 1 takes 24 bits of a slot. */
+#define NAME_INDEX_MAX ((1 << 24) - 2)
+/* A slot's length of a name of this many bytes or more: compared whole. */
+#define NAME_INDEX_LONG 255
+
+/* A filed name: its hash; its position + 1 (0: an empty slot) in the low
+ * 24 bits of PLACE and its length (up to NAME_INDEX_LONG) in the high 8,
+ * so that a name of another length is passed over unread; and the name
+ * itself, compared without going through NAME_AT (a lookup touches the
+ * slot, then the name: no call, no entry of the list between). */
 struct name_slot {
-	uint32_t hash, position;
+	uint32_t hash, place;
 	const char *name;
 };
 
 struct name_index {
 	uint32_t mask;		/* slot count - 1 */
 	struct name_slot *slots;
-	const void *list;
-	name_at_fn name_at;
-	key_at_fn key_at;
-	bool in_arena;		/* slots freed with the arena, not by name_index_free */
 };
 
-/* Indexes the COUNT names of LIST, the slots in ARENA (or, when NULL, on
- * the heap).  0, or -1 when out of memory. */
-int name_index_build(struct name_index *ix, const void *list, int count, name_at_fn name_at, key_at_fn key_at,
-		     struct arena *arena);
-/* The position of NAME under KEY, or -1. */
-int name_index_find(const struct name_index *ix, const char *name, int key);
-/* The same, with NAME's name_index_hash given. */
-int name_index_find_hashed(const struct name_index *ix, const char *name, uint32_t hash, int key);
-void name_index_free(struct name_index *ix);
+/* Indexes the COUNT names of LIST, the slots in ARENA.  0, or -1 when out
+ * of memory or COUNT is past NAME_INDEX_MAX. */
+int name_index_build(struct name_index *ix, const void *list, int count, name_at_fn name_at, struct arena *arena);
+/* The position of NAME, or -1. */
+int name_index_find(const struct name_index *ix, const char *name);
+/* The same, with NAME's length and name_index_hash given. */
+int name_index_find_hashed(const struct name_index *ix, const char *name, size_t len, uint32_t hash);
 
 #endif

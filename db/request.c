@@ -69,5 +69,5 @@ int fail_with(struct request *rq, int code, const char *fmt, ...)
 
 int find_modifier(const struct event *ev, const char *name)
 {
-	return name_index_find(&ev->modifiers->by_name, name, 0);
+	return name_index_find(&ev->modifiers->by_name, name);
 }

@@ -192,7 +192,7 @@ static const struct modifier_set *modifier_set(struct unpacker *u, int s)
 			       ? 1ULL << m : 0;
 		set->requiring |= mod->requires >= 0 ? 1ULL << m : 0;
 	}
-	if (name_index_build(&set->by_name, set->items, set->count, modifier_name, NULL, &t->arena)) {
+	if (name_index_build(&set->by_name, set->items, set->count, modifier_name, &t->arena)) {
 		refuse(u, "out of memory");
 		return NULL;
 	}
@@ -556,7 +556,7 @@ int unpack_event(struct event_table *t, int e, struct event **out, const char **
 	seek(&u, t->events[e].offset);
 	/* a field refused along the way, or a read past the end, is enough */
 	if (read_event(&u, ev) || u.fault || (!u.r.ok && refuse(&u, "")) || check_equivs(&u, ev)
-	    || name_index_build(&ev->umask_by_name, ev->umasks, ev->numasks, live_umask_name, NULL, &t->arena)
+	    || name_index_build(&ev->umask_by_name, ev->umasks, ev->numasks, live_umask_name, &t->arena)
 	    || fstr_form_build(ev, &t->arena)) {
 		*why = u.fault ? u.fault : "out of memory";
 		return -1;
@@ -625,7 +625,7 @@ static int read_index(struct unpacker *u)
 		t->events[e].retired = head.retired;
 		t->events[e].offset = events[e];
 	}
-	if (name_index_build(&t->by_name, t->events, t->nevents, live_event_name, NULL, &t->arena))
+	if (name_index_build(&t->by_name, t->events, t->nevents, live_event_name, &t->arena))
 		return refuse(u, "out of memory");
 	return 0;
 }
@@ -670,7 +670,7 @@ int unpack_aliases(struct event_table *t, const unsigned char *blob, size_t size
 	}
 	if (!u.fault && u.r.p != u.r.end)
 		refuse(&u, "bytes after the last alias");
-	if (!u.fault && name_index_build(&t->alias_by_name, t->aliases, t->naliases, alias_name, NULL, &t->arena))
+	if (!u.fault && name_index_build(&t->alias_by_name, t->aliases, t->naliases, alias_name, &t->arena))
 		refuse(&u, "out of memory");
 	*why = u.fault;
 	return u.fault ? -1 : 0;
