@@ -106,24 +106,24 @@ struct event_details {
 
 struct umask {
 	const char *name, *equiv;
-	int name_len;
 	uint64_t code;
-	bool is_default, retired;
-	bool sets_event_select;	/* measured: replaces the event select */
-	uint64_t filter_bits[2];	/* measured: config1, config2 bits it adds */
-	bool filter_layout;	/* measured: moves config2 into config1 bits 32-63 */
-	bool code_is_filter;	/* measured: its code is a filter, not a umask value */
-	uint64_t config_bits;	/* measured: config bits it adds (families that measure config) */
-	bool takes_no_modifiers;	/* measured: libpfm gives no fstr and refuses
-					 * the event's no_modifiers given non-zero */
+	int name_len;
 	int group;		/* -1 for an equiv */
 	int single_error;
-	int repeat_error;	/* given three times (two reach the encoder): 0 or libpfm's error */
 	int nadded;
 	uint16_t *added;	/* positions of the defaults it gets alone */
+	uint64_t unlocks;	/* bit m: makes hidden modifier m acceptable */
+	bool is_default, retired;
+	bool sets_event_select;	/* measured: replaces the event select */
+	bool filter_layout;	/* measured: moves config2 into config1 bits 32-63 */
+	bool code_is_filter;	/* measured: its code is a filter, not a umask value */
+	bool takes_no_modifiers;	/* measured: libpfm gives no fstr and refuses
+					 * the event's no_modifiers given non-zero */
+	int repeat_error;	/* given three times (two reach the encoder): 0 or libpfm's error */
 	int nimplied;
 	struct implied *implied;
-	uint64_t unlocks;	/* bit m: makes hidden modifier m acceptable */
+	uint64_t filter_bits[2];	/* measured: config1, config2 bits it adds */
+	uint64_t config_bits;	/* measured: config bits it adds (families that measure config) */
 };
 
 /* libpfm's refusal of a unit mask of group_a beside one of group_b: while
@@ -166,57 +166,59 @@ static inline uint32_t pair_slot(uint32_t key)
 	return h ^ h >> 16;
 }
 
+/* The fields every encoding reads come first, packed, and those of
+ * unit-mask rules, measured registers and refusals after: a batch meets
+ * most of its events cold, and the fields it reads were spread over six
+ * cache lines. */
 struct event {
 	const char *name, *equiv;
-	int name_len;
+	const struct modifier_set *modifiers;	/* never NULL */
+	struct umask *umasks;
+	struct name_index umask_by_name;	/* live unit masks */
 	uint64_t code;
-	bool is_precise, retired;
-	bool umasks_in_config1;	/* measured: unit masks go to config1 */
-	bool filters_given;	/* the unit masks' filter bits are stated values: applied */
-	uint64_t filter_base[2];	/* measured: config1, config2 bits of any encoding */
-	uint64_t filter_default;	/* measured: config1 bits only while no umask sets that filter */
-	bool config_measured;	/* config_base and the unit masks' config_bits are set */
-	uint64_t config_base;	/* measured: config bits of any encoding */
+	uint64_t hidden;	/* bit m: PMU modifier m left out of fstr unless given */
+	/* the modifiers' part of fstr, laid out (fstr_form.h); NULL: none */
+	const char *form;
+	const struct form_digit *form_digit;	/* the value digits, in order */
+	uint64_t form_pmu, form_perf;	/* the modifiers it holds */
+	int form_len, form_perf_at;	/* its length, where the perf part starts */
+	int form_perf_digit, form_digits;	/* the perf part's first digit, and the count */
+	int name_len, numasks;
 	int perf_type;		/* INT32_MIN: the PMU's */
 	int bare_error;
 	int bare_needs;		/* bare_error is lifted when this modifier is given; -1 */
-	bool last_umask_wins;	/* the last unit mask asked replaces the others' codes */
-	uint64_t raw_umask_max;	/* the widest raw unit mask it takes; 0: none */
-	bool raw_layout_bit0;	/* a raw one's bit 0 sends filter 1 to config1's high half */
-	int numasks;
-	struct umask *umasks;
 	int nbare;
 	uint16_t *bare_added;
-	int nrules;
-	struct group_rule *rules;
+	bool is_precise, retired;
+	bool umasks_in_config1;	/* measured: unit masks go to config1 */
+	bool filters_given;	/* the unit masks' filter bits are stated values: applied */
+	bool config_measured;	/* config_base and the unit masks' config_bits are set */
+	bool last_umask_wins;	/* the last unit mask asked replaces the others' codes */
+	bool raw_layout_bit0;	/* a raw one's bit 0 sends filter 1 to config1's high half */
+	bool defaults_keep_select;	/* measured: defaults libpfm adds never replace
+					 * the event select (asked unit masks do) */
 	/* the rules as a matrix, by group and group: the rule's index + 1
 	 * (when the groups and rules are few; else rule_groups is 0 and the
 	 * list is searched) */
-	int rule_groups;
+	int rule_groups, nrules;
 	uint8_t *rule_matrix;
+	struct group_rule *rules;
 	int npairs;
+	uint32_t pair_mask;
+	uint32_t *pair_slots;	/* by pair_slot, index + 1 (unpack.c); NULL: no pairs */
 	struct pair_default *pairs;
 	/* every unit mask some pair adds, once (the candidates beside the
 	 * singles' defaults when three or more are asked) */
 	int npair_added;
 	uint16_t *pair_added;
-	uint32_t *pair_slots;	/* by pair_slot, index + 1 (unpack.c); NULL: no pairs */
-	uint32_t pair_mask;
-	uint64_t hidden;	/* bit m: PMU modifier m left out of fstr unless given */
+	uint64_t filter_base[2];	/* measured: config1, config2 bits of any encoding */
+	uint64_t filter_default;	/* measured: config1 bits only while no umask sets that filter */
+	uint64_t config_base;	/* measured: config bits of any encoding */
+	uint64_t raw_umask_max;	/* the widest raw unit mask it takes; 0: none */
 	int *hidden_error;	/* by modifier position: its error when no asked umask unlocks it */
 	uint64_t no_modifiers;	/* bit m: perf modifier m refused non-zero with a
 				 * unit mask that takes no modifiers */
 	int *no_modifiers_error;	/* by modifier position: that refusal's error */
-	bool defaults_keep_select;	/* measured: defaults libpfm adds never replace
-					 * the event select (asked unit masks do) */
-	const struct modifier_set *modifiers;	/* never NULL */
-	struct name_index umask_by_name;	/* live unit masks */
-	/* the modifiers' part of fstr, laid out (fstr_form.h); NULL: none */
-	const char *form;
-	int form_len, form_perf_at;	/* its length, where the perf part starts */
-	int form_perf_digit, form_digits;	/* the perf part's first digit, and the count */
-	const struct form_digit *form_digit;	/* the value digits, in order */
-	uint64_t form_pmu, form_perf;	/* the modifiers it holds */
 };
 
 /* Another name of an event; with ATTRS, the unit masks it stands for too
