@@ -202,6 +202,7 @@ struct event {
 	 * list is searched) */
 	int rule_groups, nrules;
 	uint8_t *rule_matrix;
+	uint32_t *rule_partners;	/* with the matrix, by group: the groups it has a rule with */
 	struct group_rule *rules;
 	int npairs;
 	uint32_t pair_mask;

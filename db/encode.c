@@ -89,10 +89,31 @@ static int add_modifier(struct request *rq, int m, uint64_t value)
  * mask counts once; a modifier's last value is its value (the earlier one
  * stays in rq->attrs for the checks and the perf layer).
  */
+_Static_assert(MAX_UMASKS % 64 == 0 && MAX_MODIFIERS <= 64, "a bit for each unit mask and modifier");
+
+/* Whether two attributes name the same unit mask or modifier: most strings
+ * repeat none, and then the pass below has nothing to do (an offcore
+ * string's twenty unit masks made it 190 comparisons). */
+static bool any_repeated(const struct request *rq)
+{
+	uint64_t modifiers = 0, umasks[MAX_UMASKS / 64] = { 0 };
+	for (int i = 0; i < rq->nattrs; i++) {
+		const struct given_attr *a = &rq->attrs[i];
+		uint64_t *word = a->modifier >= 0 ? &modifiers : &umasks[a->umask / 64];
+		uint64_t bit = 1ULL << (a->modifier >= 0 ? a->modifier : a->umask % 64);
+		if (*word & bit)
+			return true;
+		*word |= bit;
+	}
+	return false;
+}
+
 static int apply_attributes(struct request *rq)
 {
 	struct given_attr *a = rq->attrs;
-	for (int i = 0; i < rq->nattrs; i++)
+	/* a few are compared at less cost than the bitmap's */
+	bool repeats = rq->nattrs <= 4 || any_repeated(rq);
+	for (int i = 0; repeats && i < rq->nattrs; i++)
 		for (int j = i + 1; j < rq->nattrs; j++) {
 			if (a[i].umask != a[j].umask || a[i].modifier != a[j].modifier)
 				continue;
@@ -110,7 +131,7 @@ static int apply_attributes(struct request *rq)
 			continue;
 		}
 		bool seen = false;
-		for (int k = 0; k < rq->nasked && !seen; k++)
+		for (int k = 0; repeats && k < rq->nasked && !seen; k++)
 			seen = rq->asked[k] == a[i].umask;
 		if (!seen)
 			rq->asked[rq->nasked++] = (uint16_t)a[i].umask;

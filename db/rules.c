@@ -30,6 +30,27 @@ static const struct group_rule *pair_rule(const struct event *ev, int x, int y)
 	return NULL;
 }
 
+/* Whether some two unit masks asked may meet a rule: false when no group
+ * asked has a rule with a group asked, and no pair needs looking up (an
+ * offcore string asks for twenty unit masks: 190 pairs). */
+static bool rules_may_apply(const struct request *rq)
+{
+	const struct event *ev = rq->ev;
+	if (!ev->nrules || rq->nasked < 2)
+		return false;
+	if (!ev->rule_partners)
+		return true;
+	uint32_t asked = 0, partners = 0;
+	for (int i = 0; i < rq->nasked; i++) {
+		int g = ev->umasks[rq->asked[i]].group;
+		if (g >= 0 && g < ev->rule_groups) {
+			asked |= 1u << g;
+			partners |= ev->rule_partners[g];
+		}
+	}
+	return (asked & partners) != 0;
+}
+
 static bool in_list(const uint16_t *items, int n, int x)
 {
 	for (int i = 0; i < n; i++)
@@ -172,18 +193,19 @@ int check_as_read(struct request *rq)
 	const struct modifier_set *set = ev->modifiers;
 	uint16_t seen[MAX_UMASKS];
 	int nseen = 0;
+	bool rules = rules_may_apply(rq);
 	for (int i = 0; i < rq->nattrs; i++) {
 		const struct given_attr *a = &rq->attrs[i];
 		int r = 0;
 		if (a->modifier >= 0) {
 			if (set->ranged >> a->modifier & 1)
 				r = check_range(rq, &set->items[a->modifier], a->value);
-		} else if (in_list(seen, nseen, a->umask)) {
+		} else if (rq->nrepeated && in_list(seen, nseen, a->umask)) {
 			const struct umask *u = &ev->umasks[a->umask];
 			if (u->repeat_error)
 				r = fail(rq, u->repeat_error, "unit mask %s of %s is given more than once", u->name, ev->name);
 		} else {
-			for (int k = 0; k < nseen && !r; k++) {
+			for (int k = 0; k < nseen && !r && rules; k++) {
 				const struct group_rule *rule = pair_rule(ev, seen[k], a->umask);
 				if (rule && !rule->after_reading)
 					r = refuse_pair(rq, rule, seen[k], a->umask);
@@ -214,6 +236,8 @@ static bool third_goes_with_both(const struct request *rq, int i, int j)
  */
 int check_after_reading(struct request *rq)
 {
+	if (!rules_may_apply(rq))
+		return 0;
 	for (int i = 0; i < rq->nasked; i++)
 		for (int j = i + 1; j < rq->nasked; j++) {
 			const struct group_rule *rule = pair_rule(rq->ev, rq->asked[i], rq->asked[j]);

@@ -297,12 +297,15 @@ static int rule_matrix(struct unpacker *u, struct event *ev)
 	if (!ev->nrules || groups > 32 || ev->nrules > UINT8_MAX)
 		return 0;
 	ev->rule_matrix = arena_calloc(&u->t->arena, (size_t)(groups * groups), 1);
-	if (!ev->rule_matrix)
+	ev->rule_partners = arena_calloc(&u->t->arena, (size_t)groups, sizeof(*ev->rule_partners));
+	if (!ev->rule_matrix || !ev->rule_partners)
 		return refuse(u, "out of memory");
 	for (int i = 0; i < ev->nrules; i++) {
 		const struct group_rule *g = &ev->rules[i];
 		ev->rule_matrix[g->group_a * groups + g->group_b] = (uint8_t)(i + 1);
 		ev->rule_matrix[g->group_b * groups + g->group_a] = (uint8_t)(i + 1);
+		ev->rule_partners[g->group_a] |= 1u << g->group_b;
+		ev->rule_partners[g->group_b] |= 1u << g->group_a;
 	}
 	ev->rule_groups = groups;
 	return 0;
