@@ -13,6 +13,7 @@ struct arena_chunk;
 struct arena {
 	struct arena_chunk *chunks;
 	size_t used, size;	/* of the first chunk */
+	struct arena_chunk *spare;	/* a chunk a rewind gave back, for the next */
 };
 
 /* N zeroed bytes aligned for any type, or NULL when out of memory or when
