@@ -80,15 +80,6 @@ static int add_modifier(struct request *rq, int m, uint64_t value)
 	return add_attr(rq, -1, m, value);
 }
 
-/*
- * libpfm's pass over the parsed attributes, as libpfm does it: each is
- * compared with those after it; an equal one is removed and the one that
- * moves into its place is not compared (so of U:U:U two stay, and of
- * m=0:m=0:m the m=1 escapes), and a modifier with another value is
- * PFM_ERR_ATTR_SET.  Then what stays applies in order: a repeated unit
- * mask counts once; a modifier's last value is its value (the earlier one
- * stays in rq->attrs for the checks and the perf layer).
- */
 _Static_assert(MAX_UMASKS % 64 == 0 && MAX_MODIFIERS <= 64, "a bit for each unit mask and modifier");
 
 /* Whether two attributes name the same unit mask or modifier: most strings
@@ -108,6 +99,15 @@ static bool any_repeated(const struct request *rq)
 	return false;
 }
 
+/*
+ * libpfm's pass over the parsed attributes, as libpfm does it: each is
+ * compared with those after it; an equal one is removed and the one that
+ * moves into its place is not compared (so of U:U:U two stay, and of
+ * m=0:m=0:m the m=1 escapes), and a modifier with another value is
+ * PFM_ERR_ATTR_SET.  Then what stays applies in order: a repeated unit
+ * mask counts once; a modifier's last value is its value (the earlier one
+ * stays in rq->attrs for the checks and the perf layer).
+ */
 static int apply_attributes(struct request *rq)
 {
 	struct given_attr *a = rq->attrs;
