@@ -122,6 +122,9 @@ struct umask {
 	int repeat_error;	/* given three times (two reach the encoder): 0 or libpfm's error */
 	int nimplied;
 	struct implied *implied;
+	/* the unit masks the equiv names, count first, resolved when read
+	 * (unpack.c's resolve_equiv); NULL: the encoder parses the equiv */
+	const uint16_t *expansion;
 	uint64_t filter_bits[2];	/* measured: config1, config2 bits it adds */
 	uint64_t config_bits;	/* measured: config bits it adds (families that measure config) */
 };

@@ -172,12 +172,30 @@ static int parse_catalog_attrs(struct request *rq, const char *attrs)
 	return r;
 }
 
+static int expand_umask(struct request *rq, const struct umask *um);
+
+/* The unit masks an equiv names, resolved when the event was read: what
+ * parse_attr does for each of its tokens in a catalog's string, without
+ * the string (an offcore ANY_REQUEST names eight). */
+static int add_expansion(struct request *rq, const uint16_t *list)
+{
+	int r = 0;
+	rq->in_catalog++;
+	for (int i = 1; i <= list[0] && !r; i++) {
+		const struct umask *u = &rq->ev->umasks[list[i]];
+		rq->token = u->name;	/* the token, as the equiv spells it */
+		r = u->equiv ? expand_umask(rq, u) : add_umask(rq, list[i]);
+	}
+	rq->in_catalog--;
+	return r;
+}
+
 static int expand_umask(struct request *rq, const struct umask *um)
 {
 	if (rq->expanding >= MAX_EXPANSION)
 		return fail(rq, PMUDB_ERR_CATALOG, "unit mask %s of %s expands too deep", um->name, rq->ev->name);
 	rq->expanding++;
-	int r = parse_catalog_attrs(rq, um->equiv);
+	int r = um->expansion ? add_expansion(rq, um->expansion) : parse_catalog_attrs(rq, um->equiv);
 	rq->expanding--;
 	return r;
 }

@@ -542,6 +542,51 @@ static int check_equivs(struct unpacker *u, const struct event *ev)
 	return 0;
 }
 
+/*
+ * Unit mask UM's equiv as the positions of the unit masks it names, count
+ * first, when each token is a live unit mask's name spelled as the mask
+ * itself is (then what the encoder would do for the token is add that
+ * mask, and a message naming the token names the mask); NULL otherwise
+ * (a modifier, a raw mask, an empty or unknown token: the encoder parses
+ * the string, with its errors).  0, or -1 when out of memory.
+ */
+static int resolve_equiv(const struct event *ev, struct umask *um, struct arena *arena)
+{
+	uint16_t list[MAX_UMASKS + 1];
+	int n = 0;
+	for (const char *s = um->equiv;; s++) {
+		size_t len = strcspn(s, ":.");
+		char name[MAX_EQUIV_NAME + 1];
+		if (!len || len >= sizeof(name) || n == MAX_UMASKS || memchr(s, '=', len)
+		    || (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')))
+			return 0;
+		memcpy(name, s, len);
+		name[len] = '\0';
+		int u = name_index_find_hashed(&ev->umask_by_name, name, len, name_index_hash(name, len));
+		if (u < 0 || strcmp(ev->umasks[u].name, name))
+			return 0;
+		list[++n] = (uint16_t)u;
+		s += len;
+		if (!*s)
+			break;
+	}
+	uint16_t *copy = arena_calloc(arena, (size_t)n + 1, sizeof(*copy));
+	if (!copy)
+		return -1;
+	list[0] = (uint16_t)n;
+	memcpy(copy, list, ((size_t)n + 1) * sizeof(*copy));
+	um->expansion = copy;
+	return 0;
+}
+
+static int resolve_equivs(struct event *ev, struct arena *arena)
+{
+	for (int i = 0; i < ev->numasks; i++)
+		if (ev->umasks[i].equiv && resolve_equiv(ev, &ev->umasks[i], arena))
+			return -1;
+	return 0;
+}
+
 static const char *live_umask_name(const void *list, int i)
 {
 	const struct umask *um = &((const struct umask *)list)[i];
@@ -560,7 +605,7 @@ int unpack_event(struct event_table *t, int e, struct event **out, const char **
 	/* a field refused along the way, or a read past the end, is enough */
 	if (read_event(&u, ev) || u.fault || (!u.r.ok && refuse(&u, "")) || check_equivs(&u, ev)
 	    || name_index_build(&ev->umask_by_name, ev->umasks, ev->numasks, live_umask_name, &t->arena)
-	    || fstr_form_build(ev, &t->arena)) {
+	    || resolve_equivs(ev, &t->arena) || fstr_form_build(ev, &t->arena)) {
 		*why = u.fault ? u.fault : "out of memory";
 		return -1;
 	}

@@ -509,6 +509,47 @@ static void test_equal_modifier_sets_are_shared(void **state)
 	assert_int_equal(copies, contents);
 }
 
+/* A unit mask's equiv is resolved when its event is read into the unit
+ * masks it names (unpack.c's resolve_equiv): each resolved list is what
+ * reading the equiv's tokens by name gives, and most equivs resolve (an
+ * offcore ANY_REQUEST names eight: no string to parse each time). */
+static void test_equivs_resolve_to_the_masks_they_name(void **state)
+{
+	(void)state;
+	int equivs = 0, resolved = 0;
+	for (int p = 0; p < db->npmus; p++) {
+		struct pmu *pmu = catalog_pmu(db, p, NULL);
+		if (!pmu || catalog_load_table(db, pmu, NULL))
+			continue;
+		for (int e = 0; e < pmu->table->nevents; e++) {
+			const struct event *ev = catalog_event(db, pmu, e, NULL);
+			for (int u = 0; ev && u < ev->numasks; u++) {
+				const struct umask *um = &ev->umasks[u];
+				if (!um->equiv)
+					continue;
+				equivs++;
+				if (!um->expansion)
+					continue;
+				resolved++;
+				char copy[1024];
+				snprintf(copy, sizeof(copy), "%s", um->equiv);
+				int n = 0;
+				for (char *s = copy, *tok; (tok = strsep(&s, ":."));) {
+					assert_true(n < um->expansion[0]);
+					int want = catalog_find_umask(ev, tok);
+					assert_int_equal(um->expansion[1 + n], want);
+					assert_string_equal(ev->umasks[want].name, tok);
+					n++;
+				}
+				assert_int_equal(n, um->expansion[0]);
+			}
+		}
+	}
+	print_message("%d unit masks with an equiv, %d resolved when read\n", equivs, resolved);
+	assert_true(equivs > 0);
+	assert_true(resolved * 2 > equivs);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -521,6 +562,7 @@ int main(void)
 		cmocka_unit_test(test_concurrent_encodes_on_one_handle),
 		cmocka_unit_test(test_chunks_come_from_regions_that_are_returned),
 		cmocka_unit_test(test_equal_modifier_sets_are_shared),
+		cmocka_unit_test(test_equivs_resolve_to_the_masks_they_name),
 		cmocka_unit_test(test_browsing),
 		cmocka_unit_test(test_rules_of_newer_libpfm_answer_as_libpfm),
 	};
