@@ -25,10 +25,11 @@ endif
 # The runtime (db/, cli/) is compiled with -O3 and for link-time
 # optimisation: an encoding crosses a dozen small files (parse, rules,
 # family encoder, perf layer, fstr), and a link that sees them all inlines
-# across them (warm core strings: 10 to 13 % fewer instructions; see the
+# across them (warm core strings: 11 to 13 % fewer instructions; see the
 # commit that brought it).  The objects carry plain code too, so a program
 # that links libpmudb.a without -flto gets the -O3 code of each file; the
-# CLI, libpmudb.so and the bench link with it.  Not under the sanitizers.
+# CLI, libpmudb.so, the bench and the harness link with it.  Not under the
+# sanitizers.
 ifeq ($(SAN),)
 RUNTIME_OPT ?= -O3 -flto=auto -ffat-lto-objects
 endif
