@@ -112,7 +112,8 @@ struct name_index {
 int name_index_build(struct name_index *ix, const void *list, int count, name_at_fn name_at, struct arena *arena);
 /* The position of NAME, or -1. */
 int name_index_find(const struct name_index *ix, const char *name);
-/* The same, with NAME's length and name_index_hash given. */
+/* The same, with NAME's length and name_index_hash given; NAME need not
+ * end there (a token inside a longer string). */
 int name_index_find_hashed(const struct name_index *ix, const char *name, size_t len, uint32_t hash);
 
 #endif

@@ -488,13 +488,11 @@ static int read_event(struct unpacker *u, struct event *ev)
 #define MAX_EQUIV_DEPTH 8
 
 /* The first live unit mask of EV named by the LEN bytes at NAME, or -1. */
+/* The live unit mask the LEN bytes at NAME name, as the encoder finds it
+ * (by the event's index), or -1. */
 static int umask_named(const struct event *ev, const char *name, size_t len)
 {
-	for (int i = 0; i < ev->numasks; i++)
-		if (!ev->umasks[i].retired && !strncasecmp(ev->umasks[i].name, name, len)
-		    && ev->umasks[i].name[len] == '\0')
-			return i;
-	return -1;
+	return name_index_find_hashed(&ev->umask_by_name, name, len, name_index_hash(name, len));
 }
 
 /* Depth of unit mask I's expansion (1 without an equiv), or -1 on a
@@ -556,14 +554,10 @@ static int resolve_equiv(const struct event *ev, struct umask *um, struct arena 
 	int n = 0;
 	for (const char *s = um->equiv;; s++) {
 		size_t len = strcspn(s, ":.");
-		char name[MAX_EQUIV_NAME + 1];
-		if (!len || len >= sizeof(name) || n == MAX_UMASKS || memchr(s, '=', len)
-		    || (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')))
+		if (!len || n == MAX_UMASKS || memchr(s, '=', len) || (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')))
 			return 0;
-		memcpy(name, s, len);
-		name[len] = '\0';
-		int u = name_index_find_hashed(&ev->umask_by_name, name, len, name_index_hash(name, len));
-		if (u < 0 || strcmp(ev->umasks[u].name, name))
+		int u = umask_named(ev, s, len);
+		if (u < 0 || (size_t)ev->umasks[u].name_len != len || memcmp(ev->umasks[u].name, s, len))
 			return 0;
 		list[++n] = (uint16_t)u;
 		s += len;
@@ -603,9 +597,9 @@ int unpack_event(struct event_table *t, int e, struct event **out, const char **
 	}
 	seek(&u, t->events[e].offset);
 	/* a field refused along the way, or a read past the end, is enough */
-	if (read_event(&u, ev) || u.fault || (!u.r.ok && refuse(&u, "")) || check_equivs(&u, ev)
+	if (read_event(&u, ev) || u.fault || (!u.r.ok && refuse(&u, ""))
 	    || name_index_build(&ev->umask_by_name, ev->umasks, ev->numasks, live_umask_name, &t->arena)
-	    || resolve_equivs(ev, &t->arena) || fstr_form_build(ev, &t->arena)) {
+	    || check_equivs(&u, ev) || resolve_equivs(ev, &t->arena) || fstr_form_build(ev, &t->arena)) {
 		*why = u.fault ? u.fault : "out of memory";
 		return -1;
 	}
