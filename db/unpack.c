@@ -487,7 +487,6 @@ static int read_event(struct unpacker *u, struct event *ev)
 
 #define MAX_EQUIV_DEPTH 8
 
-/* The first live unit mask of EV named by the LEN bytes at NAME, or -1. */
 /* The live unit mask the LEN bytes at NAME name, as the encoder finds it
  * (by the event's index), or -1. */
 static int umask_named(const struct event *ev, const char *name, size_t len)
