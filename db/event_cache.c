@@ -15,7 +15,7 @@
 /* NAME (LEN bytes) is the catalog's S (S_LEN bytes), case aside. */
 static bool named(const char *s, size_t s_len, const char *name, size_t len)
 {
-	return s_len == len && (name_bytes_equal(s, name, len) || same_name(s, name));
+	return s_len == len && same_name_filed(s, name, len);
 }
 
 bool event_cache_find(struct pmudb *db, uint32_t key, const char *pname, size_t plen, const char *name, size_t len,

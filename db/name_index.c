@@ -41,10 +41,7 @@ bool same_name(const char *a, const char *b)
 	return !*y;
 }
 
-/* The LEN bytes at NAME are the name FILED, but for the case of ASCII
- * letters; NAME need not end there (a token of an equiv).  FILED is read
- * no further than its NUL. */
-static bool same_name_len(const char *filed, const char *name, size_t len)
+bool same_name_len(const char *filed, const char *name, size_t len)
 {
 	const unsigned char *x = (const unsigned char *)filed, *y = (const unsigned char *)name;
 	for (size_t i = 0; i < len; i++)
@@ -60,8 +57,8 @@ static int find(const struct name_index *ix, const char *name, size_t len, uint3
 		const struct name_slot *s = &ix->slots[h];
 		if (s->hash != hash || s->place >> 24 != filed_len)
 			continue;
-		/* as written, mostly; else the spelling differs in case */
-		if ((filed_len < NAME_INDEX_LONG && name_bytes_equal(s->name, name, len)) || same_name_len(s->name, name, len))
+		/* a length filed whole is the name's: the inline comparison first */
+		if (filed_len < NAME_INDEX_LONG ? same_name_filed(s->name, name, len) : same_name_len(s->name, name, len))
 			return (int)(s->place & 0xffffff) - 1;
 	}
 	return -1;

@@ -61,6 +61,11 @@ static inline uint32_t name_index_hash(const char *s, size_t n)
  * locale, which every name lookup of libpfm's is). */
 bool same_name(const char *a, const char *b);
 
+/* The LEN bytes at NAME are the name FILED, but for the case of ASCII
+ * letters; NAME need not end there (a token of an equiv).  FILED is read
+ * no further than its NUL. */
+bool same_name_len(const char *filed, const char *name, size_t len);
+
 /* The N bytes at A and B are equal, compared a word at a time inline (the
  * names are short, and a call to compare them cost more than the
  * comparison).  Every word read lies within the N bytes. */
@@ -82,6 +87,13 @@ static inline bool name_bytes_equal(const char *a, const char *b, size_t n)
 	memcpy(&x, a + n - 8, 8);
 	memcpy(&y, b + n - 8, 8);
 	return x == y;
+}
+
+/* FILED, a name LEN bytes long, is the LEN bytes at NAME, case aside: as
+ * written mostly, compared inline; else through the case-folding loop. */
+static inline bool same_name_filed(const char *filed, const char *name, size_t len)
+{
+	return name_bytes_equal(filed, name, len) || same_name_len(filed, name, len);
 }
 
 /* The name at position I of the indexed list (NULL: left out). */
