@@ -84,6 +84,15 @@ void out_hex(struct out *o, uint64_t v)
 	while (v >>= 4);
 }
 
+/* Copies the bytes at S[I..N) to D while they need no escaping in a JSON
+ * string (printable ASCII but '"' and '\\'); returns where it stopped. */
+static size_t copy_plain_bytes(char *d, const unsigned char *s, size_t i, size_t n)
+{
+	for (; i < n && s[i] >= 0x20 && s[i] < 0x80 && s[i] != '"' && s[i] != '\\'; i++)
+		d[i] = (char)s[i];
+	return i;
+}
+
 /* The length of the valid UTF-8 sequence at S (1 to 4), or 0. */
 static int utf8_length(const unsigned char *s)
 {
@@ -132,9 +141,7 @@ static size_t copy_plain(char *d, const unsigned char *s, size_t n)
 		} else {
 			/* shorter than a word (a PMU's name): a byte loop costs
 			 * less than padding a copy of it */
-			for (; i < n && s[i] >= 0x20 && s[i] < 0x80 && s[i] != '"' && s[i] != '\\'; i++)
-				d[i] = (char)s[i];
-			return i;
+			return copy_plain_bytes(d, s, i, n);
 		}
 		/* signed: bytes from 0x80 up are below 0x20 too */
 		__m128i care = _mm_or_si128(_mm_cmplt_epi8(x, space),
@@ -157,9 +164,7 @@ static size_t copy_plain(char *d, const unsigned char *s, size_t n)
 			break;
 		memcpy(d + i, &x, 8);
 	}
-	for (; i < n && s[i] >= 0x20 && s[i] < 0x80 && s[i] != '"' && s[i] != '\\'; i++)
-		d[i] = (char)s[i];
-	return i;
+	return copy_plain_bytes(d, s, i, n);
 #endif
 }
 
