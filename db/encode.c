@@ -200,18 +200,20 @@ static int expand_umask(struct request *rq, const struct umask *um)
 	return r;
 }
 
-/* "0", or up to 19 decimal digits not starting with 0, as strtoull(S,
- * &end, 0) reads them whole (no overflow there): most values are, and
- * strtoull's locale and base handling cost more than the digits.  False
- * for anything else, which strtoull reads. */
+/* "0", or up to 20 decimal digits not starting with 0 that fit in 64
+ * bits, as strtoull(S, &end, 0) reads them whole: most values are (the
+ * largest period, 2^64 - 1, is twenty), and strtoull's locale and base
+ * handling cost more than the digits.  False for anything else, which
+ * strtoull reads (an overflow included: it gives ULLONG_MAX, as libpfm). */
 static bool plain_decimal(const char *s, uint64_t *value)
 {
 	uint64_t v = 0;
 	size_t i = 0;
 	if (s[0] == '0')
 		return !s[1] && (*value = 0, true);
-	for (; s[i] >= '0' && s[i] <= '9' && i < 19; i++)
-		v = v * 10 + (uint64_t)(s[i] - '0');
+	for (; s[i] >= '0' && s[i] <= '9' && i < 20; i++)
+		if (__builtin_mul_overflow(v, 10, &v) || __builtin_add_overflow(v, (uint64_t)(s[i] - '0'), &v))
+			return false;
 	if (!i || s[i])
 		return false;
 	*value = v;

@@ -35,6 +35,27 @@ void fstr_add_umask(struct request *rq, const struct umask *u)
 	fstr_append(rq, u->name, n);
 }
 
+/* V in decimal, ending at END (at most 20 bytes before it, no NUL);
+ * returns where it starts.  Two digits a division: a period of twenty
+ * digits, printed twice (as period and freq), cost more in a digit loop
+ * than the rest of its string. */
+static char *decimal_before(char *end, uint64_t v)
+{
+	static const char pairs[] = "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+				    "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+				    "8081828384858687888990919293949596979899";
+	char *p = end;
+	while (v >= 10) {
+		const char *pair = pairs + 2 * (v % 100);
+		v /= 100;
+		*--p = pair[1];
+		*--p = pair[0];
+	}
+	if (v || p == end)
+		*--p = (char)('0' + v);
+	return p;
+}
+
 void fstr_add_modifier(struct request *rq, const struct modifier *m, uint64_t value)
 {
 	int key = m->fstr_key_len;
@@ -48,10 +69,7 @@ void fstr_add_modifier(struct request *rq, const struct modifier *m, uint64_t va
 		rq->fstr_len += key + 1;
 		return;
 	}
-	char digits[24], *d = digits + sizeof(digits);
-	do
-		*--d = (char)('0' + value % 10);
-	while (value /= 10);
+	char digits[24], *d = decimal_before(digits + sizeof(digits), value);
 	fstr_append(rq, m->fstr_key, (size_t)key);
 	fstr_append(rq, d, (size_t)(digits + sizeof(digits) - d));
 }
