@@ -533,9 +533,7 @@ static int run_stages(struct request *rq, const char *alias_attrs, char *user_at
 	 * never writes one */
 	if (!family->match_name)
 		fstr_append(rq, rq->ev->name, (size_t)rq->ev->name_len);
-	r = check_as_read(rq);
-	if (!r)
-		r = check_after_reading(rq);
+	r = check_rules(rq);
 	if (!r)
 		r = add_umask_defaults(rq);
 	if (!r)

@@ -187,13 +187,12 @@ static int check_range(struct request *rq, const struct modifier *mod, uint64_t 
  * that they refuse repeated, a unit mask that excludes one before it, a
  * PMU modifier's value (an escaped earlier one too) out of its range.
  */
-int check_as_read(struct request *rq)
+static int check_as_read(struct request *rq, bool rules)
 {
 	const struct event *ev = rq->ev;
 	const struct modifier_set *set = ev->modifiers;
 	uint16_t seen[MAX_UMASKS];
 	int nseen = 0;
-	bool rules = rules_may_apply(rq);
 	for (int i = 0; i < rq->nattrs; i++) {
 		const struct given_attr *a = &rq->attrs[i];
 		int r = 0;
@@ -234,9 +233,9 @@ static bool third_goes_with_both(const struct request *rq, int i, int j)
  * the modifier that lifts it is given or a third unit mask goes with both
  * (skx TOR_INSERTS:IRQ:OPC0_RFO:OPC1_RFO).
  */
-int check_after_reading(struct request *rq)
+static int check_after_reading(struct request *rq, bool rules)
 {
-	if (!rules_may_apply(rq))
+	if (!rules)
 		return 0;
 	for (int i = 0; i < rq->nasked; i++)
 		for (int j = i + 1; j < rq->nasked; j++) {
@@ -249,6 +248,14 @@ int check_after_reading(struct request *rq)
 			return refuse_pair(rq, rule, rq->asked[i], rq->asked[j]);
 		}
 	return 0;
+}
+
+int check_rules(struct request *rq)
+{
+	/* one look at the groups asked serves both passes */
+	bool rules = rules_may_apply(rq);
+	int r = check_as_read(rq, rules);
+	return r ? r : check_after_reading(rq, rules);
 }
 
 /* Modifier M given at another value than VALUE (an escaped earlier value

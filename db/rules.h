@@ -8,11 +8,10 @@
 #include "request.h"
 
 /* In libpfm's order of checks: what its encoders refuse while reading the
- * attributes (unit masks that exclude each other, modifier ranges), what
- * they refuse once all are read, then defaults and implied values, then
- * hidden modifiers. */
-int check_as_read(struct request *rq);
-int check_after_reading(struct request *rq);
+ * attributes (unit masks that exclude each other, modifier ranges) and
+ * what they refuse once all are read (check_rules), then defaults and
+ * implied values, then hidden modifiers. */
+int check_rules(struct request *rq);
 int add_umask_defaults(struct request *rq);
 int check_hidden_modifiers(struct request *rq);
 /* After encoding: a modifier that needs another one non-zero (e=1, c). */
