@@ -10,12 +10,16 @@
 
 enum format { TEXT, JSON, PERF };
 
+/* What follows the strings of a line is at most this long (465 bytes:
+ * ten flags of twenty digits, a type, three configs and the names): its
+ * numbers and names go through one cursor (output.h). */
+#define JSON_TAIL_MAX 512
+
 /* The names are literals: their lengths are known when compiling, and
  * each copy is a few moves (a call to copy each was a sixth of printing a
  * batch's line). */
 #define json_field(o, name) out_lit((o), ",\"" name "\":")
-#define JSON_FLAG(o, name, v) (json_field((o), name), out_digits((o), (v)))
-#define JSON_HEX(o, name, v) (out_lit((o), ",\"" name "\":\""), out_hex((o), (v)), out_char((o), '"'))
+#define put_flag(p, name, v) put_digits(put_lit((p), ",\"" name "\":"), (v))
 
 static void print_json(struct out *o, const char *event, const struct pmudb_encoding *e)
 {
@@ -25,21 +29,23 @@ static void print_json(struct out *o, const char *event, const struct pmudb_enco
 	out_json_string(o, e->pmu);
 	json_field(o, "fstr");
 	out_json_string(o, e->fstr);
-	json_field(o, "type");
-	out_int(o, e->type);
-	JSON_HEX(o, "config", e->config);
-	JSON_HEX(o, "config1", e->config1);
-	JSON_HEX(o, "config2", e->config2);
-	JSON_FLAG(o, "exclude_user", e->exclude_user);
-	JSON_FLAG(o, "exclude_kernel", e->exclude_kernel);
-	JSON_FLAG(o, "exclude_hv", e->exclude_hv);
-	JSON_FLAG(o, "exclude_host", e->exclude_host);
-	JSON_FLAG(o, "exclude_guest", e->exclude_guest);
-	JSON_FLAG(o, "precise_ip", e->precise_ip);
-	JSON_FLAG(o, "sample_period", e->sample_period);
-	JSON_FLAG(o, "freq", e->freq);
-	JSON_FLAG(o, "exclusive", e->exclusive);
-	JSON_FLAG(o, "pinned", e->pinned);
+	char *p = out_room(o, JSON_TAIL_MAX);
+	p = put_int(put_lit(p, ",\"type\":"), e->type);
+	p = put_hex(put_lit(p, ",\"config\":\""), e->config);
+	p = put_hex(put_lit(p, "\",\"config1\":\""), e->config1);
+	p = put_hex(put_lit(p, "\",\"config2\":\""), e->config2);
+	p = put_lit(p, "\"");
+	p = put_flag(p, "exclude_user", e->exclude_user);
+	p = put_flag(p, "exclude_kernel", e->exclude_kernel);
+	p = put_flag(p, "exclude_hv", e->exclude_hv);
+	p = put_flag(p, "exclude_host", e->exclude_host);
+	p = put_flag(p, "exclude_guest", e->exclude_guest);
+	p = put_flag(p, "precise_ip", e->precise_ip);
+	p = put_flag(p, "sample_period", e->sample_period);
+	p = put_flag(p, "freq", e->freq);
+	p = put_flag(p, "exclusive", e->exclusive);
+	p = put_flag(p, "pinned", e->pinned);
+	out_wrote(o, p);
 	if (e->sysfs_pmu[0]) {
 		json_field(o, "sysfs_pmu");
 		out_json_string(o, e->sysfs_pmu);

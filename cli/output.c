@@ -40,48 +40,61 @@ void out_str(struct out *o, const char *s)
 	out_put(o, s, strlen(s));
 }
 
-/* Room for N bytes in the buffer, flushed first if need be: numbers are
- * written in place, where a copy of each cost a memcpy call. */
-static char *room_for(struct out *o, size_t n)
+/* Numbers are written in place: a copy of each cost a memcpy call. */
+char *out_room(struct out *o, size_t n)
 {
 	if (sizeof(o->buf) - o->len < n)
 		out_flush(o);
 	return o->buf + o->len;
 }
 
-void out_uint(struct out *o, uint64_t v)
+char *put_uint(char *p, uint64_t v)
 {
 	int n = 1;
 	for (uint64_t x = v; x >= 10; x /= 10)
 		n++;
-	char *p = room_for(o, 20) + n;
-	o->len += (size_t)n;
+	char *end = p + n;
+	p = end;
 	do
 		*--p = (char)('0' + v % 10);
 	while (v /= 10);
+	return end;
+}
+
+char *put_int(char *p, int64_t v)
+{
+	if (v >= 0)
+		return put_uint(p, (uint64_t)v);
+	*p = '-';
+	return put_uint(p + 1, -(uint64_t)v);
+}
+
+char *put_hex(char *p, uint64_t v)
+{
+	int n = 2 + (v ? (67 - __builtin_clzll(v)) / 4 : 1);	/* "0x" and the digits */
+	char *end = p + n;
+	p[0] = '0';
+	p[1] = 'x';
+	p = end;
+	do
+		*--p = "0123456789abcdef"[v & 0xf];
+	while (v >>= 4);
+	return end;
+}
+
+void out_uint(struct out *o, uint64_t v)
+{
+	out_wrote(o, put_uint(out_room(o, 20), v));
 }
 
 void out_int(struct out *o, int64_t v)
 {
-	if (v < 0) {
-		out_char(o, '-');
-		out_uint(o, -(uint64_t)v);
-	} else {
-		out_uint(o, (uint64_t)v);
-	}
+	out_wrote(o, put_int(out_room(o, 20), v));
 }
 
 void out_hex(struct out *o, uint64_t v)
 {
-	int n = 2 + (v ? (67 - __builtin_clzll(v)) / 4 : 1);	/* "0x" and the digits */
-	char *p = room_for(o, 18);
-	p[0] = '0';
-	p[1] = 'x';
-	o->len += (size_t)n;
-	p += n;
-	do
-		*--p = "0123456789abcdef"[v & 0xf];
-	while (v >>= 4);
+	out_wrote(o, put_hex(out_room(o, 18), v));
 }
 
 /* Copies the bytes at S[I..N) to D while they need no escaping in a JSON

@@ -39,16 +39,35 @@ static inline void out_char(struct out *o, char c)
 	out_put(o, &c, 1);
 }
 void out_uint(struct out *o, uint64_t v);
-/* out_uint, inline for one digit (the flags of a JSON line). */
-static inline void out_digits(struct out *o, uint64_t v)
-{
-	if (v < 10)
-		out_char(o, (char)('0' + v));
-	else
-		out_uint(o, v);
-}
 void out_int(struct out *o, int64_t v);
 void out_hex(struct out *o, uint64_t v);	/* 0x... */
+
+/*
+ * A part of known greatest length written through a cursor: out_room
+ * gives room for N bytes (flushing first if need be), the put_ functions
+ * write at P and return where they stopped, and out_wrote counts what was
+ * written up to END.  A JSON line's thirty numbers and names, each checked
+ * against the buffer's room and counted on its own, were a third of
+ * printing it.
+ */
+char *out_room(struct out *o, size_t n);
+static inline void out_wrote(struct out *o, char *end)
+{
+	o->len = (size_t)(end - o->buf);
+}
+/* A string literal, its length known when compiling. */
+#define put_lit(p, s) (memcpy((p), "" s, sizeof(s) - 1), (p) + sizeof(s) - 1)
+char *put_uint(char *p, uint64_t v);	/* at most 20 bytes */
+char *put_int(char *p, int64_t v);	/* at most 20 */
+char *put_hex(char *p, uint64_t v);	/* 0x..., at most 18 */
+/* put_uint, inline for one digit (the flags of a JSON line). */
+static inline char *put_digits(char *p, uint64_t v)
+{
+	if (v >= 10)
+		return put_uint(p, v);
+	*p = (char)('0' + v);
+	return p + 1;
+}
 /* S as a JSON string: quoted, with '"', '\' and control characters
  * escaped, valid UTF-8 kept as it is and each byte that is not part of a
  * valid UTF-8 sequence replaced by U+FFFD. */
