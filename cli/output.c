@@ -40,7 +40,8 @@ void out_str(struct out *o, const char *s)
 	out_put(o, s, strlen(s));
 }
 
-/* Numbers are written in place: a copy of each cost a memcpy call. */
+/* Numbers are written in place, where a copy of each cost a memcpy call:
+ * the room first, flushed if need be. */
 char *out_room(struct out *o, size_t n)
 {
 	if (sizeof(o->buf) - o->len < n)
