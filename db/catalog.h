@@ -122,6 +122,7 @@ struct umask {
 	int repeat_error;	/* given three times (two reach the encoder): 0 or libpfm's error */
 	int nimplied;
 	struct implied *implied;
+	uint64_t implies;	/* bit m: modifier m is among IMPLIED */
 	/* the unit masks the equiv names, count first, resolved when read
 	 * (unpack.c's resolve_equiv); NULL: the encoder parses the equiv */
 	const uint16_t *expansion;
@@ -186,6 +187,14 @@ struct event {
 	uint64_t form_pmu, form_perf;	/* the modifiers it holds */
 	int form_len, form_perf_at;	/* its length, where the perf part starts */
 	int form_perf_digit, form_digits;	/* the perf part's first digit, and the count */
+	/* every PMU digit shows a field of config..config2, in these masks,
+	 * or the value of a modifier of form_values that lands in no
+	 * register: where the registers have none of the fields' bits set,
+	 * and none of those modifiers is given or implied, each digit is the
+	 * form's (form_plain false: some digit is shown otherwise) */
+	bool form_plain;
+	uint64_t form_fields[3], form_values;
+	uint64_t implies;	/* the modifiers its unit masks imply (umask.implies) */
 	int name_len, numasks;
 	int perf_type;		/* INT32_MIN: the PMU's */
 	int bare_error;

@@ -23,16 +23,22 @@ static int reg_of(int f)
 }
 
 /* Where PMU modifier M's shown value can be read straight from a register
- * (rules.c's shown_value reading register_value's first landing), into D;
- * D->reg stays -1 otherwise. */
-static void plain_field(const struct modifier_set *set, int m, struct form_digit *d)
+ * (rules.c's shown_value reading register_value's first landing), into D,
+ * and true; D->reg stays -1 otherwise.  *VALUE_OF is then the modifier
+ * whose value M shows when it lands in no register (register_value's
+ * modifier_value), or -1 when it is shown some other way. */
+static bool plain_field(const struct modifier_set *set, int m, struct form_digit *d, int *value_of)
 {
 	const struct modifier *mod = &set->items[m];
 	int from = mod->shown_from >= 0 ? mod->shown_from : m;
 	const struct modifier *src = &set->items[from];
 	d->reg = -1;
-	if (mod->has_shown || src->inert_unless_implied)
-		return;
+	*value_of = -1;
+	if (mod->has_shown)
+		return false;
+	*value_of = from;
+	if (src->inert_unless_implied)
+		return false;
 	for (int i = 0; i < src->nlandings; i++) {
 		int reg = reg_of(src->landings[i].field);
 		uint64_t mask = src->landings[i].mask;
@@ -41,8 +47,10 @@ static void plain_field(const struct modifier_set *set, int m, struct form_digit
 		d->reg = (int8_t)reg;
 		d->shift = (uint8_t)__builtin_ctzll(mask);
 		d->width = mask >> d->shift;
-		return;
+		*value_of = -1;
+		return true;
 	}
+	return false;
 }
 
 /* Appends modifier M's key and a '0' to FORM at *LEN, its digit to
@@ -72,10 +80,24 @@ int fstr_form_build(struct event *ev, struct arena *arena)
 	int len = 0, n = 0;
 	ev->form_pmu = all & ~set->from_perf & ~ev->hidden;
 	ev->form_perf = perf;
+	ev->form_plain = true;
 	for (each_bit(m, ev->form_pmu)) {
 		if (!lay_out(&set->items[m], form, &len, digits, &n))
 			return 0;
-		plain_field(set, m, &digits[n - 1]);
+		struct form_digit *d = &digits[n - 1];
+		int value_of;
+		if (plain_field(set, m, d, &value_of) && d->reg <= 2) {
+			ev->form_fields[d->reg] |= d->width << d->shift;
+			continue;
+		}
+		/* a value given, implied or by default: the default, in the
+		 * form, while neither of the others holds */
+		uint64_t v = value_of >= 0 ? set->items[value_of].default_value : 10;
+		if (v > 9)
+			ev->form_plain = false;
+		else
+			form[d->at] = (char)('0' + v);
+		ev->form_values |= value_of >= 0 ? 1ULL << value_of : 0;
 	}
 	ev->form_perf_at = len;
 	ev->form_perf_digit = n;
@@ -102,7 +124,18 @@ bool fstr_form_pmu(struct request *rq, uint64_t (*value)(struct request *rq, int
 	const struct event *ev = rq->ev;
 	if (!ev->form || (ev->hidden & rq->given) || rq->fstr_len + ev->form_len >= FSTR_MAX)
 		return false;
-	const uint64_t regs[7] = { rq->out->config, rq->out->config1, rq->out->config2, rq->codes[0], rq->codes[1],
+	const struct pmudb_encoding *out = rq->out;
+	char *f = rq->fstr + rq->fstr_len;
+	if (ev->form_plain && !(out->config & ev->form_fields[0]) && !(out->config1 & ev->form_fields[1])
+	    && !(out->config2 & ev->form_fields[2]) && !((rq->given | asked_implies(rq)) & ev->form_values)) {
+		/* the common case: no modifier's field is set, no value shown
+		 * given or implied: the form's digits as they are */
+		memcpy(f, ev->form, (size_t)ev->form_len + 1);
+		rq->form_at = rq->fstr_len;
+		rq->fstr_len += ev->form_len;
+		return true;
+	}
+	const uint64_t regs[7] = { out->config, out->config1, out->config2, rq->codes[0], rq->codes[1],
 				   rq->codes[2], rq->codes[3] };
 	char digits[MAX_MODIFIERS];
 	const struct form_digit *d = ev->form_digit;
@@ -113,7 +146,6 @@ bool fstr_form_pmu(struct request *rq, uint64_t (*value)(struct request *rq, int
 			return false;
 		digits[n++] = (char)('0' + v);
 	}
-	char *f = rq->fstr + rq->fstr_len;
 	memcpy(f, ev->form, (size_t)ev->form_len + 1);
 	for (int k = 0; k < n; k++)
 		f[d[k].at] = digits[k];

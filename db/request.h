@@ -87,6 +87,15 @@ static inline bool is_given(const struct request *rq, int m)
 	return rq->given >> m & 1;
 }
 
+/* The modifiers the unit masks asked for imply (a mask). */
+static inline uint64_t asked_implies(const struct request *rq)
+{
+	uint64_t mask = 0;
+	for (int i = 0; rq->ev->implies && i < rq->nasked; i++)
+		mask |= rq->ev->umasks[rq->asked[i]].implies;
+	return mask;
+}
+
 /* For the positions M of the set bits of MASK, lowest first:
  * for (each_bit(m, mask)) ... (modifier masks: bit m is position m). */
 #define each_bit(m, mask) uint64_t bits_ = (mask); bits_ && ((m) = __builtin_ctzll(bits_), 1); bits_ &= bits_ - 1

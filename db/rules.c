@@ -412,13 +412,7 @@ void apply_landings(struct request *rq, const struct modifier *m, uint64_t value
 
 static bool implied_by_asked(const struct request *rq, int m)
 {
-	for (int i = 0; i < rq->nasked; i++) {
-		const struct umask *u = &rq->ev->umasks[rq->asked[i]];
-		for (int k = 0; k < u->nimplied; k++)
-			if (u->implied[k].modifier == m)
-				return true;
-	}
-	return false;
+	return asked_implies(rq) >> m & 1;
 }
 
 /* A modifier inert without a unit mask implying it is taken and printed

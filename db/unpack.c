@@ -283,6 +283,7 @@ static int read_umask(struct unpacker *u, struct event *ev, struct umask *um)
 		if (!r->ok || m >= (uint64_t)nmods)
 			return refuse(u, "a unit mask implies a modifier the event lacks");
 		im->modifier = (int)m;
+		um->implies |= 1ULL << m;
 	}
 	return 0;
 }
@@ -477,9 +478,11 @@ static int read_event(struct unpacker *u, struct event *ev)
 	ev->umasks = arena_calloc(&t->arena, (size_t)ev->numasks + 1, sizeof(*ev->umasks));
 	if (!ev->umasks)
 		return refuse(u, "out of memory");
-	for (int i = 0; i < ev->numasks; i++)
+	for (int i = 0; i < ev->numasks; i++) {
 		if (read_umask(u, ev, &ev->umasks[i]))
 			return -1;
+		ev->implies |= ev->umasks[i].implies;
+	}
 	return read_rules(u, ev);
 }
 
