@@ -187,6 +187,7 @@ struct event {
 	uint64_t form_pmu, form_perf;	/* the modifiers it holds */
 	int form_len, form_perf_at;	/* its length, where the perf part starts */
 	int form_perf_digit, form_digits;	/* the perf part's first digit, and the count */
+	int form_period_at;	/* where a period's keys go in it, or -1 */
 	/* every PMU digit shows a field of config..config2, in these masks,
 	 * or the value of a modifier of form_values that lands in no
 	 * register: where the registers have none of the fields' bits set,

@@ -101,11 +101,26 @@ int fstr_form_build(struct event *ev, struct arena *arena)
 	}
 	ev->form_perf_at = len;
 	ev->form_perf_digit = n;
-	for (each_bit(m, perf)) {
+	/* a period or frequency goes where its keys fall among the perf
+	 * modifiers always printed; all in one place, or -1 */
+	ev->form_period_at = -1;
+	bool period_seen = false, apart = false;
+	for (each_bit(m, set->from_perf)) {
+		enum perf_mod kind = set->items[m].perf_kind;
+		if (kind == P_PERIOD || kind == P_FREQ) {
+			apart |= period_seen && ev->form_period_at != len;
+			period_seen = true;
+			ev->form_period_at = len;
+			continue;
+		}
+		if (!(perf >> m & 1))
+			continue;
 		if (!lay_out(&set->items[m], form, &len, digits, &n))
 			return 0;
-		digits[n - 1].reg = (int8_t)set->items[m].perf_kind;
+		digits[n - 1].reg = (int8_t)kind;
 	}
+	if (apart)
+		ev->form_period_at = -1;
 	char *text = arena_calloc(arena, (size_t)len + 1, 1);
 	struct form_digit *at = arena_calloc(arena, (size_t)n + 1, sizeof(*at));
 	if (!text || !at)
@@ -154,22 +169,51 @@ bool fstr_form_pmu(struct request *rq, uint64_t (*value)(struct request *rq, int
 	return true;
 }
 
-bool fstr_form_perf(struct request *rq, const uint64_t shows[P_NONE + 1])
+/* The keys of the period-like modifiers of EV's set, each with
+ * VALUE, into BUF (FSTR_MAX bytes); their length. */
+static int period_keys(const struct event *ev, uint64_t value, char *buf)
+{
+	const struct modifier_set *set = ev->modifiers;
+	char digits[24];
+	int ndigits = (int)fstr_decimal(digits, value), len = 0, m;
+	for (each_bit(m, set->from_perf)) {
+		const struct modifier *mod = &set->items[m];
+		if (mod->perf_kind != P_PERIOD && mod->perf_kind != P_FREQ)
+			continue;
+		if (len + mod->fstr_key_len + ndigits >= FSTR_MAX)
+			return -1;
+		memcpy(buf + len, mod->fstr_key, (size_t)mod->fstr_key_len);
+		memcpy(buf + len + mod->fstr_key_len, digits, (size_t)ndigits);
+		len += mod->fstr_key_len + ndigits;
+	}
+	return len;
+}
+
+bool fstr_form_perf(struct request *rq, const uint8_t shows[P_NONE + 1])
 {
 	const struct event *ev = rq->ev;
 	if (rq->form_at < 0 || rq->fstr_len != rq->form_at + ev->form_len)
 		return false;
-	/* the form's perf part, written already, comes off again */
-	if (rq->out->sample_period) {
-		rq->fstr_len = rq->form_at + ev->form_perf_at;
-		rq->fstr[rq->fstr_len] = '\0';
-		return false;
-	}
 	char *f = rq->fstr + rq->form_at;
 	const struct form_digit *d = ev->form_digit;
 	/* one digit each: the form holds the kinds always printed, whose
 	 * values are 0 or 1 but precise_ip's, which apply_one keeps to 3 */
 	for (int k = ev->form_perf_digit; k < ev->form_digits; k++)
 		f[d[k].at] = (char)('0' + shows[d[k].reg]);
+	if (!rq->out->sample_period)
+		return true;
+	/* a period's keys go in at their place, the rest of the form after */
+	char keys[FSTR_MAX];
+	int n = ev->form_period_at >= 0 ? period_keys(ev, rq->out->sample_period, keys) : -1;
+	if (n < 0 || rq->fstr_len + n >= FSTR_MAX) {
+		/* the form's perf part, written already, comes off again */
+		rq->fstr_len = rq->form_at + ev->form_perf_at;
+		rq->fstr[rq->fstr_len] = '\0';
+		return false;
+	}
+	char *at = f + ev->form_period_at;
+	memmove(at + n, at, (size_t)(ev->form_len - ev->form_period_at) + 1);
+	memcpy(at, keys, (size_t)n);
+	rq->fstr_len += n;
 	return true;
 }

@@ -29,10 +29,11 @@ int fstr_form_build(struct event *ev, struct arena *arena);
  * M) is the value modifier M shows. */
 bool fstr_form_pmu(struct request *rq, uint64_t (*value)(struct request *rq, int m));
 
-/* The perf_events layer's part, by the form, when fstr_form_pmu applied
- * and no period or frequency is shown; else false, with the form's perf
- * part taken off again, for apply_perf_layer to print one by one.
- * SHOWS: the value each kind of perf modifier shows. */
-bool fstr_form_perf(struct request *rq, const uint64_t shows[P_NONE + 1]);
+/* The perf_events layer's part, by the form, when fstr_form_pmu applied,
+ * a period or frequency's keys in their place; else false, with the
+ * form's perf part taken off again, for apply_perf_layer to print one by
+ * one.  SHOWS: the value each kind of perf modifier shows (the period
+ * and frequency show out->sample_period). */
+bool fstr_form_perf(struct request *rq, const uint8_t shows[P_NONE + 1]);
 
 #endif

@@ -60,27 +60,29 @@ static int apply_one(struct request *rq, enum perf_mod which, uint64_t v, struct
 }
 
 /* The value each kind of perf modifier shows, once the layer settled the
- * privilege levels (rq->plm) and the encoding: a table filled at once, as
- * the form's digits read several kinds. */
-static void kind_values(const struct request *rq, uint64_t shows[P_NONE + 1])
+ * privilege levels (rq->plm) and the encoding, but the period's (which
+ * shows out->sample_period): a table filled at once, as the form's digits
+ * read several kinds. */
+static void kind_values(const struct request *rq, uint8_t shows[P_NONE + 1])
 {
 	const struct pmudb_encoding *out = rq->out;
-	memset(shows, 0, (P_NONE + 1) * sizeof(*shows));
-	shows[P_K] = !!(rq->plm & PLM0);
-	shows[P_U] = !!(rq->plm & PLM3);
-	shows[P_H] = !!(rq->plm & PLMH);
-	shows[P_PRECISE] = shows[P_HW_SMPL] = out->precise_ip;
-	shows[P_PERIOD] = shows[P_FREQ] = out->sample_period;
+	memset(shows, 0, P_NONE + 1);
+	shows[P_K] = (rq->plm & PLM0) != 0;
+	shows[P_U] = (rq->plm & PLM3) != 0;
+	shows[P_H] = (rq->plm & PLMH) != 0;
+	shows[P_PRECISE] = shows[P_HW_SMPL] = (uint8_t)out->precise_ip;
 	shows[P_MG] = !out->exclude_guest;
 	shows[P_MH] = !out->exclude_host;
 	shows[P_EXCL] = out->exclusive;
 }
 
-static void fstr_perf(struct request *rq, int m, const uint64_t shows[P_NONE + 1])
+static void fstr_perf(struct request *rq, int m, const uint8_t shows[P_NONE + 1])
 {
 	enum perf_mod which = rq->ev->modifiers->items[m].perf_kind;
 	bool period = which == P_PERIOD || which == P_FREQ;
-	if (fstr_always_printed(which) || (period && rq->out->sample_period))
+	if (period && rq->out->sample_period)
+		fstr_add_modifier(rq, &rq->ev->modifiers->items[m], rq->out->sample_period);
+	else if (fstr_always_printed(which))
 		fstr_add_modifier(rq, &rq->ev->modifiers->items[m], shows[which]);
 }
 
@@ -139,7 +141,7 @@ int apply_perf_layer(struct request *rq)
 	out->exclude_host = !(st.vmx_plm & PLM0);
 
 	rq->plm = st.plm;
-	uint64_t shows[P_NONE + 1];
+	uint8_t shows[P_NONE + 1];
 	kind_values(rq, shows);
 	if (fstr_form_perf(rq, shows))
 		return 0;

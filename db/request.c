@@ -56,6 +56,14 @@ static char *decimal_before(char *end, uint64_t v)
 	return p;
 }
 
+size_t fstr_decimal(char *buf, uint64_t v)
+{
+	char digits[24], *d = decimal_before(digits + sizeof(digits), v);
+	size_t n = (size_t)(digits + sizeof(digits) - d);
+	memcpy(buf, d, n);
+	return n;
+}
+
 void fstr_add_modifier(struct request *rq, const struct modifier *m, uint64_t value)
 {
 	int key = m->fstr_key_len;

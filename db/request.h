@@ -105,6 +105,8 @@ static inline uint64_t asked_implies(const struct request *rq)
 void fstr_append(struct request *rq, const char *s, size_t n);
 void fstr_add_umask(struct request *rq, const struct umask *u);
 void fstr_add_modifier(struct request *rq, const struct modifier *m, uint64_t value);
+/* V in decimal into BUF (20 bytes at most, no NUL); returns the length. */
+size_t fstr_decimal(char *buf, uint64_t v);
 
 /* Fails the request with CODE and a message: libpfm's text for CODE, ": ",
  * then FMT's (one formatting call, as a batch meets many refusals). */
