@@ -170,6 +170,8 @@ static inline uint32_t pair_slot(uint32_t key)
 	return h ^ h >> 16;
 }
 
+struct bare_encoding;
+
 /* The fields every encoding reads come first, packed, and those of
  * unit-mask rules, measured registers and refusals after: a batch meets
  * most of its events cold, and the fields it reads were spread over six
@@ -196,6 +198,8 @@ struct event {
 	bool form_plain;
 	uint64_t form_fields[3], form_values;
 	uint64_t implies;	/* the modifiers its unit masks imply (umask.implies) */
+	/* the event encoded alone, through one PMU, once asked (encode.c) */
+	_Atomic(const struct bare_encoding *) bare;
 	int name_len, numasks;
 	int perf_type;		/* INT32_MIN: the PMU's */
 	int bare_error;

@@ -519,21 +519,19 @@ static void start_fstr(struct request *rq)
 	rq->fstr_len = 0;
 }
 
-static int run_stages(struct request *rq, const char *alias_attrs, char *user_attrs)
+/* The stages of the PMU's part: unit-mask rules and defaults, the family
+ * encoder and its part of fstr. */
+static int pmu_stages(struct request *rq)
 {
-	int r = parse_everything(rq, alias_attrs, user_attrs);
-	if (r)
-		return r;
 	const struct family *family = rq->pmu->family;
 	if (!family || !family->encode)
 		return fail(rq, PMUDB_ERR_NOTSUPP, "pmudb has no encoder for the %s family of PMU %s",
 			    rq->pmu->family_name, rq->pmu->name);
-	start_fstr(rq);
 	/* perf_raw's fstr has no event name: libpfm's perf encoder for it
 	 * never writes one */
 	if (!family->match_name)
 		fstr_append(rq, rq->ev->name, (size_t)rq->ev->name_len);
-	r = check_rules(rq);
+	int r = check_rules(rq);
 	if (!r)
 		r = add_umask_defaults(rq);
 	if (!r)
@@ -542,6 +540,106 @@ static int run_stages(struct request *rq, const char *alias_attrs, char *user_at
 		r = family->encode(rq);
 	/* bits libpfm's perf encoding clears, whatever a code put there */
 	rq->out->config &= ~rq->pmu->config_cleared;
+	return r;
+}
+
+/*
+ * The event encoded alone through one PMU: its registers and its fstr
+ * after "PMU::".  The registers and the PMU's part of fstr follow from the
+ * unit masks and the PMU's modifiers only (the perf layer's modifiers are
+ * its own), so an encoding that gives neither starts from these and runs
+ * the perf layer alone: half of the core strings a tool writes add u, k,
+ * a period or a CPU to an event, and the stages before the perf layer
+ * were half of their work.
+ */
+static void start(struct request *rq, pmudb_t *db, struct pmudb_encoding *out, struct pmudb_error *err);
+
+struct bare_encoding {
+	const struct pmu *pmu;
+	uint64_t config, config1, config2, codes[4];
+	int fstr_len, form_at;
+	char fstr[];
+};
+
+/* Whether RQ gives neither unit masks nor PMU modifiers, for an event
+ * that is one (not a number a PMU reads from its name, perf_raw's). */
+static bool takes_bare(const struct request *rq)
+{
+	const struct family *family = rq->pmu->family;
+	return !rq->making_bare && !rq->nasked && !rq->has_raw && !(rq->given & ~rq->ev->modifiers->from_perf)
+	       && !(rq->given & rq->ev->hidden) && !rq->ev->equiv && family && !family->match_name;
+}
+
+/* Kept for an event refused alone, or encoded without an fstr: of no
+ * PMU, so never taken, and never made again. */
+static const struct bare_encoding none_kept = { .pmu = NULL };
+
+/* Encodes RQ's event alone and keeps it in the event, or none_kept, when
+ * the event keeps nothing yet; what the event keeps then. */
+static const struct bare_encoding *make_bare(struct request *rq)
+{
+	struct pmudb_encoding out;
+	struct pmudb_error err;
+	struct request b;
+	start(&b, rq->db, &out, &err);
+	b.quiet = b.making_bare = true;
+	b.pmu = rq->pmu;
+	b.ev = rq->ev;
+	start_fstr(&b);
+	bool encodes = !pmu_stages(&b) && !b.no_fstr;
+	struct pmudb *db = rq->db;
+	struct event *ev = (struct event *)rq->ev;	/* the bare encoding is its only mutable part */
+	pthread_mutex_lock(&db->lock);
+	const struct bare_encoding *kept = atomic_load_explicit(&ev->bare, memory_order_relaxed);
+	if (!kept) {
+		struct bare_encoding *k = encodes ? arena_calloc(&rq->pmu->table->arena, 1, sizeof(*k) + (size_t)b.fstr_len + 1)
+					  : NULL;
+		if (k) {
+			*k = (struct bare_encoding){ rq->pmu, out.config, out.config1, out.config2,
+						     { b.codes[0], b.codes[1], b.codes[2], b.codes[3] }, b.fstr_len, b.form_at };
+			memcpy(k->fstr, b.fstr, (size_t)b.fstr_len + 1);
+		}
+		/* out of memory too: the stages serve it as before */
+		kept = k ? k : &none_kept;
+		atomic_store_explicit(&ev->bare, kept, memory_order_release);
+	}
+	pthread_mutex_unlock(&db->lock);
+	return kept;
+}
+
+/* RQ's event alone through RQ's PMU, made if need be; NULL when another
+ * PMU's is kept, or the event alone has no fstr or is refused. */
+static const struct bare_encoding *bare_of(struct request *rq)
+{
+	const struct bare_encoding *b = atomic_load_explicit(&rq->ev->bare, memory_order_acquire);
+	if (!b)
+		b = make_bare(rq);
+	return b && b->pmu == rq->pmu ? b : NULL;
+}
+
+/* The PMU's part as the bare encoding B has it. */
+static void take_bare(struct request *rq, const struct bare_encoding *b)
+{
+	rq->out->config = b->config;
+	rq->out->config1 = b->config1;
+	rq->out->config2 = b->config2;
+	memcpy(rq->codes, b->codes, sizeof(rq->codes));
+	memcpy(rq->fstr, b->fstr, (size_t)b->fstr_len + 1);
+	rq->fstr_len = b->fstr_len;
+	rq->form_at = b->form_at;
+}
+
+static int run_stages(struct request *rq, const char *alias_attrs, char *user_attrs)
+{
+	int r = parse_everything(rq, alias_attrs, user_attrs);
+	if (r)
+		return r;
+	start_fstr(rq);
+	const struct bare_encoding *b = takes_bare(rq) ? bare_of(rq) : NULL;
+	if (b)
+		take_bare(rq, b);
+	else
+		r = pmu_stages(rq);
 	if (!r)
 		r = check_requirements(rq);
 	if (!r)
@@ -583,7 +681,7 @@ static void start(struct request *rq, pmudb_t *db, struct pmudb_encoding *out, s
 	rq->in_catalog = 0;
 	rq->raw_umask = 0;
 	rq->fstr = out->fstr;
-	rq->no_fstr = false;
+	rq->no_fstr = rq->making_bare = false;
 	rq->form_at = -1;
 	rq->given = 0;
 	rq->nattrs = rq->nrepeated = 0;

@@ -36,6 +36,7 @@ struct request {
 	const char *token;		/* the token being worked on, for errors */
 	struct pmudb_error *err;
 	bool quiet;			/* the caller wants the code, not the message */
+	bool making_bare;		/* encoding the event alone, to keep (encode.c) */
 
 	/* unit masks asked for (equivs expanded), in the order given */
 	int nasked;

@@ -269,10 +269,15 @@ static void test_bad_catalogs_are_refused(void **state)
 
 /* ---- threads -------------------------------------------------------------- */
 
+/* Perf modifiers alone start from the event's bare encoding, which the
+ * first of the threads to ask makes (encode.c): some of these ask for it
+ * (one of an event refused alone), some take the stages. */
 static const char *const thread_events[] = {
 	"skl::INST_RETIRED:ANY_P", "amd64_fam19h_zen4::RETIRED_INSTRUCTIONS:u", "skx_unc_cha5::UNC_C_CLOCKTICKS",
 	"perf::PERF_COUNT_HW_CPU_CYCLES", "icx::OFFCORE_RESPONSE_0:DMND_DATA_RD", "hsw::L1D_PEND_MISS:PENDING:c=1",
 	"skl::NO_SUCH_EVENT", "bdx_unc_imc2::UNC_M_CAS_COUNT:RD", "amd64_fam17h_zen2::RETIRED_UOPS",
+	"skl::BR_INST_RETIRED:period=1000:k=0", "hsw::L1D_PEND_MISS:u", "amd64_fam17h_zen2::RETIRED_UOPS:e=1:u",
+	"amd64_fam19h_zen4::RETIRED_INSTRUCTIONS:freq=99:mg=1",
 };
 #define NEVENTS (sizeof(thread_events) / sizeof(thread_events[0]))
 
@@ -280,6 +285,7 @@ struct thread_result {
 	pmudb_t *db;
 	int codes[NEVENTS];
 	uint64_t configs[NEVENTS];
+	char fstrs[NEVENTS][sizeof(((struct pmudb_encoding *)0)->fstr)];
 	int mismatches;
 };
 
@@ -295,7 +301,8 @@ static void *encode_many(void *arg)
 			if (round == 0) {
 				t->codes[k] = r;
 				t->configs[k] = r ? 0 : e.config;
-			} else if (r != t->codes[k] || (!r && e.config != t->configs[k])) {
+				snprintf(t->fstrs[k], sizeof(t->fstrs[k]), "%s", r ? "" : e.fstr);
+			} else if (r != t->codes[k] || (!r && (e.config != t->configs[k] || strcmp(e.fstr, t->fstrs[k])))) {
 				t->mismatches++;
 			}
 		}
@@ -322,7 +329,22 @@ static void test_concurrent_encodes_on_one_handle(void **state)
 		for (size_t k = 0; k < NEVENTS; k++) {
 			assert_int_equal(results[i].codes[k], results[0].codes[k]);
 			assert_int_equal(results[i].configs[k], results[0].configs[k]);
+			assert_string_equal(results[i].fstrs[k], results[0].fstrs[k]);
 		}
+	/* and what the threads agree on is libpfm's answer (where it has one:
+	 * without this machine's sysfs it encodes no uncore event) */
+	for (size_t k = 0; k < NEVENTS; k++) {
+		struct perf_event_attr attr;
+		char *fstr = NULL;
+		int lr = libpfm_ask(thread_events[k], &attr, &fstr, NULL);
+		if (lr != PFM_ERR_NOTSUPP)
+			assert_int_equal(results[0].codes[k] == 0, lr == PFM_SUCCESS);
+		if (lr == PFM_SUCCESS) {
+			assert_int_equal(results[0].configs[k], attr.config);
+			assert_string_equal(results[0].fstrs[k], fstr);
+		}
+		free(fstr);
+	}
 	}
 	pmudb_close(fresh);
 }
