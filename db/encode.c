@@ -142,10 +142,12 @@ static int apply_attributes(struct request *rq)
 }
 
 /* A string to cut into tokens: in BUF when it fits, else on the heap
- * (*HEAP then to be freed); followed by SCAN_PAD zeros for scan.h. */
-static char *working_copy(const char *s, char *buf, size_t size, char **heap)
+ * (*HEAP then to be freed); followed by SCAN_PAD zeros for scan.h.  Its
+ * length in *LEN. */
+static char *working_copy(const char *s, char *buf, size_t size, char **heap, size_t *len)
 {
 	size_t n = strlen(s) + 1;
+	*len = n - 1;
 	*heap = NULL;
 	char *copy = n + SCAN_PAD <= size ? buf : (*heap = malloc(n + SCAN_PAD));
 	if (!copy)
@@ -160,7 +162,8 @@ static char *working_copy(const char *s, char *buf, size_t size, char **heap)
 static int parse_catalog_attrs(struct request *rq, const char *attrs)
 {
 	char buf[256], *heap;
-	char *copy = working_copy(attrs, buf, sizeof(buf), &heap);
+	size_t len;
+	char *copy = working_copy(attrs, buf, sizeof(buf), &heap, &len);
 	if (!copy)
 		return fail(rq, PMUDB_ERR_NOMEM, "out of memory");
 	/* libpfm parses an equiv apart: its unit masks do not count against
@@ -751,14 +754,15 @@ int pmudb_encode(pmudb_t *db, const char *event, const struct pmudb_scope *scope
 	if (scope && check_scope(db, scope, err))
 		return PMUDB_ERR_INVAL;
 	char buf[512], *heap;
-	char *copy = working_copy(event, buf, sizeof(buf), &heap);
+	size_t len;
+	char *copy = working_copy(event, buf, sizeof(buf), &heap, &len);
 	if (!copy)
 		return set_error(err, PMUDB_ERR_NOMEM, "%s", pmudb_strerror(PMUDB_ERR_NOMEM));
 	struct request request;
 	start(&request, db, out, err);
 	request.quiet = quiet;
 	char *sep;
-	int r = scan_event(copy, &sep) ? set_error(err, PMUDB_ERR_INVAL, "%s: one event at a time, without blanks or ','",
+	int r = scan_event(copy, len, &sep) ? set_error(err, PMUDB_ERR_INVAL, "%s: one event at a time, without blanks or ','",
 						   pmudb_strerror(PMUDB_ERR_INVAL))
 		: encode_copy(&request, copy, sep, scope);
 	free(heap);

@@ -110,32 +110,25 @@ static inline size_t scan_token(const char *s, size_t *eq)
 	return len;
 }
 
-/* Of a padded string S whose pad is zeros: true when it holds a blank or
- * ',' (libpfm takes one event); else *PMU_END the first "::", or NULL. */
-static inline bool scan_event(char *s, char **pmu_end)
+/* Of a padded string S of LEN bytes whose pad is zeros: true when it
+ * holds a blank or ',' (libpfm takes one event); else *PMU_END the first
+ * "::", or NULL.  The blanks are looked for in every chunk without a
+ * branch, the "::" by the first token's end: a PMU's name mostly. */
+static inline bool scan_event(char *s, size_t len, char **pmu_end)
 {
 #ifdef __SSE2__
-	size_t colon = SIZE_MAX;
-	for (size_t i = 0;; i += 16) {
-		/* past the NUL the pad holds zeros: no blank, no colon */
-		if (scan_equal3(s + i, ',', ' ', '\t') | scan_equal3(s + i, '\n', '\n', '\n'))
-			return true;
-		unsigned c = scan_equal3(s + i, ':', ':', ':');
-		if (c && colon == SIZE_MAX)
-			colon = i + (size_t)__builtin_ctz(c);
-		if (scan_equal3(s + i, 0, 0, 0))
-			break;
-	}
-	/* after the first colon when it does not start one */
-	char *c = colon == SIZE_MAX ? NULL : s + colon;
-	*pmu_end = !c || c[1] == ':' ? c : strstr(c + 1, "::");
-	return false;
+	unsigned blanks = 0;
+	for (size_t i = 0; i < len; i += 16)
+		blanks |= scan_equal3(s + i, ',', ' ', '\t') | scan_equal3(s + i, '\n', '\n', '\n');
+	if (blanks)
+		return true;
 #else
 	if (strpbrk(s, ", \t\n"))
 		return true;
-	*pmu_end = strstr(s, "::");
-	return false;
 #endif
+	char *c = s + scan_token_length(s);
+	*pmu_end = !*c ? NULL : c[0] == ':' && c[1] == ':' ? c : strstr(c, "::");
+	return false;
 }
 
 #endif
