@@ -74,6 +74,8 @@ struct modifier {
 };
 
 /* Bit m of a modifier mask stands for the modifier at position m. */
+struct fstr_form;
+
 struct modifier_set {
 	int count;
 	struct modifier *items;
@@ -82,6 +84,8 @@ struct modifier_set {
 	uint64_t from_perf;	/* the perf_events layer's */
 	uint64_t ranged;	/* checked against min..max when given */
 	uint64_t requiring;	/* need another modifier non-zero */
+	/* the forms its events print, by hidden modifiers (fstr_form_build) */
+	const struct fstr_form *forms;
 };
 
 struct implied {
@@ -158,6 +162,27 @@ struct form_digit {
 	uint64_t width;		/* the field's mask, shifted down */
 };
 
+/* The modifiers' part of fstr as the events of one modifier set that
+ * hide the same modifiers print it, laid out once for them all: every key
+ * in order with a one-digit value slot (fstr_form.h). */
+struct fstr_form {
+	const char *text;
+	const struct form_digit *digit;	/* the value digits, in order */
+	uint64_t hidden;	/* the events' event.hidden */
+	uint64_t pmu, perf;	/* the modifiers it holds */
+	int len, perf_at;	/* its length, where the perf part starts */
+	int perf_digit, digits;	/* the perf part's first digit, and the count */
+	int period_at;		/* where a period's keys go in it, or -1 */
+	/* every PMU digit shows a field of config..config2, in these masks,
+	 * or the value of a modifier of VALUES that lands in no register:
+	 * where the registers have none of the fields' bits set, and none of
+	 * those modifiers is given or implied, each digit is the form's
+	 * (plain false: some digit is shown otherwise) */
+	bool plain;
+	uint64_t fields[3], values;
+	const struct fstr_form *next;	/* the set's form for other events */
+};
+
 static inline uint32_t pair_key(const struct pair_default *pd)
 {
 	return (uint32_t)pd->umask_a << 16 | pd->umask_b;
@@ -184,19 +209,7 @@ struct event {
 	uint64_t code;
 	uint64_t hidden;	/* bit m: PMU modifier m left out of fstr unless given */
 	/* the modifiers' part of fstr, laid out (fstr_form.h); NULL: none */
-	const char *form;
-	const struct form_digit *form_digit;	/* the value digits, in order */
-	uint64_t form_pmu, form_perf;	/* the modifiers it holds */
-	int form_len, form_perf_at;	/* its length, where the perf part starts */
-	int form_perf_digit, form_digits;	/* the perf part's first digit, and the count */
-	int form_period_at;	/* where a period's keys go in it, or -1 */
-	/* every PMU digit shows a field of config..config2, in these masks,
-	 * or the value of a modifier of form_values that lands in no
-	 * register: where the registers have none of the fields' bits set,
-	 * and none of those modifiers is given or implied, each digit is the
-	 * form's (form_plain false: some digit is shown otherwise) */
-	bool form_plain;
-	uint64_t form_fields[3], form_values;
+	const struct fstr_form *form;
 	uint64_t implies;	/* the modifiers its unit masks imply (umask.implies) */
 	/* the event encoded alone, through one PMU, once asked (encode.c) */
 	_Atomic(const struct bare_encoding *) bare;

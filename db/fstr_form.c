@@ -67,9 +67,10 @@ static bool lay_out(const struct modifier *m, char *form, int *len, struct form_
 	return true;
 }
 
-int fstr_form_build(struct event *ev, struct arena *arena)
+/* Lays out the form of SET's events that hide HIDDEN into F and ARENA; 0
+ * (F->text NULL when it would be too long), or -1 when out of memory. */
+static int lay_out_form(const struct modifier_set *set, uint64_t hidden, struct fstr_form *f, struct arena *arena)
 {
-	const struct modifier_set *set = ev->modifiers;
 	uint64_t all = set->count < 64 ? (1ULL << set->count) - 1 : ~0ULL;
 	uint64_t perf = 0;
 	int m;
@@ -78,39 +79,40 @@ int fstr_form_build(struct event *ev, struct arena *arena)
 	char form[FSTR_MAX];
 	struct form_digit digits[MAX_MODIFIERS];
 	int len = 0, n = 0;
-	ev->form_pmu = all & ~set->from_perf & ~ev->hidden;
-	ev->form_perf = perf;
-	ev->form_plain = true;
-	for (each_bit(m, ev->form_pmu)) {
+	f->hidden = hidden;
+	f->pmu = all & ~set->from_perf & ~hidden;
+	f->perf = perf;
+	f->plain = true;
+	for (each_bit(m, f->pmu)) {
 		if (!lay_out(&set->items[m], form, &len, digits, &n))
 			return 0;
 		struct form_digit *d = &digits[n - 1];
 		int value_of;
 		if (plain_field(set, m, d, &value_of) && d->reg <= 2) {
-			ev->form_fields[d->reg] |= d->width << d->shift;
+			f->fields[d->reg] |= d->width << d->shift;
 			continue;
 		}
 		/* a value given, implied or by default: the default, in the
 		 * form, while neither of the others holds */
 		uint64_t v = value_of >= 0 ? set->items[value_of].default_value : 10;
 		if (v > 9)
-			ev->form_plain = false;
+			f->plain = false;
 		else
 			form[d->at] = (char)('0' + v);
-		ev->form_values |= value_of >= 0 ? 1ULL << value_of : 0;
+		f->values |= value_of >= 0 ? 1ULL << value_of : 0;
 	}
-	ev->form_perf_at = len;
-	ev->form_perf_digit = n;
+	f->perf_at = len;
+	f->perf_digit = n;
 	/* a period or frequency goes where its keys fall among the perf
 	 * modifiers always printed; all in one place, or -1 */
-	ev->form_period_at = -1;
+	f->period_at = -1;
 	bool period_seen = false, apart = false;
 	for (each_bit(m, set->from_perf)) {
 		enum perf_mod kind = set->items[m].perf_kind;
 		if (kind == P_PERIOD || kind == P_FREQ) {
-			apart |= period_seen && ev->form_period_at != len;
+			apart |= period_seen && f->period_at != len;
 			period_seen = true;
-			ev->form_period_at = len;
+			f->period_at = len;
 			continue;
 		}
 		if (!(perf >> m & 1))
@@ -120,52 +122,76 @@ int fstr_form_build(struct event *ev, struct arena *arena)
 		digits[n - 1].reg = (int8_t)kind;
 	}
 	if (apart)
-		ev->form_period_at = -1;
+		f->period_at = -1;
 	char *text = arena_calloc(arena, (size_t)len + 1, 1);
 	struct form_digit *at = arena_calloc(arena, (size_t)n + 1, sizeof(*at));
 	if (!text || !at)
 		return -1;
 	memcpy(text, form, (size_t)len);
 	memcpy(at, digits, (size_t)n * sizeof(*at));
-	ev->form_len = len;
-	ev->form_digits = n;
-	ev->form_digit = at;
-	ev->form = text;
+	f->len = len;
+	f->digits = n;
+	f->digit = at;
+	f->text = text;
+	return 0;
+}
+
+int fstr_form_build(struct event *ev, struct arena *arena)
+{
+	/* the set without modifiers is the reader's, of every handle: its
+	 * events print no modifiers, one by one */
+	struct modifier_set *set = (struct modifier_set *)ev->modifiers;
+	if (!set->count)
+		return 0;
+	for (const struct fstr_form *f = set->forms; f; f = f->next)
+		if (f->hidden == ev->hidden) {
+			ev->form = f->text ? f : NULL;
+			return 0;
+		}
+	struct fstr_form *f = arena_calloc(arena, 1, sizeof(*f));
+	if (!f || lay_out_form(set, ev->hidden, f, arena))
+		return -1;
+	/* the set's forms are read and added only under the handle's lock,
+	 * as events are decoded; a form too long is kept too, without text */
+	f->next = set->forms;
+	set->forms = f;
+	ev->form = f->text ? f : NULL;
 	return 0;
 }
 
 bool fstr_form_pmu(struct request *rq, uint64_t (*value)(struct request *rq, int m))
 {
 	const struct event *ev = rq->ev;
-	if (!ev->form || (ev->hidden & rq->given) || rq->fstr_len + ev->form_len >= FSTR_MAX)
+	const struct fstr_form *form = ev->form;
+	if (!form || (ev->hidden & rq->given) || rq->fstr_len + form->len >= FSTR_MAX)
 		return false;
 	const struct pmudb_encoding *out = rq->out;
 	char *f = rq->fstr + rq->fstr_len;
-	if (ev->form_plain && !(out->config & ev->form_fields[0]) && !(out->config1 & ev->form_fields[1])
-	    && !(out->config2 & ev->form_fields[2]) && !((rq->given | asked_implies(rq)) & ev->form_values)) {
+	if (form->plain && !(out->config & form->fields[0]) && !(out->config1 & form->fields[1])
+	    && !(out->config2 & form->fields[2]) && !((rq->given | asked_implies(rq)) & form->values)) {
 		/* the common case: no modifier's field is set, no value shown
 		 * given or implied: the form's digits as they are */
-		memcpy(f, ev->form, (size_t)ev->form_len + 1);
+		memcpy(f, form->text, (size_t)form->len + 1);
 		rq->form_at = rq->fstr_len;
-		rq->fstr_len += ev->form_len;
+		rq->fstr_len += form->len;
 		return true;
 	}
 	const uint64_t regs[7] = { out->config, out->config1, out->config2, rq->codes[0], rq->codes[1],
 				   rq->codes[2], rq->codes[3] };
 	char digits[MAX_MODIFIERS];
-	const struct form_digit *d = ev->form_digit;
+	const struct form_digit *d = form->digit;
 	int n = 0, m;
-	for (each_bit(m, ev->form_pmu)) {
+	for (each_bit(m, form->pmu)) {
 		uint64_t v = d[n].reg >= 0 ? regs[d[n].reg] >> d[n].shift & d[n].width : value(rq, m);
 		if (v > 9)
 			return false;
 		digits[n++] = (char)('0' + v);
 	}
-	memcpy(f, ev->form, (size_t)ev->form_len + 1);
+	memcpy(f, form->text, (size_t)form->len + 1);
 	for (int k = 0; k < n; k++)
 		f[d[k].at] = digits[k];
 	rq->form_at = rq->fstr_len;
-	rq->fstr_len += ev->form_len;
+	rq->fstr_len += form->len;
 	return true;
 }
 
@@ -192,27 +218,29 @@ static int period_keys(const struct event *ev, uint64_t value, char *buf)
 bool fstr_form_perf(struct request *rq, const uint8_t shows[P_NONE + 1])
 {
 	const struct event *ev = rq->ev;
-	if (rq->form_at < 0 || rq->fstr_len != rq->form_at + ev->form_len)
+	const struct fstr_form *form = ev->form;
+	/* the form was written (form_at), and is what fstr ends with */
+	if (rq->form_at < 0 || rq->fstr_len != rq->form_at + form->len)
 		return false;
 	char *f = rq->fstr + rq->form_at;
-	const struct form_digit *d = ev->form_digit;
+	const struct form_digit *d = form->digit;
 	/* one digit each: the form holds the kinds always printed, whose
 	 * values are 0 or 1 but precise_ip's, which apply_one keeps to 3 */
-	for (int k = ev->form_perf_digit; k < ev->form_digits; k++)
+	for (int k = form->perf_digit; k < form->digits; k++)
 		f[d[k].at] = (char)('0' + shows[d[k].reg]);
 	if (!rq->out->sample_period)
 		return true;
 	/* a period's keys go in at their place, the rest of the form after */
 	char keys[FSTR_MAX];
-	int n = ev->form_period_at >= 0 ? period_keys(ev, rq->out->sample_period, keys) : -1;
+	int n = form->period_at >= 0 ? period_keys(ev, rq->out->sample_period, keys) : -1;
 	if (n < 0 || rq->fstr_len + n >= FSTR_MAX) {
 		/* the form's perf part, written already, comes off again */
-		rq->fstr_len = rq->form_at + ev->form_perf_at;
+		rq->fstr_len = rq->form_at + form->perf_at;
 		rq->fstr[rq->fstr_len] = '\0';
 		return false;
 	}
-	char *at = f + ev->form_period_at;
-	memmove(at + n, at, (size_t)(ev->form_len - ev->form_period_at) + 1);
+	char *at = f + form->period_at;
+	memmove(at + n, at, (size_t)(form->len - form->period_at) + 1);
 	memcpy(at, keys, (size_t)n);
 	rq->fstr_len += n;
 	return true;

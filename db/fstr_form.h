@@ -1,8 +1,11 @@
 /*
- * fstr_form.h - the modifiers' part of an event's fstr, laid out once when
- * the event is decoded: every key in order with a one-digit value slot.
- * A warm encoding copies it whole and writes the digits, where printing
- * a dozen ":name=value" one by one was a fifth of the work (AMD core).
+ * fstr_form.h - the modifiers' part of an event's fstr, laid out once for
+ * the events of a modifier set that hide the same modifiers: every key in
+ * order with a one-digit value slot.  A warm encoding copies it whole and
+ * writes the digits, where printing a dozen ":name=value" one by one was a
+ * fifth of the work (AMD core).  One form serves the set's events, so an
+ * encoding after many others finds it in cache (each event's own was as
+ * many cache misses as the rest of its data).
  */
 #ifndef PMUDB_FSTR_FORM_H
 #define PMUDB_FSTR_FORM_H
@@ -19,8 +22,10 @@ static inline bool fstr_always_printed(enum perf_mod kind)
 	return always >> kind & 1;
 }
 
-/* Lays out EV's form in ARENA (ev->form stays NULL when it would be too
- * long); 0, or -1 when out of memory. */
+/* Sets EV's form: its set's for the modifiers EV hides, laid out in ARENA
+ * if it has none yet (ev->form stays NULL when it would be too long, or
+ * the set has no modifiers).  0, or -1 when out of memory.  Called as EV
+ * is decoded, under the handle's lock. */
 int fstr_form_build(struct event *ev, struct arena *arena);
 
 /* The PMU modifiers' part, by the form: false (nothing written) when it
