@@ -523,7 +523,7 @@ static int read_back(struct packer *pk, const struct packed_writer *aliases)
 	int r = unpack_table(&t, &why), e = -1;
 	for (e = 0; !r && e < t.nevents; e++) {
 		struct event *ev;
-		r = unpack_event(&t, e, &ev, &why);
+		r = unpack_event(&t, e, PLM_ALL, &ev, &why);
 	}
 	if (!r && aliases)
 		r = unpack_aliases(&t, aliases->data, aliases->len, &why);

@@ -260,6 +260,7 @@ int catalog_load_table(struct pmudb *db, const struct pmu *p, struct pmudb_error
 struct event_read {
 	struct event_table *t;
 	int e;
+	unsigned plm;	/* of the PMU it is read for (unpack_event) */
 };
 
 static int read_event(struct pmudb *db, void *arg)
@@ -267,16 +268,18 @@ static int read_event(struct pmudb *db, void *arg)
 	(void)db;
 	struct event_read *er = arg;
 	struct event_slot *slot = &er->t->events[er->e];
-	return unpack_event(er->t, er->e, &slot->event, &slot->failure);
+	return unpack_event(er->t, er->e, er->plm, &slot->event, &slot->failure);
 }
 
-/* Event E of T decoded, for a first read that holds the lock already. */
-static const struct event *event_locked(struct event_table *t, int e)
+/* Event E of P's table decoded, for a first read that holds the lock
+ * already. */
+static const struct event *event_locked(const struct pmu *p, int e)
 {
+	struct event_table *t = p->table;
 	struct event_slot *slot = &t->events[e];
 	int s = atomic_load_explicit(&slot->state, memory_order_relaxed);
 	if (s == NOT_READ) {
-		struct event_read er = { t, e };
+		struct event_read er = { t, e, p->supported_plm };
 		s = read_event(NULL, &er) ? FAILED : READ;
 		atomic_store_explicit(&slot->state, s, memory_order_release);
 	}
@@ -291,7 +294,7 @@ const struct event *catalog_event(struct pmudb *db, const struct pmu *p, int e, 
 		return NULL;
 	}
 	struct event_slot *slot = &t->events[e];
-	struct event_read arg = { t, e };
+	struct event_read arg = { t, e, p->supported_plm };
 	if (read_once(db, &slot->state, read_event, &arg) == READ)
 		return slot->event;
 	set_error(err, PMUDB_ERR_CATALOG, "%s: event %s of %s is damaged: %s", db->what, slot->name, p->name,
@@ -375,13 +378,14 @@ static int read_detail_rows(struct pmudb *db, struct event_table *t, const char 
 
 static int read_details(struct pmudb *db, void *arg)
 {
-	struct event_table *t = arg;
+	const struct pmu *p = arg;
+	struct event_table *t = p->table;
 	t->details = arena_calloc(&t->arena, (size_t)t->nevents + 1, sizeof(*t->details));
 	if (!t->details)
 		return -1;
 	/* every event decoded: the unit masks' counts are checked there */
 	for (int e = 0; e < t->nevents; e++) {
-		const struct event *ev = event_locked(t, e);
+		const struct event *ev = event_locked(p, e);
 		if (!ev)
 			return -1;
 		t->details[e].numasks = ev->numasks;
@@ -411,7 +415,7 @@ int catalog_load_details(struct pmudb *db, const struct pmu *p, struct pmudb_err
 	int r = catalog_load_table(db, p, err);
 	if (r)
 		return r;
-	if (read_once(db, &p->table->details_state, read_details, p->table) == READ)
+	if (read_once(db, &p->table->details_state, read_details, (void *)p) == READ)
 		return 0;
 	return set_error(err, PMUDB_ERR_CATALOG, "%s: the events of %s, or their descriptions, are damaged", db->what,
 			 p->name);

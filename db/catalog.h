@@ -173,6 +173,9 @@ struct fstr_form {
 	int len, perf_at;	/* its length, where the perf part starts */
 	int perf_digit, digits;	/* the perf part's first digit, and the count */
 	int period_at;		/* where a period's keys go in it, or -1 */
+	/* the perf digits show what the perf layer settles, without perf
+	 * modifiers, for a PMU that can filter these privilege levels */
+	unsigned plm;
 	/* every PMU digit shows a field of config..config2, in these masks,
 	 * or the value of a modifier of VALUES that lands in no register:
 	 * where the registers have none of the fields' bits set, and none of
@@ -220,6 +223,7 @@ struct event {
 	int nbare;
 	uint16_t *bare_added;
 	bool is_precise, retired;
+	bool some_take_no_modifiers;	/* some unit mask's takes_no_modifiers */
 	bool umasks_in_config1;	/* measured: unit masks go to config1 */
 	bool filters_given;	/* the unit masks' filter bits are stated values: applied */
 	bool config_measured;	/* config_base and the unit masks' config_bits are set */
@@ -309,6 +313,15 @@ struct event_table {
 };
 
 struct family;
+
+/* libpfm's privilege levels. */
+#define PLM0 0x1
+#define PLM1 0x2
+#define PLM2 0x4
+#define PLM3 0x8
+#define PLMH 0x10
+#define PLM_ALL (PLM0 | PLM1 | PLM2 | PLM3 | PLMH)
+#define PLM_DEFAULT (PLM0 | PLM3)
 
 /* Strings are the handle's (its arena). */
 struct pmu {

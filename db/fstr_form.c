@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "arena.h"
+#include "perf_defaults.h"
 
 /* Which register of a request field F is, as form_digit.reg: -1 for the
  * perf_event_attr fields the perf layer sets. */
@@ -67,9 +68,11 @@ static bool lay_out(const struct modifier *m, char *form, int *len, struct form_
 	return true;
 }
 
-/* Lays out the form of SET's events that hide HIDDEN into F and ARENA; 0
- * (F->text NULL when it would be too long), or -1 when out of memory. */
-static int lay_out_form(const struct modifier_set *set, uint64_t hidden, struct fstr_form *f, struct arena *arena)
+/* Lays out the form of SET's events that hide HIDDEN, for PMUs that can
+ * filter PLM, into F and ARENA; 0 (F->text NULL when it would be too
+ * long), or -1 when out of memory. */
+static int lay_out_form(const struct modifier_set *set, uint64_t hidden, unsigned plm, struct fstr_form *f,
+			struct arena *arena)
 {
 	uint64_t all = set->count < 64 ? (1ULL << set->count) - 1 : ~0ULL;
 	uint64_t perf = 0;
@@ -123,6 +126,11 @@ static int lay_out_form(const struct modifier_set *set, uint64_t hidden, struct 
 	}
 	if (apart)
 		f->period_at = -1;
+	uint8_t shows[P_NONE + 1];
+	perf_default_shows(plm, shows);
+	for (int k = f->perf_digit; k < n; k++)
+		form[digits[k].at] = (char)('0' + shows[digits[k].reg]);
+	f->plm = plm;
 	char *text = arena_calloc(arena, (size_t)len + 1, 1);
 	struct form_digit *at = arena_calloc(arena, (size_t)n + 1, sizeof(*at));
 	if (!text || !at)
@@ -136,7 +144,7 @@ static int lay_out_form(const struct modifier_set *set, uint64_t hidden, struct 
 	return 0;
 }
 
-int fstr_form_build(struct event *ev, struct arena *arena)
+int fstr_form_build(struct event *ev, unsigned plm, struct arena *arena)
 {
 	/* the set without modifiers is the reader's, of every handle: its
 	 * events print no modifiers, one by one */
@@ -144,12 +152,12 @@ int fstr_form_build(struct event *ev, struct arena *arena)
 	if (!set->count)
 		return 0;
 	for (const struct fstr_form *f = set->forms; f; f = f->next)
-		if (f->hidden == ev->hidden) {
+		if (f->hidden == ev->hidden && f->plm == plm) {
 			ev->form = f->text ? f : NULL;
 			return 0;
 		}
 	struct fstr_form *f = arena_calloc(arena, 1, sizeof(*f));
-	if (!f || lay_out_form(set, ev->hidden, f, arena))
+	if (!f || lay_out_form(set, ev->hidden, plm, f, arena))
 		return -1;
 	/* the set's forms are read and added only under the handle's lock,
 	 * as events are decoded; a form too long is kept too, without text */
@@ -213,6 +221,13 @@ static int period_keys(const struct event *ev, uint64_t value, char *buf)
 		len += mod->fstr_key_len + ndigits;
 	}
 	return len;
+}
+
+bool fstr_form_shows_defaults(const struct request *rq)
+{
+	const struct fstr_form *form = rq->ev->form;
+	return rq->form_at >= 0 && rq->fstr_len == rq->form_at + form->len && form->plm == rq->pmu->supported_plm
+	       && !rq->out->sample_period;
 }
 
 bool fstr_form_perf(struct request *rq, const uint8_t shows[P_NONE + 1])

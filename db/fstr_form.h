@@ -22,17 +22,24 @@ static inline bool fstr_always_printed(enum perf_mod kind)
 	return always >> kind & 1;
 }
 
-/* Sets EV's form: its set's for the modifiers EV hides, laid out in ARENA
- * if it has none yet (ev->form stays NULL when it would be too long, or
- * the set has no modifiers).  0, or -1 when out of memory.  Called as EV
- * is decoded, under the handle's lock. */
-int fstr_form_build(struct event *ev, struct arena *arena);
+/* Sets EV's form: its set's for the modifiers EV hides and a PMU that can
+ * filter the privilege levels PLM (whose perf digits show what the perf
+ * layer settles without perf modifiers), laid out in ARENA if it has none
+ * yet (ev->form stays NULL when it would be too long, or the set has no
+ * modifiers).  0, or -1 when out of memory.  Called as EV is decoded,
+ * under the handle's lock. */
+int fstr_form_build(struct event *ev, unsigned plm, struct arena *arena);
 
 /* The PMU modifiers' part, by the form: false (nothing written) when it
  * does not apply (no form, a hidden modifier given, too long, a value of
  * two digits), and fstr_pmu_modifiers prints them one by one.  VALUE(RQ,
  * M) is the value modifier M shows. */
 bool fstr_form_pmu(struct request *rq, uint64_t (*value)(struct request *rq, int m));
+
+/* Whether the perf_events layer's part stands as the form has it, when
+ * no perf modifier is given: fstr_form_pmu wrote the form, last, for the
+ * PMU's privilege levels, and no period is shown. */
+bool fstr_form_shows_defaults(const struct request *rq);
 
 /* The perf_events layer's part, by the form, when fstr_form_pmu applied,
  * a period or frequency's keys in their place; else false, with the

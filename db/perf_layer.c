@@ -14,6 +14,7 @@
 #include "perf_layer.h"
 
 #include "fstr_form.h"
+#include "perf_defaults.h"
 
 struct perf_state {
 	unsigned plm, vmx_plm;
@@ -59,23 +60,6 @@ static int apply_one(struct request *rq, enum perf_mod which, uint64_t v, struct
 	return 0;
 }
 
-/* The value each kind of perf modifier shows, once the layer settled the
- * privilege levels (rq->plm) and the encoding, but the period's (which
- * shows out->sample_period): a table filled at once, as the form's digits
- * read several kinds. */
-static void kind_values(const struct request *rq, uint8_t shows[P_NONE + 1])
-{
-	const struct pmudb_encoding *out = rq->out;
-	memset(shows, 0, P_NONE + 1);
-	shows[P_K] = (rq->plm & PLM0) != 0;
-	shows[P_U] = (rq->plm & PLM3) != 0;
-	shows[P_H] = (rq->plm & PLMH) != 0;
-	shows[P_PRECISE] = shows[P_HW_SMPL] = (uint8_t)out->precise_ip;
-	shows[P_MG] = !out->exclude_guest;
-	shows[P_MH] = !out->exclude_host;
-	shows[P_EXCL] = out->exclusive;
-}
-
 static void fstr_perf(struct request *rq, int m, const uint8_t shows[P_NONE + 1])
 {
 	enum perf_mod which = rq->ev->modifiers->items[m].perf_kind;
@@ -95,6 +79,8 @@ static int no_modifiers(struct request *rq)
 {
 	const struct event *ev = rq->ev;
 	bool none = false;
+	if (!ev->some_take_no_modifiers)
+		return 0;
 	for (int i = 0; i < rq->nfinal && !none; i++)
 		none = ev->umasks[rq->final[i]].takes_no_modifiers;
 	if (!none)
@@ -118,31 +104,29 @@ int apply_perf_layer(struct request *rq)
 	/* each as given, in order, an escaped earlier value too (see
 	 * apply_attributes): u=1:u=1:u=0 ORs in u, hw_smpl=1:precise=0
 	 * leaves precise_ip 0, a second freq is refused */
+	bool given = rq->given & set->from_perf;
 	int m;
-	for (int i = 0; i < rq->nattrs; i++) {
+	for (int i = 0; given && i < rq->nattrs; i++) {
 		m = rq->attrs[i].modifier;
 		if (m >= 0 && set->items[m].from_perf
 		    && (r = apply_one(rq, set->items[m].perf_kind, rq->attrs[i].value, &st)))
 			return r;
 	}
-	if (!st.has_plm)
-		st.plm = PLM_DEFAULT;
-	if (!st.has_vmx_plm)
-		st.vmx_plm = PLM0;
-	/* levels the PMU cannot filter are never excluded */
-	st.plm |= ~rq->pmu->supported_plm & PLM_ALL;
-	st.vmx_plm |= ~rq->pmu->supported_plm & PLM_ALL;
-
+	unsigned supported = rq->pmu->supported_plm;
+	unsigned plm = perf_settled_plm(st.plm, st.has_plm, supported);
+	unsigned vmx_plm = perf_settled_vmx_plm(st.vmx_plm, st.has_vmx_plm, supported);
 	struct pmudb_encoding *out = rq->out;
-	out->exclude_user = !(st.plm & PLM3);
-	out->exclude_kernel = !(st.plm & PLM0);
-	out->exclude_hv = !(st.plm & PLMH);
-	out->exclude_guest = !(st.vmx_plm & PLM3);
-	out->exclude_host = !(st.vmx_plm & PLM0);
+	out->exclude_user = !(plm & PLM3);
+	out->exclude_kernel = !(plm & PLM0);
+	out->exclude_hv = !(plm & PLMH);
+	out->exclude_guest = !(vmx_plm & PLM3);
+	out->exclude_host = !(vmx_plm & PLM0);
 
-	rq->plm = st.plm;
+	/* no perf modifier given: the form shows the defaults already */
+	if (!given && fstr_form_shows_defaults(rq))
+		return 0;
 	uint8_t shows[P_NONE + 1];
-	kind_values(rq, shows);
+	perf_shows(plm, vmx_plm, out->precise_ip, out->exclusive, shows);
 	if (fstr_form_perf(rq, shows))
 		return 0;
 	for (each_bit(m, set->from_perf))

@@ -14,14 +14,6 @@
 
 #define FSTR_MAX 256		/* libpfm's PFMLIB_EVT_MAX_NAME_LEN */
 
-/* libpfm's privilege levels. */
-#define PLM0 0x1
-#define PLM1 0x2
-#define PLM2 0x4
-#define PLM3 0x8
-#define PLMH 0x10
-#define PLM_ALL (PLM0 | PLM1 | PLM2 | PLM3 | PLMH)
-#define PLM_DEFAULT (PLM0 | PLM3)
 
 /* libpfm's PFMLIB_MAX_ATTRS: the attributes of one string, equivs
  * expanded.  libpfm answers PFM_ERR_TOOMANY to a modifier past it (and
@@ -80,7 +72,6 @@ struct request {
 	int fstr_len;
 	bool no_fstr;			/* libpfm gives none (a unit mask that takes no modifiers) */
 	int form_at;			/* where fstr_form_pmu wrote the form, or -1 */
-	unsigned plm;			/* the privilege levels the perf layer settled */
 };
 
 static inline bool is_given(const struct request *rq, int m)

@@ -482,6 +482,7 @@ static int read_event(struct unpacker *u, struct event *ev)
 		if (read_umask(u, ev, &ev->umasks[i]))
 			return -1;
 		ev->implies |= ev->umasks[i].implies;
+		ev->some_take_no_modifiers |= ev->umasks[i].takes_no_modifiers;
 	}
 	return read_rules(u, ev);
 }
@@ -589,7 +590,7 @@ static const char *live_umask_name(const void *list, int i)
 	return um->retired ? NULL : um->name;
 }
 
-int unpack_event(struct event_table *t, int e, struct event **out, const char **why)
+int unpack_event(struct event_table *t, int e, unsigned plm, struct event **out, const char **why)
 {
 	struct unpacker u = { .t = t };
 	struct event *ev = arena_calloc(&t->arena, 1, sizeof(*ev));
@@ -601,7 +602,7 @@ int unpack_event(struct event_table *t, int e, struct event **out, const char **
 	/* a field refused along the way, or a read past the end, is enough */
 	if (read_event(&u, ev) || u.fault || (!u.r.ok && refuse(&u, ""))
 	    || name_index_build(&ev->umask_by_name, ev->umasks, ev->numasks, live_umask_name, &t->arena)
-	    || check_equivs(&u, ev) || resolve_equivs(ev, &t->arena) || fstr_form_build(ev, &t->arena)) {
+	    || check_equivs(&u, ev) || resolve_equivs(ev, &t->arena) || fstr_form_build(ev, plm, &t->arena)) {
 		*why = u.fault ? u.fault : "out of memory";
 		return -1;
 	}

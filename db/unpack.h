@@ -16,8 +16,10 @@
 int unpack_table(struct event_table *t, const char **why);
 
 /* Decodes event E (below t->nevents) of an indexed table, with its
- * modifier set; 0 and *OUT set, or -1 with *WHY set. */
-int unpack_event(struct event_table *t, int e, struct event **out, const char **why);
+ * modifier set, for a PMU that can filter the privilege levels PLM (its
+ * fstr form's perf digits show what the perf layer settles there); 0 and
+ * *OUT set, or -1 with *WHY set. */
+int unpack_event(struct event_table *t, int e, unsigned plm, struct event **out, const char **why);
 
 /* Reads the aliases blob of T (unpacked, SIZE bytes; it must outlive T's
  * use of it) into T->aliases and its index.  0, or -1 with *WHY set. */

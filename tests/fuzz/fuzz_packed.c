@@ -29,7 +29,7 @@ static void table(unsigned char *blob, size_t size)
 			fuzz_fail("a table of %d events and %d sets", t.nevents, t.nsets);
 		for (int e = 0; e < t.nevents; e++) {
 			struct event *ev = NULL;
-			if (unpack_event(&t, e, &ev, &why))
+			if (unpack_event(&t, e, PLM_ALL, &ev, &why))
 				continue;
 			if (!ev || !ev->name || !ev->modifiers || ev->numasks < 0 || ev->numasks > MAX_UMASKS
 			    || ev->modifiers->count > MAX_MODIFIERS)
