@@ -59,6 +59,12 @@ static void note_typed(struct request *rq, int u)
 	rq->ntyped++;
 }
 
+_Static_assert(MAX_UMASKS % 64 == 0 && MAX_MODIFIERS <= 64 && MAX_ATTRS <= MAX_UMASKS,
+	       "a bit for each unit mask and modifier; the attributes fit the list of unit masks asked");
+
+/* Notes an attribute as parsed and, while none repeats, applies it as
+ * libpfm's pass would (apply_attributes): most strings repeat none, and
+ * the pass then had nothing to do but cost a walk over them all. */
 static int add_attr(struct request *rq, int umask, int modifier, uint64_t value)
 {
 	if (rq->nattrs == MAX_ATTRS)
@@ -67,6 +73,17 @@ static int add_attr(struct request *rq, int umask, int modifier, uint64_t value)
 	a->umask = (int16_t)umask;
 	a->modifier = (int16_t)modifier;
 	a->value = value;
+	if (modifier >= 0) {
+		uint64_t bit = 1ULL << modifier;
+		rq->repeats |= (rq->given & bit) != 0;
+		rq->given |= bit;
+		rq->value[modifier] = value;
+	} else {
+		uint64_t *word = &rq->umasks_seen[umask / 64], bit = 1ULL << (umask % 64);
+		rq->repeats |= (*word & bit) != 0;
+		*word |= bit;
+		rq->asked[rq->nasked++] = (uint16_t)umask;
+	}
 	return 0;
 }
 
@@ -78,25 +95,6 @@ static int add_umask(struct request *rq, int u)
 static int add_modifier(struct request *rq, int m, uint64_t value)
 {
 	return add_attr(rq, -1, m, value);
-}
-
-_Static_assert(MAX_UMASKS % 64 == 0 && MAX_MODIFIERS <= 64, "a bit for each unit mask and modifier");
-
-/* Whether two attributes name the same unit mask or modifier: most strings
- * repeat none, and then the pass below has nothing to do (an offcore
- * string's twenty unit masks made it 190 comparisons). */
-static bool any_repeated(const struct request *rq)
-{
-	uint64_t modifiers = 0, umasks[MAX_UMASKS / 64] = { 0 };
-	for (int i = 0; i < rq->nattrs; i++) {
-		const struct given_attr *a = &rq->attrs[i];
-		uint64_t *word = a->modifier >= 0 ? &modifiers : &umasks[a->umask / 64];
-		uint64_t bit = 1ULL << (a->modifier >= 0 ? a->modifier : a->umask % 64);
-		if (*word & bit)
-			return true;
-		*word |= bit;
-	}
-	return false;
 }
 
 /*
@@ -111,9 +109,12 @@ static bool any_repeated(const struct request *rq)
 static int apply_attributes(struct request *rq)
 {
 	struct given_attr *a = rq->attrs;
-	/* a few are compared at less cost than the bitmap's */
-	bool repeats = rq->nattrs <= 4 || any_repeated(rq);
-	for (int i = 0; repeats && i < rq->nattrs; i++)
+	/* what add_attr applied stands unless something repeats */
+	if (!rq->repeats)
+		return 0;
+	rq->given = 0;
+	rq->nasked = 0;
+	for (int i = 0; i < rq->nattrs; i++)
 		for (int j = i + 1; j < rq->nattrs; j++) {
 			if (a[i].umask != a[j].umask || a[i].modifier != a[j].modifier)
 				continue;
@@ -131,7 +132,7 @@ static int apply_attributes(struct request *rq)
 			continue;
 		}
 		bool seen = false;
-		for (int k = 0; repeats && k < rq->nasked && !seen; k++)
+		for (int k = 0; k < rq->nasked && !seen; k++)
 			seen = rq->asked[k] == a[i].umask;
 		if (!seen)
 			rq->asked[rq->nasked++] = (uint16_t)a[i].umask;
@@ -688,6 +689,8 @@ static void start(struct request *rq, pmudb_t *db, struct pmudb_encoding *out, s
 	rq->form_at = -1;
 	rq->given = 0;
 	rq->nattrs = rq->nrepeated = 0;
+	rq->repeats = false;
+	memset(rq->umasks_seen, 0, sizeof(rq->umasks_seen));
 	memset(rq->codes, 0, sizeof(rq->codes));
 	/* the strings are written up to their NUL, the rest zeroed: the
 	 * whole of it was a tenth of a warm encoding's instructions */

@@ -58,6 +58,8 @@ struct request {
 	 * (m=1:m=1:m=0 leaves m=1 then m=0), which libpfm's encoders check
 	 * and take in turn */
 	int nattrs;
+	bool repeats;			/* some attribute is given twice */
+	uint64_t umasks_seen[MAX_UMASKS / 64];	/* bit u: unit mask u among them */
 	struct given_attr {
 		int16_t umask, modifier;	/* one of them is -1 */
 		uint64_t value;
