@@ -18,12 +18,20 @@ static bool named(const char *s, size_t s_len, const char *name, size_t len)
 	return s_len == len && same_name_filed(s, name, len);
 }
 
-bool event_cache_find(struct pmudb *db, uint32_t key, const char *pname, size_t plen, const char *name, size_t len,
-		      const struct pmu **p, const struct event **ev)
+/* The two slots KEY may be in: a set of two, in one cache line.  Two
+ * events a PMU's strings alternate between often share a set, and some
+ * share a key (name_index_hash reads no more than 32 bytes of the span:
+ * DR2_BREAKPOINT_MATCHES and DR3_...), so each keeps a slot of its own
+ * where a slot a key evicted them from each other at every encoding. */
+static _Atomic uint64_t *set_of(struct pmudb *db, uint32_t key)
 {
-	uint32_t found = cache_slot_get(&db->event_cache[key % EVENT_CACHE_SLOTS], key);
-	if (!found)
-		return false;
+	return &db->event_cache[key % (EVENT_CACHE_SLOTS / 2) * 2];
+}
+
+/* The event of slot FOUND, when it is PNAME::NAME. */
+static bool take(struct pmudb *db, uint32_t found, const char *pname, size_t plen, const char *name, size_t len,
+		 const struct pmu **p, const struct event **ev)
+{
 	struct pmu *pmu = catalog_pmu_read(db, (int)(found >> EVENT_BITS) - 1);
 	if (!pmu || !catalog_table_read(pmu))
 		return false;
@@ -35,6 +43,18 @@ bool event_cache_find(struct pmudb *db, uint32_t key, const char *pname, size_t 
 	return true;
 }
 
+bool event_cache_find(struct pmudb *db, uint32_t key, const char *pname, size_t plen, const char *name, size_t len,
+		      const struct pmu **p, const struct event **ev)
+{
+	_Atomic uint64_t *set = set_of(db, key);
+	for (int way = 0; way < 2; way++) {
+		uint32_t found = cache_slot_get(&set[way], key);
+		if (found && take(db, found, pname, plen, name, len, p, ev))
+			return true;
+	}
+	return false;
+}
+
 void event_cache_add(struct pmudb *db, uint32_t key, const char *pname, const char *name, int index, int e)
 {
 	struct pmu *pmu = catalog_pmu_read(db, index);
@@ -43,5 +63,8 @@ void event_cache_add(struct pmudb *db, uint32_t key, const char *pname, const ch
 	/* found by these names themselves, so any spelling of them finds it */
 	if (!same_name(pmu->name, pname) || !same_name(pmu->table->events[e].name, name))
 		return;
-	cache_slot_put(&db->event_cache[key % EVENT_CACHE_SLOTS], key, (uint32_t)(index + 1) << EVENT_BITS | (uint32_t)e);
+	/* the newest first, the one before it second */
+	_Atomic uint64_t *set = set_of(db, key);
+	atomic_store_explicit(&set[1], atomic_load_explicit(&set[0], memory_order_relaxed), memory_order_relaxed);
+	cache_slot_put(&set[0], key, (uint32_t)(index + 1) << EVENT_BITS | (uint32_t)e);
 }
