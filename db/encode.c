@@ -561,7 +561,8 @@ static void start(struct request *rq, pmudb_t *db, struct pmudb_encoding *out, s
 struct bare_encoding {
 	const struct pmu *pmu;
 	uint64_t config, config1, config2, codes[4];
-	int fstr_len, form_at;
+	int fstr_len, form_at;	/* after "PMU::", as rq->fstr_len and form_at */
+	int whole_len;		/* of FSTR, "PMU::" and the rest */
 	char fstr[];
 };
 
@@ -596,12 +597,14 @@ static const struct bare_encoding *make_bare(struct request *rq)
 	pthread_mutex_lock(&db->lock);
 	const struct bare_encoding *kept = atomic_load_explicit(&ev->bare, memory_order_relaxed);
 	if (!kept) {
-		struct bare_encoding *k = encodes ? arena_calloc(&rq->pmu->table->arena, 1, sizeof(*k) + (size_t)b.fstr_len + 1)
+		int whole = (int)(b.fstr - out.fstr) + b.fstr_len;
+		struct bare_encoding *k = encodes ? arena_calloc(&rq->pmu->table->arena, 1, sizeof(*k) + (size_t)whole + 1)
 					  : NULL;
 		if (k) {
 			*k = (struct bare_encoding){ rq->pmu, out.config, out.config1, out.config2,
-						     { b.codes[0], b.codes[1], b.codes[2], b.codes[3] }, b.fstr_len, b.form_at };
-			memcpy(k->fstr, b.fstr, (size_t)b.fstr_len + 1);
+						     { b.codes[0], b.codes[1], b.codes[2], b.codes[3] }, b.fstr_len, b.form_at,
+						     whole };
+			memcpy(k->fstr, out.fstr, (size_t)whole + 1);
 		}
 		/* out of memory too: the stages serve it as before */
 		kept = k ? k : &none_kept;
@@ -621,14 +624,16 @@ static const struct bare_encoding *bare_of(struct request *rq)
 	return b && b->pmu == rq->pmu ? b : NULL;
 }
 
-/* The PMU's part as the bare encoding B has it. */
+/* The PMU's part as the bare encoding B has it, fstr's "PMU::" with it. */
 static void take_bare(struct request *rq, const struct bare_encoding *b)
 {
-	rq->out->config = b->config;
-	rq->out->config1 = b->config1;
-	rq->out->config2 = b->config2;
+	struct pmudb_encoding *out = rq->out;
+	out->config = b->config;
+	out->config1 = b->config1;
+	out->config2 = b->config2;
 	memcpy(rq->codes, b->codes, sizeof(rq->codes));
-	memcpy(rq->fstr, b->fstr, (size_t)b->fstr_len + 1);
+	memcpy(out->fstr, b->fstr, (size_t)b->whole_len + 1);
+	rq->fstr = out->fstr + (b->whole_len - b->fstr_len);
 	rq->fstr_len = b->fstr_len;
 	rq->form_at = b->form_at;
 }
@@ -638,12 +643,13 @@ static int run_stages(struct request *rq, const char *alias_attrs, char *user_at
 	int r = parse_everything(rq, alias_attrs, user_attrs);
 	if (r)
 		return r;
-	start_fstr(rq);
 	const struct bare_encoding *b = takes_bare(rq) ? bare_of(rq) : NULL;
-	if (b)
+	if (b) {
 		take_bare(rq, b);
-	else
+	} else {
+		start_fstr(rq);
 		r = pmu_stages(rq);
+	}
 	if (!r)
 		r = check_requirements(rq);
 	if (!r)
