@@ -322,6 +322,21 @@ static void malformed_corpus(struct emit *out)
 	};
 	for (size_t i = 0; i < sizeof(fixed) / sizeof(fixed[0]); i++)
 		out->fn(out->ctx, "malformed", fixed[i]);
+	/* every byte below '-' (the blanks and ',' that libpfm refuses among
+	 * them) put into a string that encodes, at each end, in the PMU's and
+	 * the event's names, in attributes, and on both sides of the 16-byte
+	 * chunks pmudb scans (scan.h) */
+	const char *base = "amd64_fam10h_barcelona::DATA_CACHE_REFILLS_FROM_SYSTEM:MODIFIED:OWNED:u=1:k=0";
+	const size_t at[] = { 0, 3, 15, 16, 17, 22, 24, 31, 32, 33, 47, 48, 55, 63, 64, 65, 72, 77 };
+	size_t n = strlen(base);
+	for (int b = 1; b < '-'; b++)
+		for (size_t i = 0; i < sizeof(at) / sizeof(at[0]) && at[i] <= n; i++) {
+			char s[128];
+			memcpy(s, base, at[i]);
+			s[at[i]] = (char)b;
+			memcpy(s + at[i] + 1, base + at[i], n - at[i] + 1);
+			out->fn(out->ctx, "malformed", s);
+		}
 }
 
 void corpus_generate(pmudb_t *db_, const char *only_pmu, unsigned shapes_, corpus_fn fn, void *ctx)
