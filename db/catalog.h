@@ -224,6 +224,8 @@ struct event {
 	uint16_t *bare_added;
 	bool is_precise, retired;
 	bool some_take_no_modifiers;	/* some unit mask's takes_no_modifiers */
+	bool some_add_defaults;	/* some unit mask's nadded */
+	bool some_unlock;	/* some unit mask's unlocks */
 	bool umasks_in_config1;	/* measured: unit masks go to config1 */
 	bool filters_given;	/* the unit masks' filter bits are stated values: applied */
 	bool config_measured;	/* config_base and the unit masks' config_bits are set */

@@ -125,6 +125,9 @@ static void add_default(struct request *rq, int d)
 static void add_common_defaults(struct request *rq)
 {
 	const struct event *ev = rq->ev;
+	/* no unit mask adds defaults, no pair is an exception */
+	if (!ev->some_add_defaults && !ev->npairs)
+		return;
 	if (rq->ntyped == 2 || rq->nasked == 2) {
 		const uint16_t *two = rq->ntyped == 2 ? rq->typed : rq->asked;
 		const struct pair_default *pd = pair_exception(ev, two[0], two[1]);
@@ -252,8 +255,11 @@ static int check_after_reading(struct request *rq, bool rules)
 
 int check_rules(struct request *rq)
 {
-	/* one look at the groups asked serves both passes */
+	/* one look at the groups asked serves both passes; without a rule, a
+	 * repeat or a ranged modifier there is nothing to check */
 	bool rules = rules_may_apply(rq);
+	if (!rules && !rq->nrepeated && !(rq->given & rq->ev->modifiers->ranged))
+		return 0;
 	int r = check_as_read(rq, rules);
 	return r ? r : check_after_reading(rq, rules);
 }
@@ -273,7 +279,7 @@ static bool given_otherwise(const struct request *rq, int m, uint64_t value)
 static int apply_implied(struct request *rq)
 {
 	const struct event *ev = rq->ev;
-	for (int i = 0; i < rq->nasked; i++) {
+	for (int i = 0; ev->implies && i < rq->nasked; i++) {
 		const struct umask *u = &ev->umasks[rq->asked[i]];
 		for (int k = 0; k < u->nimplied; k++) {
 			const struct implied *im = &u->implied[k];
@@ -348,6 +354,8 @@ int add_umask_defaults(struct request *rq)
 int check_hidden_modifiers(struct request *rq)
 {
 	const struct event *ev = rq->ev;
+	if (!ev->some_unlock && !(rq->given & ev->hidden))
+		return 0;
 	for (int i = 0; i < rq->nasked; i++) {
 		const struct umask *u = &ev->umasks[rq->asked[i]];
 		if (needs_modifier(u) && !(u->unlocks & rq->given))
@@ -443,6 +451,9 @@ static int given_latest_first(const struct request *rq, int *order)
 int apply_pmu_modifiers(struct request *rq, bool implied)
 {
 	const struct modifier_set *set = rq->ev->modifiers;
+	/* neither given nor implied */
+	if (!(rq->given & ~set->from_perf) && !(implied && rq->ev->implies))
+		return 0;
 	uint64_t values[MAX_MODIFIERS];
 	uint64_t implied_mask = implied ? implied_modifiers(rq, values) & ~rq->given : 0;
 	int m;

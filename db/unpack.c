@@ -483,6 +483,8 @@ static int read_event(struct unpacker *u, struct event *ev)
 			return -1;
 		ev->implies |= ev->umasks[i].implies;
 		ev->some_take_no_modifiers |= ev->umasks[i].takes_no_modifiers;
+		ev->some_add_defaults |= ev->umasks[i].nadded > 0;
+		ev->some_unlock |= ev->umasks[i].unlocks != 0;
 	}
 	return read_rules(u, ev);
 }
