@@ -9,7 +9,6 @@
  * a vendor's name with dots (OCR.DEMAND_DATA_RD.ANY_RESPONSE) is looked up
  * whole first, as the alias the catalog has for it.
  */
-#include <ctype.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,18 +31,17 @@
 
 static int parse_attrs(struct request *rq, char *attrs);
 
-/* "y", "t", "1", "n", "f", "0" as libpfm reads a boolean. */
+/* "y", "t", "1", "n", "f", "0" as libpfm reads a boolean, either case:
+ * a table, not tolower's call and six comparisons. */
 static int parse_bool(const char *s, uint64_t *out)
 {
-	if (!s[0] || s[1])	/* one character */
+	/* 1 + the value */
+	static const unsigned char value[256] = { ['y'] = 2, ['Y'] = 2, ['t'] = 2, ['T'] = 2, ['1'] = 2,
+						  ['n'] = 1, ['N'] = 1, ['f'] = 1, ['F'] = 1, ['0'] = 1 };
+	unsigned v = value[(unsigned char)s[0]];
+	if (!v || s[1])	/* one character */
 		return -1;
-	char c = (char)tolower((unsigned char)*s);
-	if (c == 'y' || c == 't' || c == '1')
-		*out = 1;
-	else if (c == 'n' || c == 'f' || c == '0')
-		*out = 0;
-	else
-		return -1;
+	*out = v - 1;
 	return 0;
 }
 
@@ -283,7 +281,7 @@ static int parse_attr(struct request *rq, char *tok, size_t len, size_t at)
 	}
 	const char *val = eq ? eq + 1 : NULL;
 
-	if (tok[0] == '0' && tolower((unsigned char)tok[1]) == 'x')
+	if (tok[0] == '0' && (tok[1] | 0x20) == 'x')
 		return parse_raw_umask(rq, tok, val);
 
 	/* hashed once for both indexes it may be looked up in */
