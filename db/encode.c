@@ -213,9 +213,14 @@ static bool plain_decimal(const char *s, uint64_t *value)
 	size_t i = 0;
 	if (s[0] == '0')
 		return !s[1] && (*value = 0, true);
-	for (; s[i] >= '0' && s[i] <= '9' && i < 20; i++)
+	/* nineteen digits cannot overflow; the twentieth is checked */
+	for (; i < 19 && (unsigned char)(s[i] - '0') < 10; i++)
+		v = v * 10 + (uint64_t)(s[i] - '0');
+	if (i == 19 && (unsigned char)(s[i] - '0') < 10) {
 		if (__builtin_mul_overflow(v, 10, &v) || __builtin_add_overflow(v, (uint64_t)(s[i] - '0'), &v))
 			return false;
+		i++;
+	}
 	if (!i || s[i])
 		return false;
 	*value = v;
