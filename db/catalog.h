@@ -173,6 +173,7 @@ struct fstr_form {
 	int len, perf_at;	/* its length, where the perf part starts */
 	int perf_digit, digits;	/* the perf part's first digit, and the count */
 	int period_at;		/* where a period's keys go in it, or -1 */
+	uint64_t period_mods;	/* the modifiers whose keys those are */
 	/* the perf digits show what the perf layer settles, without perf
 	 * modifiers, for a PMU that can filter these privilege levels */
 	unsigned plm;

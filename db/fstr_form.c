@@ -116,6 +116,7 @@ static int lay_out_form(const struct modifier_set *set, uint64_t hidden, unsigne
 			apart |= period_seen && f->period_at != len;
 			period_seen = true;
 			f->period_at = len;
+			f->period_mods |= 1ULL << m;
 			continue;
 		}
 		if (!(perf >> m & 1))
@@ -210,10 +211,8 @@ static int period_keys(const struct event *ev, uint64_t value, char *buf)
 	const struct modifier_set *set = ev->modifiers;
 	char digits[24];
 	int ndigits = (int)fstr_decimal(digits, value), len = 0, m;
-	for (each_bit(m, set->from_perf)) {
+	for (each_bit(m, ev->form->period_mods)) {
 		const struct modifier *mod = &set->items[m];
-		if (mod->perf_kind != P_PERIOD && mod->perf_kind != P_FREQ)
-			continue;
 		if (len + mod->fstr_key_len + ndigits >= FSTR_MAX)
 			return -1;
 		memcpy(buf + len, mod->fstr_key, (size_t)mod->fstr_key_len);
