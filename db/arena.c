@@ -19,16 +19,27 @@ struct arena_chunk {
 	alignas(max_align_t) unsigned char data[];
 };
 
-void *arena_calloc(struct arena *a, size_t count, size_t size)
+/* The bytes the first chunk skips for its next allocation to start at a
+ * multiple of ALIGN. */
+static size_t padding(const struct arena *a, size_t align)
+{
+	return a->chunks ? (size_t)(-(uintptr_t)(a->chunks->data + a->used) & (align - 1)) : 0;
+}
+
+void *arena_calloc_aligned(struct arena *a, size_t count, size_t size, size_t align)
 {
 	if (size && count > SIZE_MAX / size)
 		return NULL;
-	size_t n = count * size, align = alignof(max_align_t);
-	if (n > SIZE_MAX - align)
+	if (align < alignof(max_align_t))
+		align = alignof(max_align_t);
+	size_t n = count * size;
+	if (n > SIZE_MAX - 2 * align - CHUNK)
 		return NULL;
-	n = (n + align - 1) & ~(align - 1);
-	if (!a->chunks || a->size - a->used < n) {
-		size_t size_new = n > CHUNK ? n : CHUNK;
+	n = (n + alignof(max_align_t) - 1) & ~(alignof(max_align_t) - 1);
+	if (!a->chunks || a->size - a->used < n + padding(a, align)) {
+		/* a new chunk's data is aligned for max_align_t only */
+		size_t need = n + align - alignof(max_align_t);
+		size_t size_new = need > CHUNK ? need : CHUNK;
 		struct arena_chunk *c = size_new == CHUNK ? a->spare : NULL;
 		if (c) {
 			a->spare = NULL;
@@ -45,9 +56,15 @@ void *arena_calloc(struct arena *a, size_t count, size_t size)
 		a->used = 0;
 		a->size = size_new;
 	}
+	a->used += padding(a, align);
 	void *p = a->chunks->data + a->used;
 	a->used += n;
 	return memset(p, 0, n);
+}
+
+void *arena_calloc(struct arena *a, size_t count, size_t size)
+{
+	return arena_calloc_aligned(a, count, size, alignof(max_align_t));
 }
 
 char *arena_strdup(struct arena *a, const char *s)

@@ -16,6 +16,7 @@
 
 #include <pthread.h>
 #include <sqlite3.h>
+#include <stdalign.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -108,25 +109,28 @@ struct event_details {
 	struct details *umasks;
 };
 
+/* A unit mask: what an encoding asking for it reads first, in the first
+ * of its two cache lines (an event's unit masks are aligned to them). */
 struct umask {
-	const char *name, *equiv;
+	alignas(64) const char *name;
+	const char *equiv;
 	uint64_t code;
+	uint64_t implies;	/* bit m: modifier m is among IMPLIED */
 	int name_len;
 	int group;		/* -1 for an equiv */
 	int single_error;
 	int nadded;
-	uint16_t *added;	/* positions of the defaults it gets alone */
-	uint64_t unlocks;	/* bit m: makes hidden modifier m acceptable */
 	bool is_default, retired;
 	bool sets_event_select;	/* measured: replaces the event select */
 	bool filter_layout;	/* measured: moves config2 into config1 bits 32-63 */
 	bool code_is_filter;	/* measured: its code is a filter, not a umask value */
 	bool takes_no_modifiers;	/* measured: libpfm gives no fstr and refuses
 					 * the event's no_modifiers given non-zero */
+	uint16_t *added;	/* positions of the defaults it gets alone */
+	uint64_t unlocks;	/* bit m: makes hidden modifier m acceptable */
 	int repeat_error;	/* given three times (two reach the encoder): 0 or libpfm's error */
 	int nimplied;
 	struct implied *implied;
-	uint64_t implies;	/* bit m: modifier m is among IMPLIED */
 	/* the unit masks the equiv names, count first, resolved when read
 	 * (unpack.c's resolve_equiv); NULL: the encoder parses the equiv */
 	const uint16_t *expansion;
@@ -201,53 +205,61 @@ static inline uint32_t pair_slot(uint32_t key)
 
 struct bare_encoding;
 
-/* The fields every encoding reads come first, packed, and those of
- * unit-mask rules, measured registers and refusals after: a batch meets
- * most of its events cold, and the fields it reads were spread over six
- * cache lines. */
+/*
+ * An event, in cache lines (it is aligned to them): what every encoding
+ * reads first, then what unit masks read, then what rules, measured
+ * registers and refusals read.  A warm pass after something else has run
+ * meets each event cold, and every line it reads is a miss.
+ */
 struct event {
-	const char *name, *equiv;
+	/* the event found, and encoded with perf modifiers */
+	alignas(64) const char *name;
+	const struct event_table *table;	/* that it is an event of */
 	const struct modifier_set *modifiers;	/* never NULL */
-	struct umask *umasks;
-	struct name_index umask_by_name;	/* live unit masks */
-	uint64_t code;
-	uint64_t hidden;	/* bit m: PMU modifier m left out of fstr unless given */
-	/* the modifiers' part of fstr, laid out (fstr_form.h); NULL: none */
-	const struct fstr_form *form;
-	uint64_t implies;	/* the modifiers its unit masks imply (umask.implies) */
+	const char *equiv;
 	/* the event encoded alone, through one PMU, once asked (encode.c) */
 	_Atomic(const struct bare_encoding *) bare;
-	int name_len, numasks;
+	/* the modifiers' part of fstr, laid out (fstr_form.h); NULL: none */
+	const struct fstr_form *form;
+	uint64_t hidden;	/* bit m: PMU modifier m left out of fstr unless given */
+	int name_len;
 	int perf_type;		/* INT32_MIN: the PMU's */
-	int bare_error;
-	int bare_needs;		/* bare_error is lifted when this modifier is given; -1 */
-	int nbare;
+	/* its unit masks */
+	struct name_index umask_by_name;	/* live unit masks */
+	struct umask *umasks;
+	uint64_t code;
+	uint64_t implies;	/* the modifiers its unit masks imply (umask.implies) */
 	uint16_t *bare_added;
-	bool is_precise, retired;
+	int numasks;
+	int nbare;
+	int16_t bare_error;	/* libpfm's error codes are small */
+	int8_t bare_needs;	/* bare_error is lifted when this modifier is given; -1 */
 	bool some_take_no_modifiers;	/* some unit mask's takes_no_modifiers */
 	bool some_add_defaults;	/* some unit mask's nadded */
 	bool some_unlock;	/* some unit mask's unlocks */
 	bool umasks_in_config1;	/* measured: unit masks go to config1 */
 	bool filters_given;	/* the unit masks' filter bits are stated values: applied */
+	/* the rules, and what the other families read */
+	int nrules, npairs;
+	/* every unit mask some pair adds, once (the candidates beside the
+	 * singles' defaults when three or more are asked) */
+	int npair_added;
+	/* the rules as a matrix, by group and group: the rule's index + 1
+	 * (when the groups and rules are few; else rule_groups is 0 and the
+	 * list is searched) */
+	int rule_groups;
+	uint32_t *rule_partners;	/* with the matrix, by group: the groups it has a rule with */
+	uint8_t *rule_matrix;
+	struct group_rule *rules;
+	uint32_t pair_mask;
+	bool is_precise, retired;
 	bool config_measured;	/* config_base and the unit masks' config_bits are set */
 	bool last_umask_wins;	/* the last unit mask asked replaces the others' codes */
 	bool raw_layout_bit0;	/* a raw one's bit 0 sends filter 1 to config1's high half */
 	bool defaults_keep_select;	/* measured: defaults libpfm adds never replace
 					 * the event select (asked unit masks do) */
-	/* the rules as a matrix, by group and group: the rule's index + 1
-	 * (when the groups and rules are few; else rule_groups is 0 and the
-	 * list is searched) */
-	int rule_groups, nrules;
-	uint8_t *rule_matrix;
-	uint32_t *rule_partners;	/* with the matrix, by group: the groups it has a rule with */
-	struct group_rule *rules;
-	int npairs;
-	uint32_t pair_mask;
 	uint32_t *pair_slots;	/* by pair_slot, index + 1 (unpack.c); NULL: no pairs */
 	struct pair_default *pairs;
-	/* every unit mask some pair adds, once (the candidates beside the
-	 * singles' defaults when three or more are asked) */
-	int npair_added;
 	uint16_t *pair_added;
 	uint64_t filter_base[2];	/* measured: config1, config2 bits of any encoding */
 	uint64_t filter_default;	/* measured: config1 bits only while no umask sets that filter */

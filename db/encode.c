@@ -562,8 +562,8 @@ static int pmu_stages(struct request *rq)
 static void start(struct request *rq, pmudb_t *db, struct pmudb_encoding *out, struct pmudb_error *err);
 
 struct bare_encoding {
-	const struct pmu *pmu;
-	uint64_t config, config1, config2, codes[4];
+	alignas(64) const struct pmu *pmu;	/* in as few cache lines as can be */
+	uint64_t config, config1, config2;	/* the raw code words are 0 */
 	int fstr_len, form_at;	/* after "PMU::", as rq->fstr_len and form_at */
 	int whole_len;		/* of FSTR, "PMU::" and the rest */
 	char fstr[];
@@ -578,8 +578,8 @@ static bool takes_bare(const struct request *rq)
 	       && !(rq->given & rq->ev->hidden) && !rq->ev->equiv && family && !family->match_name;
 }
 
-/* Kept for an event refused alone, or encoded without an fstr: of no
- * PMU, so never taken, and never made again. */
+/* Kept for an event refused alone, encoded without an fstr or with raw
+ * code words: of no PMU, so never taken, and never made again. */
 static const struct bare_encoding none_kept = { .pmu = NULL };
 
 /* Encodes RQ's event alone and keeps it in the event, or none_kept, when
@@ -594,19 +594,18 @@ static const struct bare_encoding *make_bare(struct request *rq)
 	b.pmu = rq->pmu;
 	b.ev = rq->ev;
 	start_fstr(&b);
-	bool encodes = !pmu_stages(&b) && !b.no_fstr;
+	bool encodes = !pmu_stages(&b) && !b.no_fstr && !(b.codes[0] | b.codes[1] | b.codes[2] | b.codes[3]);
 	struct pmudb *db = rq->db;
 	struct event *ev = (struct event *)rq->ev;	/* the bare encoding is its only mutable part */
 	pthread_mutex_lock(&db->lock);
 	const struct bare_encoding *kept = atomic_load_explicit(&ev->bare, memory_order_relaxed);
 	if (!kept) {
 		int whole = (int)(b.fstr - out.fstr) + b.fstr_len;
-		struct bare_encoding *k = encodes ? arena_calloc(&rq->pmu->table->arena, 1, sizeof(*k) + (size_t)whole + 1)
+		struct bare_encoding *k = encodes ? arena_calloc_aligned(&rq->pmu->table->arena, 1, sizeof(*k) + (size_t)whole + 1,
+									  alignof(struct bare_encoding))
 					  : NULL;
 		if (k) {
-			*k = (struct bare_encoding){ rq->pmu, out.config, out.config1, out.config2,
-						     { b.codes[0], b.codes[1], b.codes[2], b.codes[3] }, b.fstr_len, b.form_at,
-						     whole };
+			*k = (struct bare_encoding){ rq->pmu, out.config, out.config1, out.config2, b.fstr_len, b.form_at, whole };
 			memcpy(k->fstr, out.fstr, (size_t)whole + 1);
 		}
 		/* out of memory too: the stages serve it as before */
@@ -634,7 +633,6 @@ static void take_bare(struct request *rq, const struct bare_encoding *b)
 	out->config = b->config;
 	out->config1 = b->config1;
 	out->config2 = b->config2;
-	memcpy(rq->codes, b->codes, sizeof(rq->codes));
 	memcpy(out->fstr, b->fstr, (size_t)b->whole_len + 1);
 	rq->fstr = out->fstr + (b->whole_len - b->fstr_len);
 	rq->fstr_len = b->fstr_len;

@@ -475,7 +475,7 @@ static int read_event(struct unpacker *u, struct event *ev)
 	if (read_hidden(u, ev))
 		return -1;
 	ev->numasks = (int)read_length(r, MAX_UMASKS);
-	ev->umasks = arena_calloc(&t->arena, (size_t)ev->numasks + 1, sizeof(*ev->umasks));
+	ev->umasks = arena_calloc_aligned(&t->arena, (size_t)ev->numasks + 1, sizeof(*ev->umasks), alignof(struct umask));
 	if (!ev->umasks)
 		return refuse(u, "out of memory");
 	for (int i = 0; i < ev->numasks; i++) {
@@ -595,7 +595,7 @@ static const char *live_umask_name(const void *list, int i)
 int unpack_event(struct event_table *t, int e, unsigned plm, struct event **out, const char **why)
 {
 	struct unpacker u = { .t = t };
-	struct event *ev = arena_calloc(&t->arena, 1, sizeof(*ev));
+	struct event *ev = arena_calloc_aligned(&t->arena, 1, sizeof(*ev), alignof(struct event));
 	if (!ev) {
 		*why = "out of memory";
 		return -1;
