@@ -229,9 +229,9 @@ struct event {
 	struct umask *umasks;
 	uint64_t code;
 	uint64_t implies;	/* the modifiers its unit masks imply (umask.implies) */
-	uint16_t *bare_added;
 	int numasks;
 	int nbare;
+	int nrules, npairs;
 	int16_t bare_error;	/* libpfm's error codes are small */
 	int8_t bare_needs;	/* bare_error is lifted when this modifier is given; -1 */
 	bool some_take_no_modifiers;	/* some unit mask's takes_no_modifiers */
@@ -240,7 +240,7 @@ struct event {
 	bool umasks_in_config1;	/* measured: unit masks go to config1 */
 	bool filters_given;	/* the unit masks' filter bits are stated values: applied */
 	/* the rules, and what the other families read */
-	int nrules, npairs;
+	uint16_t *bare_added;
 	/* every unit mask some pair adds, once (the candidates beside the
 	 * singles' defaults when three or more are asked) */
 	int npair_added;
