@@ -268,7 +268,10 @@ static int read_event(struct pmudb *db, void *arg)
 	(void)db;
 	struct event_read *er = arg;
 	struct event_slot *slot = &er->t->events[er->e];
-	return unpack_event(er->t, er->e, er->plm, &slot->event, &slot->failure);
+	if (unpack_event(er->t, er->e, er->plm, &slot->event, &slot->failure))
+		return -1;
+	atomic_store_explicit(&er->t->decoded[er->e], slot->event, memory_order_release);
+	return 0;
 }
 
 /* Event E of P's table decoded, for a first read that holds the lock

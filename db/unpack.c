@@ -657,10 +657,11 @@ static int read_index(struct unpacker *u)
 	uint32_t *events = read_offsets(u, &at, nevents, end);
 	t->set_offsets = events ? read_offsets(u, &at, nsets, end) : NULL;
 	t->events = arena_calloc(&t->arena, (size_t)nevents + 1, sizeof(*t->events));
+	t->decoded = arena_calloc(&t->arena, (size_t)nevents + 1, sizeof(*t->decoded));
 	t->sets = arena_calloc(&t->arena, (size_t)nsets + 1, sizeof(*t->sets));
 	if (!events || !t->set_offsets)
 		return -1;
-	if (!t->events || !t->sets)
+	if (!t->events || !t->sets || !t->decoded)
 		return refuse(u, "out of memory");
 	for (int e = 0; e < t->nevents; e++) {
 		struct event head = { 0 };
