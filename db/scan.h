@@ -132,6 +132,7 @@ static inline bool scan_event(char *s, size_t len, char **pmu_end)
 	if (blanks)
 		return true;
 #else
+	(void)len;
 	if (strpbrk(s, ", \t\n"))
 		return true;
 #endif
