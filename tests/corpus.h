@@ -10,8 +10,10 @@
  * (:0xff, in and past every width, alone, twice, beside a named one and
  * each PMU modifier), a seeded random sample per event (unit-mask triples
  * in any order and case, with two or three modifiers at random values),
- * libpfm's 64-attribute limit (once per PMU, on its first event), and a
- * fixed list of malformed strings.
+ * libpfm's 64-attribute limit (once per PMU, on its first event), a fixed
+ * list of malformed strings, and every byte below '-' (the blanks and ','
+ * among them) put at the ends, in the names and attributes, and at every
+ * 16-byte chunk's edge of a string that encodes.
  */
 #ifndef PMUDB_TESTS_CORPUS_H
 #define PMUDB_TESTS_CORPUS_H
