@@ -51,7 +51,9 @@ static int intel_umask_bits(struct request *rq, uint64_t *config, uint64_t *umas
 		const struct umask *u = &rq->ev->umasks[rq->final[i]];
 		if (skip_filter_codes && u->code_is_filter)
 			continue;	/* measured into filter_bits instead */
-		if (rq->ev->last_umask_wins && rq->final[i] != rq->asked[rq->nasked - 1] && asked_for(rq, rq->final[i]))
+		/* a unit mask asked replaces the others asked, not those added
+		 * (with none asked, there is no last one) */
+		if (rq->ev->last_umask_wins && asked_for(rq, rq->final[i]) && rq->final[i] != rq->asked[rq->nasked - 1])
 			continue;
 		if (u->sets_event_select && rq->ev->defaults_keep_select && !asked_for(rq, rq->final[i])) {
 			*umask |= u->code >> 8;
