@@ -53,7 +53,7 @@ COMPILER_SRC := $(wildcard compiler/*.c)
 # The compiler reads its packed blobs back with the runtime's reader, and
 # checks family names against the runtime's encoders.
 RUNTIME_READER := $(addprefix $(BUILD)/db/,packed.o unpack.o shared_sets.o name_index.o arena.o pages.o family_encoders.o \
-	family_netburst.o rules.o request.o errors.o pmu_row.o fstr_form.o)
+	family_netburst.o rules.o request.o errors.o fstr_form.o image.o)
 COMPILER_OBJ := $(COMPILER_SRC:%.c=$(BUILD)/%.o) $(BUILD)/compiler/schema_sql.o $(RUNTIME_READER)
 DB_SRC := $(wildcard db/*.c)
 DB_OBJ := $(DB_SRC:%.c=$(BUILD)/%.o) $(BUILD)/db/builtin.o
@@ -137,9 +137,9 @@ $(BUILD)/cli/%.o: cli/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(RUNTIME_OPT) -Idb -c $< -o $@
 
-$(BUILD)/db/builtin.o: db/builtin.S $(BUILD)/pmudb.db
+$(BUILD)/db/builtin.o: db/builtin.S $(BUILD)/pmudb.db $(BUILD)/pmudb.image
 	@mkdir -p $(dir $@)
-	$(CC) -c -DCATALOG='"$(BUILD)/pmudb.db"' $< -o $@
+	$(CC) -c -DCATALOG='"$(BUILD)/pmudb.db"' -DIMAGE='"$(BUILD)/pmudb.image"' $< -o $@
 
 $(BUILD)/libpmudb.a: $(DB_OBJ)
 	rm -f $@
@@ -202,17 +202,20 @@ static: deps $(if $(CROSS_DIR),deps-cross) $(STATIC_BIN)
 
 # The size of each binary there is, and of the catalog inside it.
 sizes:
-	@echo "sizes (the catalog inside: the bytes between pmudb_builtin_catalog and its end):"
+	@echo "sizes (the catalog inside: the bytes between pmudb_builtin_catalog and its end; its image: db/image.h):"
 	@for b in $(BUILD)/pmudb $(BUILD)/pmudb-static $(BUILD)/arm64/pmudb-static; do \
 		[ -f $$b ] || continue; \
 		lo=$$(nm $$b | awk '$$3 == "pmudb_builtin_catalog" { print $$1 }'); \
 		hi=$$(nm $$b | awk '$$3 == "pmudb_builtin_catalog_end" { print $$1 }'); \
+		ilo=$$(nm $$b | awk '$$3 == "pmudb_builtin_image" { print $$1 }'); \
+		ihi=$$(nm $$b | awk '$$3 == "pmudb_builtin_image_end" { print $$1 }'); \
 		kind=$$(if readelf -lW $$b | grep -q INTERP; then echo dynamic; else echo static; fi); \
 		case "$$(readelf -hW $$b | grep Machine:)" in *X86-64*) machine=x86_64;; *AArch64*) machine=aarch64;; \
 			*) machine=unknown;; esac; \
-		awk -v b=$$b -v size=$$(stat -c %s $$b) -v cat=$$((0x$$hi - 0x$$lo)) -v what="$$machine, $$kind" \
-			'BEGIN { printf "  %-34s %5.1f MB (%d bytes), %s; the catalog inside %.1f MB (%d bytes)\n", \
-				b, size / 1e6, size, what, cat / 1e6, cat }'; \
+		awk -v b=$$b -v size=$$(stat -c %s $$b) -v cat=$$((0x$$hi - 0x$$lo)) -v image=$$((0x$$ihi - 0x$$ilo)) \
+			-v what="$$machine, $$kind" \
+			'BEGIN { printf "  %-34s %5.1f MB (%d bytes), %s; the catalog inside %.1f MB (%d bytes), its image %.1f MB\n", \
+				b, size / 1e6, size, what, cat / 1e6, cat, image / 1e6 }'; \
 	done
 	@awk -v b=$(BUILD)/pmudb.db -v size=$$(stat -c %s $(BUILD)/pmudb.db) \
 		'BEGIN { printf "  %-34s %5.1f MB (%d bytes), the catalog file\n", b, size / 1e6, size }'
@@ -241,9 +244,9 @@ $(CROSS_DIR)/db/%.o: db/%.c
 $(CROSS_DIR)/cli/%.o: cli/%.c
 	@mkdir -p $(dir $@)
 	$(CROSS_CC) $(CFLAGS) -Idb -c $< -o $@
-$(CROSS_DIR)/db/builtin.o: db/builtin.S $(BUILD)/pmudb.db
+$(CROSS_DIR)/db/builtin.o: db/builtin.S $(BUILD)/pmudb.db $(BUILD)/pmudb.image
 	@mkdir -p $(dir $@)
-	$(CROSS_CC) -c -DCATALOG='"$(BUILD)/pmudb.db"' $< -o $@
+	$(CROSS_CC) -c -DCATALOG='"$(BUILD)/pmudb.db"' -DIMAGE='"$(BUILD)/pmudb.image"' $< -o $@
 $(CROSS_DIR)/pmudb-static: $(CROSS_OBJ)
 	$(CROSS_CC) $(LDFLAGS) -static $^ -o $@ $(CROSS_SQLITE) -lpthread -lm
 	@echo "(the linker's dlopen warning: SQLite's load_extension refers to it; pmudb never calls it)"
@@ -332,6 +335,11 @@ endif
 # Not deleted on error: a failed build keeps the previous catalog.
 $(BUILD)/pmudb.db: $(BUILD)/pmudb-build $(wildcard tables/*.yaml) $(PMU_EVENTS_DEPS)
 	$(BUILD)/pmudb-build --tables tables --pmu-events $(PMU_EVENTS_DIR) --out $@
+
+# The built-in catalog's blobs, unpacked, which the library reads in place
+# (db/image.h): a one-event process opens no SQLite.
+$(BUILD)/pmudb.image: $(BUILD)/pmudb.db $(BUILD)/pmudb-build
+	$(BUILD)/pmudb-build --image-of $< --out $@
 
 run: all
 	@$(BUILD)/pmudb encode amd64_fam19h_zen4::RETIRED_INSTRUCTIONS amd64_fam19h_zen4::RETIRED_INSTRUCTIONS:u \
@@ -477,9 +485,9 @@ fuzz-deps:
 $(FUZZ_DIR)/obj/db/%.o: db/%.c | fuzz-deps
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -c $< -o $@
-$(FUZZ_DIR)/obj/db/builtin.o: db/builtin.S $(BUILD)/pmudb.db | fuzz-deps
+$(FUZZ_DIR)/obj/db/builtin.o: db/builtin.S $(BUILD)/pmudb.db $(BUILD)/pmudb.image | fuzz-deps
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) -c -DCATALOG='"$(BUILD)/pmudb.db"' $< -o $@
+	$(FUZZ_CC) -c -DCATALOG='"$(BUILD)/pmudb.db"' -DIMAGE='"$(BUILD)/pmudb.image"' $< -o $@
 $(FUZZ_DIR)/obj/compiler/%.o: compiler/%.c | fuzz-deps
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) $(PFM_CFLAGS) -c $< -o $@

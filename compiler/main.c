@@ -31,6 +31,7 @@
 #include "emit.h"
 #include "family_check.h"
 #include "fingerprint.h"
+#include "emit_image.h"
 #include "ingest.h"
 #include "model.h"
 #include "reconcile.h"
@@ -44,6 +45,7 @@
 
 static const char usage[] =
 	"usage: pmudb-build [--tables PATH]... [--pmu-events DIR] [--out FILE] [--quiet]\n"
+	"       pmudb-build --image-of CATALOG --out FILE\n"
 	"\n"
 	"Reads every PMU, event and unit mask of the installed libpfm4, derives the\n"
 	"rules its API does not expose by asking its encoder, adds the vendors' own\n"
@@ -58,6 +60,9 @@ static const char usage[] =
 	"  --out FILE        catalog to write (default: build/pmudb.db); replaced only\n"
 	"                    when the new one is complete and verified\n"
 	"  --quiet           print nothing but errors\n"
+	"  --image-of CATALOG  write the built-in image of a built catalog to FILE:\n"
+	"                    its packed blobs, unpacked, which the library links\n"
+	"                    beside it and reads in place\n"
 	"  --help            this text\n"
 	"\n"
 	"Exit status: 0 built, 1 build failed (the message names the input at fault;\n"
@@ -319,13 +324,14 @@ int main(int argc, char **argv)
 		{ "pmu-events", required_argument, NULL, 'e' },
 		{ "out", required_argument, NULL, 'o' },
 		{ "quiet", no_argument, NULL, 'q' },
+		{ "image-of", required_argument, NULL, 'i' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	char *default_tables[] = { "tables" };
 	char **tables = calloc((size_t)argc, sizeof(*tables));
 	int table_count = 0;
-	const char *out = "build/pmudb.db", *vendor_tree = NULL;
+	const char *out = "build/pmudb.db", *vendor_tree = NULL, *image_of = NULL;
 	bool quiet = false;
 	int c;
 	while ((c = getopt_long(argc, argv, "t:e:o:qh", options, NULL)) != -1) {
@@ -334,6 +340,7 @@ int main(int argc, char **argv)
 		case 'o': out = optarg; break;
 		case 'e': vendor_tree = optarg; break;
 		case 'q': quiet = true; break;
+		case 'i': image_of = optarg; break;
 		case 'h': fputs(usage, stdout); free(tables); return 0;
 		default: fputs(usage, stderr); free(tables); return EXIT_USAGE;
 		}
@@ -348,6 +355,17 @@ int main(int argc, char **argv)
 		if (tables != default_tables)
 			free(tables);
 		return EXIT_USAGE;
+	}
+	if (image_of) {
+		if (tables != default_tables)
+			free(tables);
+		char *error = NULL;
+		if (image_write(image_of, out, &error)) {
+			fprintf(stderr, "pmudb-build: %s\n", error ? error : "out of memory");
+			free(error);
+			return EXIT_BUILD_FAILED;
+		}
+		return 0;
 	}
 
 	signal(SIGINT, remove_temp_and_exit);

@@ -10,6 +10,7 @@
 #ifndef PMUDB_COMPILER_MODEL_H
 #define PMUDB_COMPILER_MODEL_H
 
+#include "xalloc.h"
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -327,8 +328,6 @@ struct model {
 /* Adds a note (printf-style) to be printed after the build. */
 void model_note(struct model *m, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-char *xstrdup(const char *s);	/* NULL stays NULL; aborts on no memory */
-char *xprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void model_free(struct model *m);
 void model_free_pmu(struct pmu *p);
 

@@ -5,8 +5,8 @@
  *
  * With checking on (every build), each row is checked as the runtime would
  * check it and each blob is read back by the runtime's own reader
- * (db/unpack.c), each PMU row the directory names by its own checks
- * (db/pmu_row.c): a catalog the runtime would refuse is never written.
+ * (db/unpack.c), the directory with the PMU rows it carries too: a
+ * catalog the runtime would refuse is never written.
  * Checking off writes whatever the rows say; the tests use that to make the
  * hostile catalogs the runtime must refuse.
  *
@@ -45,7 +45,6 @@
 
 #include "../db/name_index.h"
 #include "../db/packed.h"
-#include "../db/pmu_row.h"
 #include "../db/unpack.h"
 
 #define MAX_POSITIONS MAX_UMASKS
@@ -616,39 +615,47 @@ static int pack_table(struct packer *pk, int64_t table)
 
 /* ---- the PMU directory ------------------------------------------------------------ */
 
-/* The row of PMU ID, named NAME in the directory, is one the runtime reads
- * (pmu_row.h), of an event table that was packed. */
-static int check_pmu_row(struct packer *pk, int64_t id, const char *name, int64_t ntables)
+/* Every PMU row, in id order, with the fields its directory entry holds
+ * (packed.h), in that order from column 2 on. */
+static const char pmu_rows_sql[] =
+	"SELECT p.id, p.name, description, kind, family, family_group, source, like_pmu, s.name, num_counters,"
+	" num_fixed_counters, supported_plm, perf_type, event_table_id, config_cleared FROM pmu p"
+	" LEFT JOIN pmu_sysfs s ON s.pmu_id = p.id AND s.position = 0 ORDER BY p.id";
+
+/* The row ST is on, after its name: its strings, then its numbers. */
+static void write_pmu_row(struct packed_writer *w, sqlite3_stmt *st)
 {
-	sqlite3_stmt *st = query(pk, PMU_ROW_SQL, id);
-	if (!st)
-		return -1;
-	const char *fault = sqlite3_step(st) == SQLITE_ROW ? pmu_row_fault(st, name, ntables) : "it has no row";
-	int64_t table = fault ? 0 : integer(st, PMU_ROW_TABLE);
-	sqlite3_finalize(st);
-	if (!fault) {
-		st = query(pk, "SELECT 1 FROM event_table WHERE id = ?1", table);
-		if (!st)
-			return -1;
-		fault = sqlite3_step(st) == SQLITE_ROW ? NULL : "its event table has no row";
-		sqlite3_finalize(st);
-	}
-	return fault ? fail(pk, "the PMU directory: the runtime would refuse PMU %s: %s", name, fault) : 0;
+	for (int c = 2; c <= 8; c++)
+		write_string(w, NULL, text(st, c));
+	for (int c = 9; c <= 11; c++)
+		write_varint(w, (uint64_t)integer(st, c));
+	write_svarint(w, integer(st, 12));
+	write_varint(w, (uint64_t)integer(st, 13));
+	write_varint(w, (uint64_t)integer(st, 14));
 }
 
-/* Checks the directory as the runtime will, and the PMU rows it names. */
+/* Checks the directory as the runtime will: every entry's row read by
+ * its reader, each naming an event table that was packed. */
 static int check_directory(struct packer *pk)
 {
 	uint32_t n, slots, tables;
 	if (unpack_directory(pk->w.data, pk->w.len, &n, &slots, &tables))
 		return fail(pk, "the PMU directory: the runtime would refuse it");
 	for (uint32_t k = 0; k < n; k++) {
-		const char *name;
-		int64_t id;
-		if (unpack_directory_entry(pk->w.data, pk->w.len, slots, n, (int)k, &name, &id))
-			return fail(pk, "the PMU directory: the runtime would refuse PMU %u", k);
-		if (check_pmu_row(pk, id, name, tables))
+		struct pmu p;
+		int64_t table;
+		const char *why = NULL;
+		if (unpack_directory_pmu(pk->w.data, pk->w.len, slots, n, tables, (int)k, &p, &table, &why))
+			return fail(pk, "the PMU directory: the runtime would refuse PMU %u (%s): %s", k,
+				    why && p.name ? p.name : "?", why ? why : "unreadable");
+		sqlite3_stmt *st = query(pk, "SELECT 1 FROM event_table WHERE id = ?1", table);
+		if (!st)
 			return -1;
+		bool found = sqlite3_step(st) == SQLITE_ROW;
+		sqlite3_finalize(st);
+		if (!found)
+			return fail(pk, "the PMU directory: the runtime would refuse PMU %s: its event table has no row",
+				    p.name);
 	}
 	return 0;
 }
@@ -673,7 +680,7 @@ static int write_directory(struct packer *pk)
 	write_u32_at(&pk->w, header + 4, nslots);
 	write_u32_at(&pk->w, header + 8, ntables);
 	uint32_t *filled = calloc(nslots, sizeof(*filled));
-	st = query(pk, "SELECT id, name FROM pmu ORDER BY id", 0);
+	st = query(pk, pmu_rows_sql, 0);
 	uint32_t i = 0;
 	while (st && filled && sqlite3_step(st) == SQLITE_ROW && i < npmus) {
 		const char *name = text(st, 1) ? text(st, 1) : "";
@@ -685,10 +692,13 @@ static int write_directory(struct packer *pk)
 		write_u32_at(&pk->w, entries + 8 * (size_t)i, (uint32_t)pk->w.len);
 		write_u32_at(&pk->w, entries + 8 * (size_t)i + 4, (uint32_t)integer(st, 0));
 		write_bytes(&pk->w, name, strlen(name) + 1);
+		write_pmu_row(&pk->w, st);
 		i++;
 	}
 	sqlite3_finalize(st);
 	free(filled);
+	/* the blob ends with a NUL (packed.h) */
+	write_bytes(&pk->w, zero, 1);
 	if (!filled || pk->w.failed || i != npmus)
 		return fail(pk, "the PMU directory: out of memory or rows changed");
 	if (pk->check && check_directory(pk))

@@ -16,20 +16,21 @@
 #include "cache_slot.h"
 #include "family_encoders.h"
 #include "packed.h"
-#include "pmu_row.h"
+#include "image.h"
 #include "shared_sets.h"
 #include "unpack.h"
 
 #define SCHEMA_VERSION 7
 
-/* The catalog `make` built, linked in by builtin.S. */
+/* The catalog `make` built and its image, linked in by builtin.S. */
 extern const unsigned char pmudb_builtin_catalog[];
 extern const unsigned char pmudb_builtin_catalog_end[];
+extern const unsigned char pmudb_builtin_image[];
+extern const unsigned char pmudb_builtin_image_end[];
 
 /* ---- reading blobs -------------------------------------------------------- */
 
 static const char *const statement_sql[STMT_COUNT] = {
-	[STMT_PMU_ROW] = PMU_ROW_SQL,
 	[STMT_TABLE] = "SELECT packed FROM event_table WHERE id = ?1",
 	[STMT_ALIASES] = "SELECT packed_aliases FROM event_table WHERE id = ?1",
 };
@@ -40,7 +41,7 @@ static const char *const statement_sql[STMT_COUNT] = {
 static sqlite3_stmt *statement(struct pmudb *db, enum statement which, int64_t id)
 {
 	sqlite3_stmt **st = &db->statements[which];
-	if (!*st && sqlite3_prepare_v3(db->db, statement_sql[which], -1, SQLITE_PREPARE_PERSISTENT, st, NULL) != SQLITE_OK) {
+	if (!*st && sqlite3_prepare_v3(catalog_sql(db), statement_sql[which], -1, SQLITE_PREPARE_PERSISTENT, st, NULL) != SQLITE_OK) {
 		sqlite3_finalize(*st);
 		*st = NULL;
 		return NULL;
@@ -119,36 +120,6 @@ static struct event_table *table_of(struct pmudb *db, int64_t id)
 	return t;
 }
 
-/* Fills P from the pmu row ID, which must be the one named NAME. */
-static int read_pmu_row(struct pmudb *db, struct pmu *p, int64_t id, const char *name)
-{
-	sqlite3_stmt *st = statement(db, STMT_PMU_ROW, id);
-	int r = -1;
-	if (!st)
-		return -1;
-	if (sqlite3_step(st) == SQLITE_ROW && !pmu_row_fault(st, name, db->ntables)) {
-		struct arena *a = &db->arena;
-		p->name = keep(a, st, PMU_ROW_NAME);
-		p->description = keep(a, st, PMU_ROW_DESCRIPTION);
-		p->kind = keep(a, st, PMU_ROW_KIND);
-		p->family_name = keep(a, st, PMU_ROW_FAMILY);
-		p->family_group = keep(a, st, PMU_ROW_GROUP);
-		p->source = keep(a, st, PMU_ROW_SOURCE);
-		p->like = keep(a, st, PMU_ROW_LIKE);
-		p->sysfs_name = keep(a, st, PMU_ROW_SYSFS);
-		p->num_counters = (int)sqlite3_column_int64(st, PMU_ROW_COUNTERS);
-		p->num_fixed_counters = (int)sqlite3_column_int64(st, PMU_ROW_FIXED_COUNTERS);
-		p->supported_plm = (unsigned)sqlite3_column_int64(st, PMU_ROW_PLM);
-		p->perf_type = (int)sqlite3_column_int64(st, PMU_ROW_PERF_TYPE);
-		p->table = table_of(db, sqlite3_column_int64(st, PMU_ROW_TABLE));
-		p->config_cleared = (uint64_t)sqlite3_column_int64(st, PMU_ROW_CONFIG_CLEARED);
-		/* what is left: out of memory */
-		r = p->name && p->description && p->kind && p->family_name && p->family_group && p->table ? 0 : -1;
-	}
-	statement_done(st);
-	return r;
-}
-
 struct pmu_read {
 	int index;
 };
@@ -156,13 +127,15 @@ struct pmu_read {
 static int read_pmu(struct pmudb *db, void *arg)
 {
 	int index = ((struct pmu_read *)arg)->index;
-	const char *name;
-	int64_t id;
+	int64_t table;
+	const char *why = "out of memory";
 	struct pmu *p = arena_calloc(&db->arena, 1, sizeof(*p));
-	if (!p || unpack_directory_entry(db->directory, db->directory_size, db->nslots, (uint32_t)db->npmus, index,
-					 &name, &id)
-	    || read_pmu_row(db, p, id, name))
+	if (!p || unpack_directory_pmu(db->directory, db->directory_size, db->nslots, (uint32_t)db->npmus,
+				       (uint32_t)db->ntables, index, p, &table, &why)
+	    || !(p->table = table_of(db, table))) {
+		db->pmu_failure[index] = why;
 		return -1;
+	}
 	p->family = family_by_name(p->family_name);
 	p->name_len = strlen(p->name);
 	size_t most = sizeof(((struct pmudb_encoding *)0)->fstr) - FSTR_NAME_ROOM;
@@ -183,7 +156,8 @@ struct pmu *catalog_pmu(struct pmudb *db, int index, struct pmudb_error *err)
 	struct pmu_read arg = { index };
 	if (read_once(db, &db->pmu_state[index], read_pmu, &arg) == READ)
 		return atomic_load_explicit(&db->pmus[index], memory_order_acquire);
-	set_error(err, PMUDB_ERR_CATALOG, "%s: PMU %d of the directory, or its row, is damaged", db->what, index);
+	set_error(err, PMUDB_ERR_CATALOG, "%s: PMU %d of the directory is damaged: %s", db->what, index,
+		  db->pmu_failure[index] ? db->pmu_failure[index] : "unreadable");
 	return NULL;
 }
 
@@ -240,7 +214,8 @@ int catalog_find_pmu(struct pmudb *db, const char *name, struct pmudb_error *err
 static int read_table(struct pmudb *db, void *arg)
 {
 	struct event_table *t = arg;
-	t->blob = read_blob(db, STMT_TABLE, t->id, PACKED_TABLE_MAGIC, &t->size);
+	t->blob = db->image.data ? image_table(&db->image, t->id, false, &t->size)
+				 : read_blob(db, STMT_TABLE, t->id, PACKED_TABLE_MAGIC, &t->size);
 	if (!t->blob) {
 		t->failure = "its packed form is missing, damaged or not zstd";
 		return -1;
@@ -309,7 +284,8 @@ static int read_aliases(struct pmudb *db, void *arg)
 {
 	struct event_table *t = arg;
 	size_t size = 0;
-	t->alias_blob = read_blob(db, STMT_ALIASES, t->id, PACKED_ALIASES_MAGIC, &size);
+	t->alias_blob = db->image.data ? image_table(&db->image, t->id, true, &size)
+				       : read_blob(db, STMT_ALIASES, t->id, PACKED_ALIASES_MAGIC, &size);
 	const char *why = "its packed aliases are missing, damaged or not zstd";
 	if (!t->alias_blob || unpack_aliases(t, t->alias_blob, size, &why)) {
 		t->failure = why;
@@ -357,7 +333,7 @@ int catalog_find_umask(const struct event *ev, const char *name)
 static int read_detail_rows(struct pmudb *db, struct event_table *t, const char *sql, bool umasks)
 {
 	sqlite3_stmt *st;
-	if (sqlite3_prepare_v2(db->db, sql, -1, &st, NULL) != SQLITE_OK)
+	if (sqlite3_prepare_v2(catalog_sql(db), sql, -1, &st, NULL) != SQLITE_OK)
 		return -1;
 	sqlite3_bind_int64(st, 1, t->id);
 	int r = 0, rc;
@@ -472,55 +448,94 @@ static int check_file(const char *path, struct pmudb_error *err)
 	return 0;
 }
 
-static int open_builtin(struct pmudb *db)
+/* SQLite on the built-in catalog: read-only and not freed by SQLite, it
+ * reads the linked-in bytes. */
+static int open_builtin_sql(struct pmudb *db)
 {
 	size_t size = (size_t)(pmudb_builtin_catalog_end - pmudb_builtin_catalog);
 	if (sqlite3_open_v2(":memory:", &db->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK)
 		return -1;
-	/* Read-only and not freed by SQLite: it reads the linked-in bytes. */
 	return sqlite3_deserialize(db->db, "main", (unsigned char *)pmudb_builtin_catalog, (sqlite3_int64)size,
 				   (sqlite3_int64)size, SQLITE_DESERIALIZE_READONLY) == SQLITE_OK ? 0 : -1;
 }
 
-static int read_directory(struct pmudb *db, struct pmudb_error *err)
+/* Pages read in place (the file mapped, or the built-in bytes), not copied
+ * into SQLite's cache: fewer pages touched by a short process. */
+static void map_pages(struct pmudb *db)
+{
+	sqlite3_exec(db->db, "PRAGMA mmap_size = 1073741824", NULL, NULL, NULL);
+}
+
+sqlite3 *catalog_sql(struct pmudb *db)
+{
+	if (!db->db && db->image.data && !db->sql_failed) {
+		struct pmudb_error ignored;
+		if (open_builtin_sql(db) || (map_pages(db), check_version(db, &ignored))) {
+			sqlite3_close(db->db);
+			db->db = NULL;
+			db->sql_failed = true;
+		}
+	}
+	return db->db;
+}
+
+/* The directory's header read, and the handle's arrays by it. */
+static int take_directory(struct pmudb *db, struct pmudb_error *err)
 {
 	uint32_t npmus = 0, ntables = 0;
-	sqlite3_stmt *st = NULL;
-	sqlite3_prepare_v2(db->db, "SELECT packed FROM pmu_directory LIMIT 1", -1, &st, NULL);
-	db->directory = blob_of(db, st, PACKED_DIRECTORY_MAGIC, &db->directory_size);
-	sqlite3_finalize(st);
-	if (!db->directory)
-		return set_error(err, PMUDB_ERR_CATALOG, "%s: the PMU directory is missing or damaged (%s)", db->what,
-				 sqlite3_errmsg(db->db));
 	if (unpack_directory(db->directory, db->directory_size, &npmus, &db->nslots, &ntables))
 		return set_error(err, PMUDB_ERR_CATALOG, "%s: the PMU directory is damaged", db->what);
 	db->npmus = (int)npmus;
 	db->ntables = (int)ntables;
 	db->pmus = calloc((size_t)npmus + 1, sizeof(*db->pmus));
 	db->pmu_state = calloc((size_t)npmus + 1, sizeof(*db->pmu_state));
+	db->pmu_failure = calloc((size_t)npmus + 1, sizeof(*db->pmu_failure));
 	db->tables = calloc((size_t)ntables + 1, sizeof(*db->tables));
-	if (!db->pmus || !db->pmu_state || !db->tables)
+	if (!db->pmus || !db->pmu_state || !db->pmu_failure || !db->tables)
 		return set_error(err, PMUDB_ERR_NOMEM, "%s: out of memory", db->what);
 	return 0;
+}
+
+static int read_directory(struct pmudb *db, struct pmudb_error *err)
+{
+	sqlite3_stmt *st = NULL;
+	sqlite3_prepare_v2(db->db, "SELECT packed FROM pmu_directory LIMIT 1", -1, &st, NULL);
+	db->directory_copy = blob_of(db, st, PACKED_DIRECTORY_MAGIC, &db->directory_size);
+	db->directory = db->directory_copy;
+	sqlite3_finalize(st);
+	if (!db->directory)
+		return set_error(err, PMUDB_ERR_CATALOG, "%s: the PMU directory is missing or damaged (%s)", db->what,
+				 sqlite3_errmsg(db->db));
+	return take_directory(db, err);
+}
+
+/* The built-in catalog: its image (image.h), SQLite not opened until
+ * something outside the image is asked for. */
+static int open_image(struct pmudb *db, struct pmudb_error *err)
+{
+	const char *why;
+	size_t size = (size_t)(pmudb_builtin_image_end - pmudb_builtin_image);
+	if (image_open(&db->image, pmudb_builtin_image, size, SCHEMA_VERSION, &why))
+		return set_error(err, PMUDB_ERR_CATALOG, "%s: %s", db->what, why);
+	db->directory = image_directory(&db->image, &db->directory_size);
+	if (!db->directory)
+		return set_error(err, PMUDB_ERR_CATALOG, "%s: the PMU directory is missing or damaged", db->what);
+	return take_directory(db, err);
 }
 
 int catalog_open(struct pmudb *db, const char *path, struct pmudb_error *err)
 {
 	db->what = path ? path : "built-in catalog";
 	pthread_mutex_init(&db->lock, NULL);
-	if (path) {
-		int r = check_file(path, err);
-		if (r)
-			return r;
-		/* NOMUTEX: the handle's own lock serialises every use of SQLite */
-		if (sqlite3_open_v2(path, &db->db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK)
-			return set_error(err, PMUDB_ERR_CATALOG, "%s: cannot open: %s", path, sqlite3_errmsg(db->db));
-	} else if (open_builtin(db)) {
-		return set_error(err, PMUDB_ERR_CATALOG, "%s: cannot open: %s", db->what, sqlite3_errmsg(db->db));
-	}
-	/* pages read in place (the file mapped, or the built-in bytes), not
-	 * copied into SQLite's cache: fewer pages touched by a short process */
-	sqlite3_exec(db->db, "PRAGMA mmap_size = 1073741824", NULL, NULL, NULL);
+	if (!path)
+		return open_image(db, err) ? PMUDB_ERR_CATALOG : 0;
+	int r = check_file(path, err);
+	if (r)
+		return r;
+	/* NOMUTEX: the handle's own lock serialises every use of SQLite */
+	if (sqlite3_open_v2(path, &db->db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK)
+		return set_error(err, PMUDB_ERR_CATALOG, "%s: cannot open: %s", path, sqlite3_errmsg(db->db));
+	map_pages(db);
 	return check_version(db, err) || read_directory(db, err) ? PMUDB_ERR_CATALOG : 0;
 }
 
@@ -530,14 +545,17 @@ void catalog_close(struct pmudb *db)
 		struct event_table *t = atomic_load_explicit(&db->tables[i], memory_order_relaxed);
 		if (!t)
 			continue;
-		free(t->blob);
-		free(t->alias_blob);
+		if (!db->image.data) {
+			free((void *)t->blob);
+			free((void *)t->alias_blob);
+		}
 		arena_free(&t->arena);
 	}
 	free(db->tables);
 	free(db->pmus);
 	free(db->pmu_state);
-	free(db->directory);
+	free(db->pmu_failure);
+	free(db->directory_copy);
 	shared_sets_free(&db->shared_sets);
 	arena_free(&db->arena);
 	ZSTD_freeDCtx(db->zstd);

@@ -23,6 +23,7 @@
 
 #include "arena.h"
 #include "errors.h"
+#include "image.h"
 #include "catalog_limits.h"
 #include "name_index.h"
 #include "pmudb.h"
@@ -306,7 +307,7 @@ struct event_table {
 	struct shared_sets *shared_sets;	/* the handle's, or NULL: none shared */
 	atomic_int state;	/* enum load_state */
 	const char *failure;	/* why it, or an event of it, FAILED */
-	unsigned char *blob;
+	const unsigned char *blob;	/* malloc'd, or in the built-in image */
 	size_t size;
 	uint32_t pool_offset;	/* where the blob's strings start */
 	struct arena arena;	/* everything below */
@@ -321,7 +322,7 @@ struct event_table {
 	struct name_index by_name;	/* live events */
 	/* vendor names, read on first lookup */
 	atomic_int alias_state;
-	unsigned char *alias_blob;
+	const unsigned char *alias_blob;
 	int naliases;
 	struct alias *aliases;
 	struct name_index alias_by_name;
@@ -371,7 +372,7 @@ struct pmu {
 
 /* The statements a handle runs once per PMU or table read, kept prepared:
  * preparing one cost as much as decompressing the table it reads. */
-enum statement { STMT_PMU_ROW, STMT_TABLE, STMT_ALIASES, STMT_COUNT };
+enum statement { STMT_TABLE, STMT_ALIASES, STMT_COUNT };
 
 struct pmudb {
 	sqlite3 *db;
@@ -381,12 +382,17 @@ struct pmudb {
 	struct arena arena;	/* PMUs and tables, as they are read */
 	struct shared_sets shared_sets;	/* the tables' modifier sets, by content */
 	struct ZSTD_DCtx_s *zstd;	/* for every blob, made on first use */
-	unsigned char *directory;	/* the PMU directory blob */
+	/* the built-in catalog's blobs (image.h), or none: data NULL */
+	struct image image;
+	bool sql_failed;	/* SQLite on the built-in catalog would not open */
+	const unsigned char *directory;	/* the PMU directory blob */
+	unsigned char *directory_copy;	/* it, when malloc'd */
 	size_t directory_size;
 	uint32_t nslots;
 	int npmus;
 	_Atomic(struct pmu *) *pmus;	/* NULL until read */
 	atomic_int *pmu_state;		/* enum load_state */
+	const char **pmu_failure;	/* why a PMU FAILED */
 	int ntables;
 	_Atomic(struct event_table *) *tables;	/* by id - 1, NULL until used */
 	/* PMUs found by name: hash << 32 | index + 1 (catalog_lookup_pmu) */
@@ -449,6 +455,10 @@ int catalog_find_umask(const struct event *ev, const char *name);
 int catalog_load_details(struct pmudb *db, const struct pmu *p, struct pmudb_error *err);
 
 int catalog_open(struct pmudb *db, const char *path, struct pmudb_error *err);
+/* The handle's SQLite connection, opened on first use for the built-in
+ * catalog (whose encodings need none); NULL if it cannot be, and then
+ * every statement on it fails.  Called with the lock held. */
+sqlite3 *catalog_sql(struct pmudb *db);
 void catalog_close(struct pmudb *db);
 
 #endif

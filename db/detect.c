@@ -231,7 +231,7 @@ static void nearest_entries(struct pmudb *db, const struct pmudb_cpu *cpu, char 
 {
 	sqlite3_stmt *st;
 	out[0] = '\0';
-	if (sqlite3_prepare_v2(db->db,
+	if (sqlite3_prepare_v2(catalog_sql(db),
 			       "SELECT m.model_lo, m.model_hi, (SELECT group_concat(pmu_name, ',') FROM"
 			       " (SELECT pmu_name FROM cpuid_map_pmu WHERE map_id = m.id ORDER BY position LIMIT 1))"
 			       " FROM cpuid_map m WHERE m.vendor = ?1 COLLATE NOCASE AND m.family = ?2"
@@ -263,7 +263,7 @@ static void unmapped_core_pmus(struct pmudb *db, char *out, size_t outlen)
 {
 	sqlite3_stmt *st;
 	out[0] = '\0';
-	if (sqlite3_prepare_v2(db->db,
+	if (sqlite3_prepare_v2(catalog_sql(db),
 			       "SELECT name FROM pmu WHERE kind = 'core' AND name NOT IN (SELECT pmu_name FROM cpuid_map_pmu)"
 			       " ORDER BY id LIMIT 8", -1, &st, NULL) != SQLITE_OK)
 		return;
@@ -281,7 +281,7 @@ static int matching_entry(struct pmudb *db, const struct pmudb_cpu *cpu, char na
 {
 	sqlite3_stmt *st;
 	int n = 0;
-	if (sqlite3_prepare_v2(db->db,
+	if (sqlite3_prepare_v2(catalog_sql(db),
 			       "SELECT m.id, m.why, m.source, p.pmu_name FROM cpuid_map m JOIN cpuid_map_pmu p ON p.map_id = m.id"
 			       " WHERE m.vendor = ?1 COLLATE NOCASE AND m.family = ?2 AND ?3 BETWEEN m.model_lo AND m.model_hi"
 			       " AND (?4 < 0 OR ?4 BETWEEN m.stepping_lo AND m.stepping_hi)"
@@ -362,7 +362,7 @@ static int read_entries(struct pmudb *db, struct pmudb_cpuid_entry **out, int *c
 	sqlite3_stmt *st;
 	*out = NULL;
 	*count = 0;
-	if (sqlite3_prepare_v2(db->db,
+	if (sqlite3_prepare_v2(catalog_sql(db),
 			       "SELECT m.id, m.vendor, m.family, m.model_lo, m.model_hi, m.stepping_lo, m.stepping_hi,"
 			       " m.why, p.pmu_name FROM cpuid_map m JOIN cpuid_map_pmu p ON p.map_id = m.id"
 			       " ORDER BY m.id, p.position", -1, &st, NULL) != SQLITE_OK)

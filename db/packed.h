@@ -14,11 +14,16 @@
  * zstd refuses a damaged one) holding an 8-byte magic that names its kind
  * and format version, then (u32 little-endian):
  *
- *   directory ("pmudbD4"): u32 npmus, u32 nslots, u32 slot[nslots], then
- *       per PMU u32 name_offset, u32 pmu_id (its row in table pmu), then the
- *       names, each NUL-terminated; the blob ends with a NUL.  Slots hash
- *       the lower-cased names (name_hash()) with linear probing; a slot
- *       holds a PMU index + 1, or 0.
+ *   directory ("pmudbD5"): u32 npmus, u32 nslots, u32 slot[nslots], then
+ *       per PMU u32 name_offset, u32 pmu_id (its row in table pmu), then
+ *       per PMU its name, NUL-terminated, and the stream of what the
+ *       encoder needs of its row: str description, kind, family,
+ *       family_group, source, like_pmu, the first pmu_sysfs name (inline
+ *       strings), num_counters, num_fixed_counters, supported_plm,
+ *       svarint perf_type, event_table_id, config_cleared; the blob ends
+ *       with a NUL.  Slots hash the lower-cased names (name_hash()) with
+ *       linear probing; a slot holds a PMU index + 1, or 0.  A PMU named
+ *       costs no query: a one-event process runs none but the table's.
  *   event table ("pmudbT5"): u32 nevents, u32 nsets, u32 pool_offset,
  *       u32 event_offset[nevents], u32 set_offset[nsets], then the records
  *       those offsets point at, in the fields compiler/pack.c lists, then
@@ -39,7 +44,7 @@
 #include <stdint.h>
 
 #define PACKED_HEADER 8		/* the magic */
-#define PACKED_DIRECTORY_MAGIC "pmudbD4"	/* 8 bytes with the NUL */
+#define PACKED_DIRECTORY_MAGIC "pmudbD5"	/* 8 bytes with the NUL */
 #define PACKED_TABLE_MAGIC "pmudbT5"
 #define PACKED_ALIASES_MAGIC "pmudbA3"
 #define PACKED_MAX_SIZE (64u << 20)	/* of a blob, unpacked */

@@ -763,3 +763,52 @@ int unpack_directory_entry(const unsigned char *dir, size_t n, uint32_t nslots, 
 	*name = (const char *)dir + offset;
 	return **name ? 0 : -1;
 }
+
+/* A kernel PMU name goes into a sysfs path. */
+static bool sysfs_name_ok(const char *s)
+{
+	return !s || (*s && !strchr(s, '/') && strcmp(s, "..") && strcmp(s, ".") && strlen(s) < 64);
+}
+
+int unpack_directory_pmu(const unsigned char *dir, size_t n, uint32_t nslots, uint32_t npmus, uint32_t ntables,
+			 int index, struct pmu *p, int64_t *table_id, const char **why)
+{
+	int64_t pmu_id;
+	memset(p, 0, sizeof(*p));
+	*why = "its name is not in the directory";
+	if (unpack_directory_entry(dir, n, nslots, npmus, index, &p->name, &pmu_id))
+		return -1;
+	struct packed_reader r;
+	const unsigned char *row = (const unsigned char *)p->name + strlen(p->name) + 1;
+	reader_init(&r, row, (size_t)(dir + n - row));
+	const char **strings[] = { &p->description, &p->kind, &p->family_name, &p->family_group, &p->source, &p->like,
+				   &p->sysfs_name };
+	for (size_t i = 0; i < sizeof(strings) / sizeof(strings[0]); i++)
+		*strings[i] = read_string(&r);
+	uint64_t counters = read_varint(&r), fixed = read_varint(&r), plm = read_varint(&r);
+	int64_t type = read_svarint(&r);
+	uint64_t table = read_varint(&r);
+	p->config_cleared = read_varint(&r);
+	if (!r.ok)
+		*why = "its row runs past the end of the directory";
+	else if (!p->description || !p->kind || !p->family_name || !p->family_group)
+		*why = "its description, kind, family or family group is NULL";
+	else if (counters > INT_MAX || fixed > INT_MAX)
+		*why = "a count of counters out of range";
+	else if (plm > PLM_ALL)
+		*why = "its privilege levels are out of range";
+	else if (type < -1 || type > INT32_MAX)
+		*why = "its perf type is out of range";
+	else if (!sysfs_name_ok(p->sysfs_name))
+		*why = "its kernel PMU name cannot be a sysfs name";
+	else if (table < 1 || table > ntables)
+		*why = "its event table is out of range";
+	else
+		*why = NULL;
+	p->num_counters = (int)counters;
+	p->num_fixed_counters = (int)fixed;
+	p->supported_plm = (unsigned)plm;
+	p->perf_type = (int)type;
+	*table_id = (int64_t)table;
+	return *why ? -1 : 0;
+}

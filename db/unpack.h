@@ -33,5 +33,11 @@ uint32_t directory_slot(const unsigned char *dir, uint32_t h);
  * directory; 0 or -1. */
 int unpack_directory_entry(const unsigned char *dir, size_t n, uint32_t nslots, uint32_t npmus, int index,
 			   const char **name, int64_t *pmu_id);
+/* Entry INDEX of a checked directory of NTABLES event tables read into P:
+ * its name and row (strings in place: the directory must outlive P),
+ * with the id of its event table in *TABLE_ID.  P's other fields are
+ * zeroed.  0, or -1 with *WHY saying what is wrong. */
+int unpack_directory_pmu(const unsigned char *dir, size_t n, uint32_t nslots, uint32_t npmus, uint32_t ntables,
+			 int index, struct pmu *p, int64_t *table_id, const char **why);
 
 #endif

@@ -572,6 +572,78 @@ static void test_equivs_resolve_to_the_masks_they_name(void **state)
 	assert_true(resolved * 2 > equivs);
 }
 
+/* A SQL column as the info gives it: NULL stays NULL. */
+static void assert_same_text(const char *pmu, const char *what, const char *got, const unsigned char *row)
+{
+	if ((got == NULL) != (row == NULL) || (got && strcmp(got, (const char *)row)))
+		fail_msg("%s: %s is '%s' from the directory, '%s' in the pmu row", pmu, what, got ? got : "NULL",
+			 row ? (const char *)row : "NULL");
+}
+
+/* The built-in catalog encodes from its image (db/image.h) with SQLite not
+ * opened, opens it when asked for what the image does not hold, and every
+ * PMU's row as the directory carries it (packed.h) is the catalog's row. */
+static void test_builtin_image_needs_no_sqlite(void **state)
+{
+	(void)state;
+	struct pmudb_error err;
+	pmudb_t *fresh = pmudb_open(NULL, &err);
+	assert_non_null(fresh);
+	static const char *const strings[] = {
+		"skl::INST_RETIRED:ANY_P:u", "amd64_fam19h_zen4::RETIRED_INSTRUCTIONS:k", "skl::UOPS_ISSUED:ANY:c=1",
+		"perf::PERF_COUNT_HW_CPU_CYCLES",
+	};
+	for (size_t i = 0; i < sizeof(strings) / sizeof(strings[0]); i++) {
+		struct pmudb_encoding e;
+		struct perf_event_attr attr;
+		char *fstr = NULL;
+		assert_int_equal(libpfm_ask(strings[i], &attr, &fstr, NULL), 0);
+		if (pmudb_encode(fresh, strings[i], NULL, &e, &err))
+			fail_msg("%s: %s", strings[i], err.message);
+		assert_string_equal(e.fstr, fstr);
+		assert_int_equal(e.config, attr.config);
+		free(fstr);
+	}
+	assert_null(fresh->db);
+	const char *version = pmudb_meta(fresh, "schema_version");
+	assert_non_null(version);
+	assert_non_null(fresh->db);
+
+	char path[4096];
+	snprintf(path, sizeof(path), "%s/pmudb.db", test_build_dir());
+	sqlite3 *sql;
+	sqlite3_stmt *st;
+	assert_int_equal(sqlite3_open_v2(path, &sql, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_prepare_v2(sql,
+					    "SELECT description, kind, family, family_group, num_counters, num_fixed_counters,"
+					    " perf_type, source, like_pmu, (SELECT name FROM pmu_sysfs WHERE pmu_id = p.id AND"
+					    " position = 0) FROM pmu p WHERE name = ?1", -1, &st, NULL),
+			 SQLITE_OK);
+	int n = pmudb_pmu_count(fresh);
+	assert_true(n > 300);
+	for (int i = 0; i < n; i++) {
+		struct pmudb_pmu_info pi;
+		assert_int_equal(pmudb_pmu_info(fresh, i, &pi), 0);
+		sqlite3_bind_text(st, 1, pi.name, -1, SQLITE_STATIC);
+		assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+		assert_same_text(pi.name, "description", pi.description, sqlite3_column_text(st, 0));
+		assert_same_text(pi.name, "kind", pi.kind, sqlite3_column_text(st, 1));
+		assert_same_text(pi.name, "family", pi.family, sqlite3_column_text(st, 2));
+		assert_same_text(pi.name, "family group", pi.family_group, sqlite3_column_text(st, 3));
+		assert_int_equal(pi.num_counters, sqlite3_column_int(st, 4));
+		assert_int_equal(pi.num_fixed_counters, sqlite3_column_int(st, 5));
+		assert_int_equal(pi.perf_type, sqlite3_column_int(st, 6));
+		assert_same_text(pi.name, "source", pi.source, sqlite3_column_text(st, 7));
+		assert_same_text(pi.name, "like", pi.like, sqlite3_column_text(st, 8));
+		assert_same_text(pi.name, "sysfs name", pi.sysfs_pmu, sqlite3_column_text(st, 9));
+		sqlite3_reset(st);
+	}
+	sqlite3_finalize(st);
+	sqlite3_close(sql);
+	print_message("  %d PMUs: the directory's rows are the catalog's\n", n);
+	pmudb_close(fresh);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -582,6 +654,7 @@ int main(void)
 		cmocka_unit_test(test_uncore_encodes_offline),
 		cmocka_unit_test(test_bad_catalogs_are_refused),
 		cmocka_unit_test(test_concurrent_encodes_on_one_handle),
+		cmocka_unit_test(test_builtin_image_needs_no_sqlite),
 		cmocka_unit_test(test_chunks_come_from_regions_that_are_returned),
 		cmocka_unit_test(test_equal_modifier_sets_are_shared),
 		cmocka_unit_test(test_equivs_resolve_to_the_masks_they_name),

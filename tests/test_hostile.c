@@ -266,6 +266,7 @@ static void test_nulls_in_not_null_columns(void **state)
 	path = edited("null_description", "SELECT 1");
 	allow_null(path, "pmu", "description TEXT");
 	exec_sql(path, "UPDATE pmu SET description = NULL WHERE name = 'skl'");
+	packer_refuses(path, "description, kind, family or family group is NULL");
 	runtime_refuses(path, "skl::INST_RETIRED:ANY_P");
 	free(path);
 
@@ -352,10 +353,22 @@ static void test_damaged_blobs(void **state)
 	assert_null(pmudb_open(path, &err));
 	assert_one_line(&err, path);
 	free(path);
-	/* a directory naming a pmu row that is another PMU */
-	path = edited("wrong_row", "UPDATE pmu SET name = 'zzz' WHERE name = 'skl'");
-	runtime_refuses(path, "skl::INST_RETIRED");
-	free(path);
+	/* PMU rows the directory carries (packed.h) that the runtime cannot use */
+	static const struct {
+		const char *name, *sql, *refusal;
+	} rows[] = {
+		{ "row_plm", "UPDATE pmu SET supported_plm = 99 WHERE name = 'skl'", "privilege levels" },
+		{ "row_type", "UPDATE pmu SET perf_type = -2 WHERE name = 'skl'", "perf type" },
+		{ "row_table", "UPDATE pmu SET event_table_id = 99999 WHERE name = 'skl'", "event table" },
+		{ "row_sysfs", "INSERT OR REPLACE INTO pmu_sysfs SELECT id, 0, '../cpu' FROM pmu WHERE name = 'skl'",
+		  "sysfs" },
+	};
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		path = edited(rows[i].name, rows[i].sql);
+		packer_refuses(path, rows[i].refusal);
+		runtime_refuses(path, "skl::INST_RETIRED");
+		free(path);
+	}
 }
 
 /* ---- what callers hand the API -------------------------------------------- */

@@ -7,7 +7,8 @@
  *   0  an event table: unpack_table, then unpack_event on every event
  *   1  an aliases blob (the second byte: how many events its table has):
  *      unpack_aliases
- *   2  the PMU directory: unpack_directory, every slot and every entry
+ *   2  the PMU directory: unpack_directory, every slot and every entry,
+ *      with the PMU row it carries (unpack_directory_pmu)
  *   3  a zstd frame: packed_open as a table, then as mode 0
  * Each blob is in a buffer of its exact size, so that a read past its end
  * is an AddressSanitizer report.
@@ -76,6 +77,24 @@ static void directory(const unsigned char *dir, size_t size)
 			continue;
 		if (name < (const char *)dir || name >= end || !memchr(name, '\0', (size_t)(end - name)))
 			fuzz_fail("directory entry %u: a name outside the blob", i);
+		struct pmu p;
+		int64_t table;
+		const char *why = NULL;
+		if (unpack_directory_pmu(dir, size, nslots, npmus, ntables, (int)i, &p, &table, &why)) {
+			if (!why)
+				fuzz_fail("directory entry %u: refused without a reason", i);
+			continue;
+		}
+		/* what the runtime uses unchecked */
+		if (!p.description || !p.kind || !p.family_name || !p.family_group || table < 1 || table > ntables
+		    || p.supported_plm > PLM_ALL || p.perf_type < -1 || p.num_counters < 0 || p.num_fixed_counters < 0)
+			fuzz_fail("directory entry %u: a row out of its limits", i);
+		const char *strings[] = { p.description, p.kind, p.family_name, p.family_group, p.source, p.like,
+					  p.sysfs_name };
+		for (size_t k = 0; k < sizeof(strings) / sizeof(strings[0]); k++)
+			if (strings[k] && (strings[k] < (const char *)dir || strings[k] >= end
+					   || !memchr(strings[k], '\0', (size_t)(end - strings[k]))))
+				fuzz_fail("directory entry %u: a string outside the blob", i);
 	}
 }
 
