@@ -558,9 +558,14 @@ void catalog_close(struct pmudb *db)
 	free(db->directory_copy);
 	shared_sets_free(&db->shared_sets);
 	arena_free(&db->arena);
-	ZSTD_freeDCtx(db->zstd);
-	for (int i = 0; i < STMT_COUNT; i++)
-		sqlite3_finalize(db->statements[i]);
-	sqlite3_close(db->db);
+	/* a handle on the built-in catalog mostly never used them: their
+	 * code is pages a short process would fault in to free nothing */
+	if (db->zstd)
+		ZSTD_freeDCtx(db->zstd);
+	if (db->db) {
+		for (int i = 0; i < STMT_COUNT; i++)
+			sqlite3_finalize(db->statements[i]);
+		sqlite3_close(db->db);
+	}
 	pthread_mutex_destroy(&db->lock);
 }
