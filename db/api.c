@@ -5,22 +5,20 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <sys/mman.h>
 
 #include "catalog.h"
+#include "pages.h"
 
 /* A handle is mostly its caches (36 KB), of which a one-event process
- * touches a slot or two: pages the kernel gives zeroed, each faulted in
- * only if touched, where calloc would clear them all (nine faults). */
+ * touches a slot or two: calloc cleared it all, nine page faults. */
 static struct pmudb *handle_alloc(void)
 {
-	void *p = mmap(NULL, sizeof(struct pmudb), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	return p == MAP_FAILED ? NULL : p;
+	return pages_zeroed(sizeof(struct pmudb));
 }
 
 static void handle_free(struct pmudb *db)
 {
-	munmap(db, sizeof(*db));
+	pages_zeroed_free(db, sizeof(*db));
 }
 
 pmudb_t *pmudb_open(const char *path, struct pmudb_error *err)

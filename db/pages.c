@@ -121,3 +121,28 @@ void pages_free(void *p, bool from_region)
 	release((unsigned char *)((uintptr_t)p & ~(uintptr_t)(REGION - 1)));
 	pthread_mutex_unlock(&lock);
 }
+
+void *pages_zeroed(size_t n)
+{
+	if (!REGIONS)
+		return calloc(1, n);
+	void *p = mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		return NULL;
+	if (__lsan_register_root_region)
+		__lsan_register_root_region(p, n);
+	return p;
+}
+
+void pages_zeroed_free(void *p, size_t n)
+{
+	if (!REGIONS) {
+		free(p);
+		return;
+	}
+	if (!p)
+		return;
+	if (__lsan_unregister_root_region)
+		__lsan_unregister_root_region(p, n);
+	munmap(p, n);
+}

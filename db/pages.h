@@ -24,4 +24,12 @@
 void *pages_alloc(size_t n, bool *from_region);
 void pages_free(void *p, bool from_region);
 
+/* N zeroed bytes, for a structure a short process touches little of (a
+ * handle, mostly caches): fresh pages the kernel zeroes as each is first
+ * touched, where calloc would clear them all; calloc's under
+ * AddressSanitizer, and scanned by LeakSanitizer either way.  NULL when
+ * out of memory.  Freed with pages_zeroed_free and the same N. */
+void *pages_zeroed(size_t n);
+void pages_zeroed_free(void *p, size_t n);
+
 #endif
