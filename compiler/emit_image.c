@@ -114,7 +114,8 @@ static int build(struct image_writer *iw)
 	return add_tables(iw, ntables);
 }
 
-/* What the runtime would say of the image, as it opens it. */
+/* What the runtime would say of the image: its header, its directory, and
+ * each blob the index names (an entry of size 0 names none). */
 static const char *check(const struct packed_writer *w)
 {
 	struct image im;
@@ -122,7 +123,15 @@ static const char *check(const struct packed_writer *w)
 	if (image_open(&im, w->data, w->len, read_u32_le(w->data + 8), &why))
 		return why;
 	size_t n;
-	return image_directory(&im, &n) ? NULL : "its directory is missing";
+	if (!image_directory(&im, &n))
+		return "its directory is missing";
+	for (uint32_t id = 1; id <= im.ntables; id++)
+		for (int aliases = 0; aliases < 2; aliases++) {
+			size_t at = IMAGE_HEADER + (size_t)(id - 1) * IMAGE_ENTRY + (aliases ? 8 : 0);
+			if (read_u32_le(w->data + at + 4) && !image_table(&im, id, aliases, &n))
+				return "a table's blob lies outside it or lacks its magic";
+		}
+	return NULL;
 }
 
 int image_write(const char *catalog, const char *out, char **error)

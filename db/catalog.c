@@ -500,8 +500,7 @@ static int read_directory(struct pmudb *db, struct pmudb_error *err)
 {
 	sqlite3_stmt *st = NULL;
 	sqlite3_prepare_v2(db->db, "SELECT packed FROM pmu_directory LIMIT 1", -1, &st, NULL);
-	db->directory_copy = blob_of(db, st, PACKED_DIRECTORY_MAGIC, &db->directory_size);
-	db->directory = db->directory_copy;
+	db->directory = blob_of(db, st, PACKED_DIRECTORY_MAGIC, &db->directory_size);
 	sqlite3_finalize(st);
 	if (!db->directory)
 		return set_error(err, PMUDB_ERR_CATALOG, "%s: the PMU directory is missing or damaged (%s)", db->what,
@@ -545,6 +544,7 @@ void catalog_close(struct pmudb *db)
 		struct event_table *t = atomic_load_explicit(&db->tables[i], memory_order_relaxed);
 		if (!t)
 			continue;
+		/* blobs are malloc'd but where they are the image's */
 		if (!db->image.data) {
 			free((void *)t->blob);
 			free((void *)t->alias_blob);
@@ -555,7 +555,8 @@ void catalog_close(struct pmudb *db)
 	free(db->pmus);
 	free(db->pmu_state);
 	free(db->pmu_failure);
-	free(db->directory_copy);
+	if (!db->image.data)
+		free((void *)db->directory);
 	shared_sets_free(&db->shared_sets);
 	arena_free(&db->arena);
 	/* a handle on the built-in catalog mostly never used them: their

@@ -370,7 +370,7 @@ struct pmu {
 /* Slots of the cache of events found by "PMU::EVENT". */
 #define EVENT_CACHE_SLOTS 4096
 
-/* The statements a handle runs once per PMU or table read, kept prepared:
+/* The statements a handle runs once per table read, kept prepared:
  * preparing one cost as much as decompressing the table it reads. */
 enum statement { STMT_TABLE, STMT_ALIASES, STMT_COUNT };
 
@@ -385,8 +385,7 @@ struct pmudb {
 	/* the built-in catalog's blobs (image.h), or none: data NULL */
 	struct image image;
 	bool sql_failed;	/* SQLite on the built-in catalog would not open */
-	const unsigned char *directory;	/* the PMU directory blob */
-	unsigned char *directory_copy;	/* it, when malloc'd */
+	const unsigned char *directory;	/* the PMU directory blob: malloc'd, or the image's */
 	size_t directory_size;
 	uint32_t nslots;
 	int npmus;

@@ -5,7 +5,7 @@
  * views) before its first query and costs more than the encoding.
  *
  * The build writes the image from the catalog's own blobs (pmudb-build
- * --image-of, compiler/image.c) and links it beside the catalog
+ * --image-of, compiler/emit_image.c) and links it beside the catalog
  * (builtin.S); the catalog stays the one artifact users and tools read,
  * and a handle on the built-in catalog opens it when asked for what the
  * image does not hold (descriptions, the CPUID map, findings, meta).

@@ -614,13 +614,17 @@ static void test_builtin_image_needs_no_sqlite(void **state)
 	sqlite3 *sql;
 	sqlite3_stmt *st;
 	assert_int_equal(sqlite3_open_v2(path, &sql, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+	int n = pmudb_pmu_count(fresh);
+	assert_int_equal(sqlite3_prepare_v2(sql, "SELECT count(*) FROM pmu", -1, &st, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+	assert_int_equal(n, sqlite3_column_int(st, 0));
+	sqlite3_finalize(st);
+	assert_true(n > 0);
 	assert_int_equal(sqlite3_prepare_v2(sql,
 					    "SELECT description, kind, family, family_group, num_counters, num_fixed_counters,"
 					    " perf_type, source, like_pmu, (SELECT name FROM pmu_sysfs WHERE pmu_id = p.id AND"
 					    " position = 0) FROM pmu p WHERE name = ?1", -1, &st, NULL),
 			 SQLITE_OK);
-	int n = pmudb_pmu_count(fresh);
-	assert_true(n > 300);
 	for (int i = 0; i < n; i++) {
 		struct pmudb_pmu_info pi;
 		assert_int_equal(pmudb_pmu_info(fresh, i, &pi), 0);
