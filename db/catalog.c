@@ -217,7 +217,8 @@ static int read_table(struct pmudb *db, void *arg)
 	t->blob = db->image.data ? image_table(&db->image, t->id, false, &t->size)
 				 : read_blob(db, STMT_TABLE, t->id, PACKED_TABLE_MAGIC, &t->size);
 	if (!t->blob) {
-		t->failure = "its packed form is missing, damaged or not zstd";
+		t->failure = db->image.data ? "the built-in image has no such table, or a damaged one"
+					    : "its packed form is missing, damaged or not zstd";
 		return -1;
 	}
 	return unpack_table(t, &t->failure);
@@ -286,7 +287,8 @@ static int read_aliases(struct pmudb *db, void *arg)
 	size_t size = 0;
 	t->alias_blob = db->image.data ? image_table(&db->image, t->id, true, &size)
 				       : read_blob(db, STMT_ALIASES, t->id, PACKED_ALIASES_MAGIC, &size);
-	const char *why = "its packed aliases are missing, damaged or not zstd";
+	const char *why = db->image.data ? "the built-in image has no such aliases, or damaged ones"
+					 : "its packed aliases are missing, damaged or not zstd";
 	if (!t->alias_blob || unpack_aliases(t, t->alias_blob, size, &why)) {
 		t->failure = why;
 		return -1;
@@ -477,6 +479,11 @@ sqlite3 *catalog_sql(struct pmudb *db)
 		}
 	}
 	return db->db;
+}
+
+const char *catalog_sql_error(struct pmudb *db)
+{
+	return db->db ? sqlite3_errmsg(db->db) : "the built-in catalog's SQL tables cannot be opened";
 }
 
 /* The directory's header read, and the handle's arrays by it. */

@@ -290,7 +290,7 @@ static int matching_entry(struct pmudb *db, const struct pmudb_cpu *cpu, char na
 			       "   AND (?4 < 0 OR ?4 BETWEEN x.stepping_lo AND x.stepping_hi))"
 			       " ORDER BY p.position", -1, &st, NULL) != SQLITE_OK)
 		return set_error(err, PMUDB_ERR_CATALOG, "%s: cannot read the CPUID map: %s", db->what,
-				 sqlite3_errmsg(db->db));
+				 catalog_sql_error(db));
 	sqlite3_bind_text(st, 1, cpu->vendor, -1, SQLITE_STATIC);
 	sqlite3_bind_int(st, 2, cpu->family);
 	sqlite3_bind_int(st, 3, cpu->model);
@@ -367,7 +367,7 @@ static int read_entries(struct pmudb *db, struct pmudb_cpuid_entry **out, int *c
 			       " m.why, p.pmu_name FROM cpuid_map m JOIN cpuid_map_pmu p ON p.map_id = m.id"
 			       " ORDER BY m.id, p.position", -1, &st, NULL) != SQLITE_OK)
 		return set_error(err, PMUDB_ERR_CATALOG, "%s: cannot read the CPUID map: %s", db->what,
-				 sqlite3_errmsg(db->db));
+				 catalog_sql_error(db));
 	int r = 0, cap = 0;
 	int64_t last = -1;
 	while (!r && sqlite3_step(st) == SQLITE_ROW) {
