@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "catalog.h"
 #include "family_encoders.h"
 #include "request.h"
 

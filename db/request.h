@@ -10,7 +10,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "catalog.h"
+#include "catalog_model.h"
+#include "errors.h"
 
 #define FSTR_MAX 256		/* libpfm's PFMLIB_EVT_MAX_NAME_LEN */
 

@@ -16,7 +16,7 @@
 
 #include <stdint.h>
 
-#include "catalog.h"
+#include "catalog_model.h"
 
 /* The set equal to SET among SHARED, or NULL; *HASH: SET's, for
  * shared_sets_add. */

@@ -16,6 +16,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "errors.h"
 #include "packed.h"
 #include "shared_sets.h"
 

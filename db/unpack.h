@@ -8,7 +8,7 @@
 
 #include <stddef.h>
 
-#include "catalog.h"
+#include "catalog_model.h"
 
 /* Indexes T->blob (T->size bytes): the offsets of its events and modifier
  * sets, and the events' names.  0, or -1 with *WHY saying what is wrong.
