@@ -409,11 +409,15 @@ bench: all $(BUILD)/tests/bench $(BENCH_TOOLS)
 # does not list (a newer libpfm's) may not disagree at all.  Under the
 # sanitizers it runs on every 25th string and checks the disagreements
 # only.  HARNESS_FLOOR=FILE takes floors written for another libpfm
-# (harness --write-floor FILE).
+# (harness --write-floor FILE).  decode_property decodes every 4th
+# core-PMU string (35,588 of 142,349): every one took 206 s on a Zen 3 VM,
+# four times the whole harness, and put CI past its 20 minutes there;
+# DECODE_SAMPLE=1 decodes them all.
 HARNESS_FLOOR ?= tests/harness_floor.txt
+DECODE_SAMPLE ?= 4
 ifeq ($(SAN),)
 HARNESS_ARGS := --floor $(HARNESS_FLOOR)
-DECODE_ARGS :=
+DECODE_ARGS := --sample $(DECODE_SAMPLE)
 else
 HARNESS_ARGS := --sample 25 --floor $(HARNESS_FLOOR)
 DECODE_ARGS := --sample 25
@@ -436,7 +440,7 @@ check: all $(TESTS) $(BUILD)/tests/harness $(BUILD)/tests/decode_property $(BUIL
 	$(if $(SAN),@echo "== test_static and test_install: in the plain pass only (a static binary cannot link the sanitizers; a program cannot link an ASan library without them)")
 	@echo "== $(BUILD)/tests/harness $(HARNESS_ARGS)"
 	@$(BUILD)/tests/harness $(HARNESS_ARGS)
-	@echo "== $(BUILD)/tests/decode_property $(DECODE_ARGS)  (decoding every core-PMU string of the corpus)"
+	@echo "== $(BUILD)/tests/decode_property $(DECODE_ARGS)  (decoding core-PMU strings of the corpus)"
 	@$(BUILD)/tests/decode_property $(DECODE_ARGS)
 
 # The two passes run side by side (two jobs; each pass's output printed
