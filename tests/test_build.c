@@ -71,15 +71,22 @@ static void build_to(const char *out, bool with_vendor_tree)
 	test_run_free(&r);
 }
 
+/* A build is byte-identical to the catalog `make` built from the same
+ * inputs (make check passes its vendor tree as $PMUDB_PMU_EVENTS): one
+ * build, not two, as a build under the sanitizers takes a minute.  With
+ * no vendor tree named, two builds of libpfm and the tables. */
 static void test_two_builds_are_byte_identical(void **state)
 {
 	(void)state;
 	char *a = temp_path("a.db"), *b = temp_path("b.db");
-	if (!vendor_tree())
-		print_message("SKIP: no vendor tree ($PMUDB_PMU_EVENTS): libpfm and the tables only\n");
 	build_to(a, true);
-	build_to(b, true);
-	assert_true(test_files_equal(a, b));
+	if (vendor_tree()) {
+		assert_true(test_files_equal(a, catalog));
+	} else {
+		print_message("SKIP: no vendor tree ($PMUDB_PMU_EVENTS): libpfm and the tables only\n");
+		build_to(b, true);
+		assert_true(test_files_equal(a, b));
+	}
 	free(a);
 	free(b);
 }
