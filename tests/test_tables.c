@@ -62,7 +62,7 @@ static int yaml_file(const struct dirent *e)
 	return n > 5 && !strcmp(e->d_name + n - 5, ".yaml");
 }
 
-/* Every bad table (every third under the sanitizers, where a compiler run
+/* Every bad table (every fifth under the sanitizers, where a compiler run
  * costs four times as much). */
 static void test_every_bad_table_is_refused_with_its_position(void **state)
 {
