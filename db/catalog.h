@@ -17,7 +17,6 @@
 
 #include <pthread.h>
 #include <sqlite3.h>
-#include <stdalign.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
