@@ -182,6 +182,9 @@ static int expand_umask(struct request *rq, const struct umask *um);
 static int add_expansion(struct request *rq, const uint16_t *list)
 {
 	int r = 0;
+	/* the unit masks asked for at once, not each miss after the last */
+	for (int i = 1; i <= list[0]; i++)
+		__builtin_prefetch(&rq->ev->umasks[list[i]]);
 	rq->in_catalog++;
 	for (int i = 1; i <= list[0] && !r; i++) {
 		const struct umask *u = &rq->ev->umasks[list[i]];

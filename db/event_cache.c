@@ -36,6 +36,16 @@ static bool take(struct pmudb *db, uint32_t found, const char *pname, size_t ple
 	if (!pmu || !catalog_table_read(pmu))
 		return false;
 	const struct event *event = catalog_event_read(pmu, (int)(found & ((1u << EVENT_BITS) - 1)));
+	/* what the encoding reads next, asked for at once: otherwise each
+	 * of these lines is a miss that waits for the one before it (a warm
+	 * pass after other work meets every event cold) */
+	if (event) {
+		__builtin_prefetch(atomic_load_explicit(&event->bare, memory_order_relaxed));
+		__builtin_prefetch(event->umask_by_name.slots);
+		__builtin_prefetch(event->umasks);
+		__builtin_prefetch((const char *)event + 128);
+		__builtin_prefetch((const char *)event + 192);
+	}
 	if (!event || !named(pmu->name, pmu->name_len, pname, plen) || !named(event->name, (size_t)event->name_len, name, len))
 		return false;
 	*p = pmu;
