@@ -43,8 +43,10 @@ static bool take(struct pmudb *db, uint32_t found, const char *pname, size_t ple
 		__builtin_prefetch(atomic_load_explicit(&event->bare, memory_order_relaxed));
 		__builtin_prefetch(event->umask_by_name.slots);
 		__builtin_prefetch(event->umasks);
-		__builtin_prefetch((const char *)event + 128);
-		__builtin_prefetch((const char *)event + 192);
+		/* its third and fourth lines: the rules, pairs and measured
+		 * registers a unit mask's encoding reads */
+		__builtin_prefetch(&event->rule_groups);
+		__builtin_prefetch(&event->filter_base);
 	}
 	if (!event || !named(pmu->name, pmu->name_len, pname, plen) || !named(event->name, (size_t)event->name_len, name, len))
 		return false;
