@@ -254,9 +254,9 @@ static void processes(const char *what, char *const a[], char *const b[], const 
 		peak_a[r] = (double)u[0].peak_kb / 1024;
 		peak_b[r] = (double)u[1].peak_kb / 1024;
 	}
-	/* the median, and the largest: over a hundred runs a few of pmudb's
-	 * one-event processes have shown twice the usual peak, which the
-	 * same processes started alone did not show (README, Speed) */
+	/* the median, and the largest: three benches right after a build
+	 * printed 3.6 to 4.5 MB as pmudb's one-event peak, where 105 of the
+	 * same processes started alone peaked at 1.6 to 1.7 (cause not found) */
 	double typical_a = median(peak_a, runs), typical_b = median(peak_b, runs);
 	/* median() sorted them: the largest is last */
 	char extra[128];
