@@ -305,12 +305,11 @@ static void largest_event(char *out, size_t size)
  * Drops the page cache of the program at PATH, which nothing of this
  * process maps: a program just written (the build's link, an install)
  * sits in the cache in large folios, and the kernel maps a whole folio
- * at a fault and counts it in the process's peak.  Right after a build,
- * pmudb's one-event peak read 4.5 MB, and 1.6 to 1.8 once its pages had
- * been read back from disk (drop_caches, or this), the CPU ratios the
- * same within their noise (core 4.18 and 3.83 fresh, 3.97 and 3.82
- * dropped).  Dropped, each program is read back as any program long
- * installed is: the peak no longer says how long ago it was linked.
+ * at a fault and counts it in the process's peak (right after a build,
+ * pmudb's one-event peak read 4.5 MB, 1.6 to 1.8 once read back from
+ * disk; README, Speed).  Dropped, each program is read back as any
+ * program long installed is: the peak no longer says how long ago it
+ * was linked.
  * The libraries this process maps (libpfm's among them) stay as they
  * are: the kernel keeps a mapped page.
  */
