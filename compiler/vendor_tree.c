@@ -44,6 +44,7 @@ static int fail(char **error, const char *fmt, ...)
 	if (vasprintf(error, fmt, ap) < 0)
 		*error = NULL;
 	va_end(ap);
+	one_line(*error);
 	return -1;
 }
 

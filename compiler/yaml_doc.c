@@ -19,7 +19,7 @@ static int fail_at(struct ydoc *d, yaml_mark_t mark, const char *fmt, va_list ap
 	char *msg = NULL;
 	if (vasprintf(&msg, fmt, ap) < 0)
 		msg = NULL;
-	d->error = xprintf("%s:%zu:%zu: %s", d->path, mark.line + 1, mark.column + 1, msg ? msg : "error");
+	d->error = one_line(xprintf("%s:%zu:%zu: %s", d->path, mark.line + 1, mark.column + 1, msg ? msg : "error"));
 	free(msg);
 	return -1;
 }
