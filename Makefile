@@ -481,6 +481,8 @@ fuzz_compiler_vendor_json := vendor_tree model
 fuzz_libs_yaml = $(YAML_LIBS)
 fuzz_libs_vendor_json = $(JSON_LIBS)
 fuzz_runtime = $(if $(filter vendor_json,$(1)),,yes)
+# of the runtime, what a target without it calls (the one-line rule of errors)
+fuzz_db_vendor_json := errors
 
 fuzz-deps:
 	$(call install_packages,$(FUZZ_PACKAGES))
@@ -505,7 +507,7 @@ fuzz_link_libs = $(fuzz_libs_$(1)) $(if $(call fuzz_runtime,$(1)),$(SQLITE_LIBS)
 
 define fuzz_target
 $(FUZZ_DIR)/fuzz_$(1): $(call fuzz_objs,$(1),$(FUZZ_DIR)/obj/tests/fuzz,$(FUZZ_DIR)/obj/compiler) \
-		$(if $(call fuzz_runtime,$(1)),$(FUZZ_DB_OBJ))
+		$(if $(call fuzz_runtime,$(1)),$(FUZZ_DB_OBJ),$(fuzz_db_$(1):%=$(FUZZ_DIR)/obj/db/%.o))
 	$(FUZZ_CC) $(FUZZ_SAN) -fsanitize=fuzzer $$^ -o $$@ $$(call fuzz_link_libs,$(1))
 $(BUILD)/tests/fuzz/replay_$(1): $(BUILD)/tests/fuzz/replay.o \
 		$(call fuzz_objs,$(1),$(BUILD)/tests/fuzz,$(BUILD)/compiler) $(BUILD)/libpmudb.a

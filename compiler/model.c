@@ -52,14 +52,6 @@ char *xprintf(const char *fmt, ...)
 	return s;
 }
 
-char *one_line(char *s)
-{
-	for (char *p = s; p && *p; p++)
-		if ((unsigned char)*p < 0x20 || *p == 0x7f)
-			*p = '?';
-	return s;
-}
-
 static void free_umask(struct umask *u)
 {
 	free(u->name);

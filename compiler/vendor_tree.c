@@ -26,6 +26,8 @@
 #include <strings.h>
 #include <sys/stat.h>
 
+#include "../db/errors.h"
+
 /* One JSON file being read, for error positions. */
 struct source {
 	const char *path;	/* as given, for messages */
@@ -44,7 +46,9 @@ static int fail(char **error, const char *fmt, ...)
 	if (vasprintf(error, fmt, ap) < 0)
 		*error = NULL;
 	va_end(ap);
-	one_line(*error);
+	/* jansson's "near" text quotes the file's bytes, a newline among them */
+	if (*error)
+		text_one_line(*error, strlen(*error));
 	return -1;
 }
 

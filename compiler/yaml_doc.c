@@ -11,6 +11,7 @@
 #include <strings.h>
 
 #include "model.h"
+#include "../db/errors.h"
 
 static int fail_at(struct ydoc *d, yaml_mark_t mark, const char *fmt, va_list ap)
 {
@@ -19,7 +20,9 @@ static int fail_at(struct ydoc *d, yaml_mark_t mark, const char *fmt, va_list ap
 	char *msg = NULL;
 	if (vasprintf(&msg, fmt, ap) < 0)
 		msg = NULL;
-	d->error = one_line(xprintf("%s:%zu:%zu: %s", d->path, mark.line + 1, mark.column + 1, msg ? msg : "error"));
+	d->error = xprintf("%s:%zu:%zu: %s", d->path, mark.line + 1, mark.column + 1, msg ? msg : "error");
+	/* a YAML key folded across line breaks is quoted whole */
+	text_one_line(d->error, strlen(d->error));
 	free(msg);
 	return -1;
 }

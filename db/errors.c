@@ -73,8 +73,6 @@ static void put(struct message *m, const char *s, size_t n)
 	m->p += n;
 }
 
-static void one_line(char *s, size_t n);
-
 /* An argument's text: only arguments can hold a control character (a
  * damaged catalog's name, a caller's token), never the library's formats,
  * so only their bytes are made one line, as they are copied. */
@@ -82,7 +80,7 @@ static void put_text(struct message *m, const char *s, size_t n)
 {
 	char *at = m->p;
 	put(m, s, n);
-	one_line(at, (size_t)(m->p - at));
+	text_one_line(at, (size_t)(m->p - at));
 }
 
 static void put_unsigned(struct message *m, unsigned long long v, unsigned base, bool upper)
@@ -172,7 +170,7 @@ static size_t format(char *buf, size_t size, const char *fmt, va_list ap)
 			size_t len = r < 0 ? 0 : (size_t)r < size ? (size_t)r : size - 1;
 			/* a NUL a %c wrote ends the message, as it did */
 			len = strnlen(buf, len);
-			one_line(buf, len);
+			text_one_line(buf, len);
 			return len;
 		}
 	}
@@ -204,7 +202,7 @@ static void clean_word(char *s, size_t i)
 
 /* A text of eight bytes or more ends with a word that overlaps the one
  * before it: no byte loop. */
-static void one_line(char *s, size_t n)
+void text_one_line(char *s, size_t n)
 {
 	if (n < 8) {
 		for (size_t i = 0; i < n; i++)

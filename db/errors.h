@@ -21,5 +21,9 @@ int set_error_v(struct pmudb_error *err, int code, const char *fmt, va_list ap) 
  * bytes: copied as it is, not formatted. */
 int set_error_after(struct pmudb_error *err, int code, const char *lead, const char *fmt, va_list ap)
 	__attribute__((format(printf, 4, 0)));
+/* The N bytes at S made one line, in place: each control character
+ * becomes '?', as in set_error's messages.  The compiler's errors, which
+ * quote the bytes of table and vendor files, go through it too. */
+void text_one_line(char *s, size_t n);
 
 #endif
