@@ -23,8 +23,12 @@
  * --print writes the corpus instead, one string a line (every Nth with
  * --sample N, the malformed strings always), for tests that feed it to
  * other programs (test_static: the arm64 binary against the native one).
+ * --strings FILE compares FILE's lines ("-": standard input) instead of
+ * the corpus, each in the group of the PMU it names: for looking at a
+ * class of strings before it joins the corpus.
  *
  * usage: harness [--sample N] [--floor FILE] [--write-floor FILE] [--pmu NAME] [--all FILE] [--db FILE] [--print]
+ *                [--strings FILE]
  */
 #include <errno.h>
 #include <getopt.h>
@@ -324,6 +328,43 @@ static void on_string(void *ctx, const char *group, const char *s)
 	compare(group_named(group), tally_of(group, s), s);
 }
 
+/* The family group of the PMU S names, "malformed" when it names none. */
+static const char *group_of(const char *s)
+{
+	int p, e;
+	struct pmudb_pmu_info pi;
+	if (pmudb_find_event(db, s, NULL, &p, &e, NULL) || pmudb_pmu_info(db, p, &pi) || !pi.family_group)
+		return "malformed";
+	return pi.family_group;
+}
+
+/* Compares each line of FILE ("-": standard input).  0, or 2 when it
+ * cannot be read. */
+static int compare_lines(const char *file)
+{
+	FILE *f = strcmp(file, "-") ? fopen(file, "r") : stdin;
+	if (!f) {
+		fprintf(stderr, "harness: cannot read %s: %s\n", file, strerror(errno));
+		return 2;
+	}
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t n;
+	while ((n = getline(&line, &cap, f)) > 0) {
+		if (line[n - 1] == '\n')
+			line[--n] = '\0';
+		const char *group = group_of(line);
+		compare(group_named(group), tally_of(group, line), line);
+	}
+	bool failed = ferror(f);
+	free(line);
+	if (f != stdin)
+		fclose(f);
+	if (failed)
+		fprintf(stderr, "harness: cannot read %s\n", file);
+	return failed ? 2 : 0;
+}
+
 /* ---- report and floors --------------------------------------------------- */
 
 static void print_groups(void)
@@ -339,6 +380,14 @@ static void print_groups(void)
 		intended += g->intended;
 	}
 	printf("%-18s %10ld %10ld %10ld %10ld\n", "all", tried, agree, intended, disagree);
+}
+
+static bool groups_disagree(void)
+{
+	for (int i = 0; i < ngroups; i++)
+		if (groups[i].disagree)
+			return true;
+	return false;
 }
 
 /* Every PMU against its floor; returns how many fall below. */
@@ -372,9 +421,9 @@ int main(int argc, char **argv)
 		{ "sample", required_argument, NULL, 's' }, { "floor", required_argument, NULL, 'f' },
 		{ "write-floor", required_argument, NULL, 'w' }, { "pmu", required_argument, NULL, 'p' },
 		{ "db", required_argument, NULL, 'd' }, { "all", required_argument, NULL, 'a' },
-		{ "print", no_argument, NULL, 'P' }, { NULL, 0, NULL, 0 },
+		{ "print", no_argument, NULL, 'P' }, { "strings", required_argument, NULL, 'S' }, { NULL, 0, NULL, 0 },
 	};
-	const char *floor_file = NULL, *write_floor = NULL, *catalog = NULL;
+	const char *floor_file = NULL, *write_floor = NULL, *catalog = NULL, *strings = NULL;
 	int opt;
 	while ((opt = getopt_long(argc, argv, "", options, NULL)) != -1) {
 		switch (opt) {
@@ -385,8 +434,13 @@ int main(int argc, char **argv)
 		case 'd': catalog = optarg; break;
 		case 'a': all_out = fopen(optarg, "w"); break;
 		case 'P': print_only = true; break;
+		case 'S': strings = optarg; break;
 		default: return 2;
 		}
+	}
+	if (strings && (print_only || floor_file || write_floor || only_pmu)) {
+		fprintf(stderr, "harness: --strings takes none of --print, --floor, --write-floor, --pmu\n");
+		return 2;
 	}
 	setenv("LIBPFM_ENCODE_INACTIVE", "1", 1);
 	struct pmudb_error err;
@@ -402,6 +456,13 @@ int main(int argc, char **argv)
 	}
 	intended_out = stdout;
 	printf("intended differences (strings an override in tables/ corrects, with its source):\n");
+	if (strings) {
+		int r = compare_lines(strings);
+		print_groups();
+		pmudb_close(db);
+		pfm_terminate();
+		return r ? r : groups_disagree() ? 1 : 0;
+	}
 	corpus_generate(db, only_pmu, CORPUS_ALL, on_string, NULL);
 
 	print_groups();
