@@ -60,17 +60,24 @@ static void note_typed(struct request *rq, int u)
 _Static_assert(MAX_UMASKS % 64 == 0 && MAX_MODIFIERS <= 64 && MAX_ATTRS <= MAX_UMASKS,
 	       "a bit for each unit mask and modifier; the attributes fit the list of unit masks asked");
 
+static int too_many(struct request *rq)
+{
+	return fail(rq, PMUDB_ERR_TOOMANY, "too many attributes at '%s' (libpfm takes %d)", rq->token, MAX_ATTRS);
+}
+
 /* Notes an attribute as parsed and, while none repeats, applies it as
  * libpfm's pass would (apply_attributes): most strings repeat none, and
  * the pass then had nothing to do but cost a walk over them all. */
 static int add_attr(struct request *rq, int umask, int modifier, uint64_t value)
 {
 	if (rq->nattrs == MAX_ATTRS)
-		return fail(rq, PMUDB_ERR_TOOMANY, "too many attributes at '%s' (libpfm takes %d)", rq->token, MAX_ATTRS);
+		return too_many(rq);
 	struct given_attr *a = &rq->attrs[rq->nattrs++];
 	a->umask = (int16_t)umask;
 	a->modifier = (int16_t)modifier;
 	a->value = value;
+	if (umask == RAW_UMASK_ATTR)
+		return 0;
 	if (modifier >= 0) {
 		uint64_t bit = 1ULL << modifier;
 		rq->repeats |= (rq->given & bit) != 0;
@@ -129,6 +136,8 @@ static int apply_attributes(struct request *rq)
 			rq->given |= 1ULL << m;
 			continue;
 		}
+		if (a[i].umask == RAW_UMASK_ATTR)
+			continue;
 		bool seen = false;
 		for (int k = 0; k < rq->nasked && !seen; k++)
 			seen = rq->asked[k] == a[i].umask;
@@ -239,6 +248,13 @@ static int parse_value(struct request *rq, const struct modifier *mod, const cha
 			return fail(rq, PMUDB_ERR_ATTR_VAL, "'%s' needs a value", tok);
 	} else if (!*val) {
 		return fail(rq, PMUDB_ERR_ATTR_VAL, "'%s=' has no value", tok);
+	}
+	/* libpfm counts a modifier against its limit before it reads the
+	 * value: a bad value past the limit is "too many" */
+	if (rq->nattrs == MAX_ATTRS)
+		return too_many(rq);
+	if (!val) {
+		/* a boolean given alone is set */
 	} else if (!mod->is_integer) {
 		if (parse_bool(val, value))
 			return fail(rq, PMUDB_ERR_ATTR_VAL, "'%s=%s': a boolean is 0 or 1", tok, val);
@@ -269,12 +285,12 @@ static int parse_raw_umask(struct request *rq, const char *tok, const char *val)
 		return fail(rq, PMUDB_ERR_ATTR, "raw unit mask '%s' is not a hexadecimal number", tok);
 	if (val)
 		return fail(rq, PMUDB_ERR_ATTR_VAL, "raw unit mask '%s' takes no value", tok);
-	if (value > rq->ev->raw_umask_max)
-		return fail(rq, PMUDB_ERR_ATTR, "raw unit mask '%s' is wider than %s takes (0x%llx)", tok, rq->ev->name,
-			    (unsigned long long)rq->ev->raw_umask_max);
+	/* its width is checked with the attributes as the encoder reads them
+	 * (check_rules): a refusal earlier in the string, or after it while
+	 * parsing, comes first */
 	rq->has_raw = true;
 	rq->raw_umask = value;
-	return 0;
+	return add_attr(rq, RAW_UMASK_ATTR, -1, value);
 }
 
 /* TOK is LEN bytes long, its first '=' at EQ (LEN: none). */

@@ -17,9 +17,12 @@
 
 
 /* libpfm's PFMLIB_MAX_ATTRS: the attributes of one string, equivs
- * expanded.  libpfm answers PFM_ERR_TOOMANY to a modifier past it (and
- * overruns its array on a unit mask past it: pmudb refuses that too). */
+ * expanded, a raw unit mask included.  libpfm answers PFM_ERR_TOOMANY to
+ * a modifier past it, before it reads the modifier's value (and overruns
+ * its array on a unit mask or a raw one past it: pmudb refuses that too). */
 #define MAX_ATTRS 64
+/* The unit mask of a raw one's attribute (given_attr). */
+#define RAW_UMASK_ATTR (-2)
 
 struct request {
 	struct pmudb *db;
@@ -62,7 +65,10 @@ struct request {
 	bool repeats;			/* some attribute is given twice */
 	uint64_t umasks_seen[MAX_UMASKS / 64];	/* bit u: unit mask u among them */
 	struct given_attr {
-		int16_t umask, modifier;	/* one of them is -1 */
+		/* one of them is -1; a raw unit mask is RAW_UMASK_ATTR, its
+		 * number the value (libpfm counts it among the attributes and
+		 * checks its width as it reads them) */
+		int16_t umask, modifier;
 		uint64_t value;
 	} attrs[MAX_ATTRS];
 

@@ -188,7 +188,8 @@ static int check_range(struct request *rq, const struct modifier *mod, uint64_t 
  * What libpfm's encoders refuse while they read the attributes, in the
  * order given (so the first at fault decides): a unit mask given again
  * that they refuse repeated, a unit mask that excludes one before it, a
- * PMU modifier's value (an escaped earlier one too) out of its range.
+ * PMU modifier's value (an escaped earlier one too) out of its range, a
+ * raw unit mask wider than the event takes.
  */
 static int check_as_read(struct request *rq, bool rules)
 {
@@ -202,6 +203,10 @@ static int check_as_read(struct request *rq, bool rules)
 		if (a->modifier >= 0) {
 			if (set->ranged >> a->modifier & 1)
 				r = check_range(rq, &set->items[a->modifier], a->value);
+		} else if (a->umask == RAW_UMASK_ATTR) {
+			if (a->value > ev->raw_umask_max)
+				r = fail(rq, PMUDB_ERR_ATTR, "raw unit mask 0x%llx is wider than %s takes (0x%llx)",
+					 (unsigned long long)a->value, ev->name, (unsigned long long)ev->raw_umask_max);
 		} else if (rq->nrepeated && in_list(seen, nseen, a->umask)) {
 			const struct umask *u = &ev->umasks[a->umask];
 			if (u->repeat_error)
@@ -258,7 +263,7 @@ int check_rules(struct request *rq)
 	/* one look at the groups asked serves both passes; without a rule, a
 	 * repeat or a ranged modifier there is nothing to check */
 	bool rules = rules_may_apply(rq);
-	if (!rules && !rq->nrepeated && !(rq->given & rq->ev->modifiers->ranged))
+	if (!rules && !rq->nrepeated && !rq->has_raw && !(rq->given & rq->ev->modifiers->ranged))
 		return 0;
 	int r = check_as_read(rq, rules);
 	return r ? r : check_after_reading(rq, rules);

@@ -19,6 +19,7 @@ struct emit {
 	void *ctx;
 	const char *group;
 	bool first_event;	/* of its PMU, still to come */
+	bool raw_order_done;	/* of its PMU: raw_order_corpus */
 };
 
 #define RANDOM_PER_EVENT 80
@@ -224,33 +225,89 @@ static void random_corpus(struct emit *out, const char *pmu, const char *event, 
 	}
 }
 
+/* BASE, then ATTR COUNT times, into S (SIZE bytes); its length. */
+static int repeated(char *s, size_t size, const char *base, const char *attr, int count)
+{
+	int len = snprintf(s, size, "%s", base);
+	for (int k = 0; k < count && len < (int)size - 200; k++)
+		len += snprintf(s + len, size - (size_t)len, ":%s", attr);
+	return len;
+}
+
 /*
  * libpfm's limit of 64 attributes: a modifier 63, 64 and 65 times, and the
  * first unit mask 64 and 65 times (libpfm overruns its array on the 65th
  * unit mask and may crash: the harness asks libpfm in a child for these).
+ * Past the 64th modifier, each refusal libpfm's parser makes of an
+ * attribute, before or after it counts the attribute (a value that is no
+ * number, an empty one, none, '==', an unknown name), and a raw unit
+ * mask, which counts too: past them, and before 63 and 64 modifiers.
  */
 static void limit_corpus(struct emit *out, const char *base, const struct attr_list *umasks,
 			 const struct attr_list *mods)
 {
 	static const int counts[] = { 63, 64, 65 };
+	char s[4096], one[160];
 	for (int i = 0; i < mods->n; i++) {
+		const char *m = mods->items[i].name;
 		if (mods->items[i].ctrl == PFM_ATTR_CTRL_PERF_EVENT)
 			continue;
+		snprintf(one, sizeof(one), "%s=1", m);
 		for (size_t c = 0; c < sizeof(counts) / sizeof(counts[0]); c++) {
-			char s[4096];
-			int len = snprintf(s, sizeof(s), "%s", base);
-			for (int k = 0; k < counts[c]; k++)
-				len += snprintf(s + len, sizeof(s) - (size_t)len, ":%s=1", mods->items[i].name);
+			repeated(s, sizeof(s), base, one, counts[c]);
+			emitf(out, "%s", s);
+		}
+		repeated(s, sizeof(s), base, one, 64);
+		emitf(out, "%s:%s=x", s, m);
+		emitf(out, "%s:%s=", s, m);
+		emitf(out, "%s:%s", s, m);
+		emitf(out, "%s:%s==1", s, m);
+		emitf(out, "%s:NO_SUCH_ATTRIBUTE", s);
+		emitf(out, "%s:0x1", s);
+		for (int c = 63; c <= 64; c++) {
+			char raw[600];
+			snprintf(raw, sizeof(raw), "%s:0x1", base);
+			repeated(s, sizeof(s), raw, one, c);
 			emitf(out, "%s", s);
 		}
 		break;
 	}
 	for (size_t c = 1; umasks->n && c < sizeof(counts) / sizeof(counts[0]); c++) {
-		char s[4096];
-		int len = snprintf(s, sizeof(s), "%s", base);
-		for (int k = 0; k < counts[c] && len < (int)sizeof(s) - 200; k++)
-			len += snprintf(s + len, sizeof(s) - (size_t)len, ":%s", umasks->items[0].name);
+		repeated(s, sizeof(s), base, umasks->items[0].name, counts[c]);
 		emitf(out, "%s", s);
+	}
+	for (int i = 0; umasks->n && i < mods->n; i++)
+		if (mods->items[i].ctrl != PFM_ATTR_CTRL_PERF_EVENT) {
+			repeated(s, sizeof(s), base, umasks->items[0].name, 64);
+			emitf(out, "%s:%s=x", s, mods->items[i].name);
+			break;
+		}
+}
+
+/*
+ * Where a raw unit mask too wide for the event stands among other
+ * refusals: libpfm's parser refuses what follows it first (a value that is
+ * no number, an unknown name), and its pass over repeats (a modifier given
+ * twice at two values); its encoder checks the width as it reads the
+ * attributes, so of it and a modifier out of range the first decides.
+ * Once per PMU, on its first event that takes a raw unit mask.
+ */
+static void raw_order_corpus(struct emit *out, const char *pmu, const char *event, const char *base,
+			     const struct attr_list *mods)
+{
+	static const char wide[] = "0xffffffffffffffff";
+	emitf(out, "%s:%s:NO_SUCH_ATTRIBUTE", base, wide);
+	for (int i = 0; i < mods->n; i++) {
+		const char *m = mods->items[i].name;
+		emitf(out, "%s:%s:%s=x", base, wide, m);
+		emitf(out, "%s:%s:%s=1:%s=0", base, wide, m, m);
+		if (mods->items[i].type != PFM_ATTR_MOD_INTEGER)
+			continue;
+		uint64_t v[8];
+		int n;
+		integer_values(pmu, event, m, v, &n);
+		emitf(out, "%s:%s=%llu:%s", base, m, (unsigned long long)v[n - 1], wide);
+		emitf(out, "%s:%s:%s=%llu", base, wide, m, (unsigned long long)v[n - 1]);
 	}
 }
 
@@ -277,6 +334,14 @@ static void event_corpus(struct emit *out, const char *pmu, const pfm_event_info
 	if ((shapes & CORPUS_ATTR_LIMIT) && out->first_event) {
 		limit_corpus(out, base, &umasks, &mods);
 		out->first_event = false;
+	}
+	if ((shapes & CORPUS_RAW_UMASKS) && !out->raw_order_done) {
+		char raw[600];
+		snprintf(raw, sizeof(raw), "%s:0x1", base);
+		if (libpfm_encodes(raw)) {
+			raw_order_corpus(out, pmu, ei->name, base, &mods);
+			out->raw_order_done = true;
+		}
 	}
 	/* each unit mask with each of the PMU's modifiers: what a unit mask
 	 * hard-wires, implies or leaves alone shows only together */
@@ -352,7 +417,7 @@ void corpus_generate(pmudb_t *db_, const char *only_pmu, unsigned shapes_, corpu
 			continue;
 		int p = pmudb_find_pmu(db, pi.name);
 		struct pmudb_pmu_info info;
-		struct emit out = { fn, ctx, p >= 0 && !pmudb_pmu_info(db, p, &info) ? info.family_group : "other", true };
+		struct emit out = { fn, ctx, p >= 0 && !pmudb_pmu_info(db, p, &info) ? info.family_group : "other", true, false };
 		for (int e = pi.first_event; e != -1; e = pfm_get_event_next(e)) {
 			pfm_event_info_t ei;
 			memset(&ei, 0, sizeof(ei));
@@ -361,7 +426,7 @@ void corpus_generate(pmudb_t *db_, const char *only_pmu, unsigned shapes_, corpu
 				event_corpus(&out, pi.name, &ei);
 		}
 	}
-	struct emit bad = { fn, ctx, "malformed", false };
+	struct emit bad = { fn, ctx, "malformed", false, true };
 	malformed_corpus(&bad);
 }
 

@@ -10,7 +10,9 @@
  * (:0xff, in and past every width, alone, twice, beside a named one and
  * each PMU modifier), a seeded random sample per event (unit-mask triples
  * in any order and case, with two or three modifiers at random values),
- * libpfm's 64-attribute limit (once per PMU, on its first event), a fixed
+ * libpfm's 64-attribute limit (once per PMU, on its first event: past it
+ * each refusal libpfm's parser makes and a raw unit mask, which counts), a
+ * too-wide raw unit mask among other refusals (once per PMU), a fixed
  * list of malformed strings, and every byte below '-' (the blanks and ','
  * among them) put at the ends, in the names and attributes, and at every
  * 16-byte chunk's edge of a string that encodes.
