@@ -21,11 +21,17 @@
  *   batch  `pmudb encode --stdin` against a libpfm program reading the
  *          same 100,000 lines and printing its encodings
  *
+ * Everything runs on the one CPU the bench starts on, the programs it
+ * starts too: on a VM whose CPUs run at different speeds (one of two was
+ * 40 % slower for minutes at a time on 2026-12-03) an arm that moved
+ * between them measured the move, and a batch's null control read 0.66.
+ *
  * usage: bench [--rounds N] [--sample N] PMUDB LIBPFM_ONCE LIBPFM_BATCH SPAWNER
  */
 #include <fcntl.h>
 #include <getopt.h>
 #include <perfmon/pfmlib_perf_event.h>
+#include <sched.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -358,6 +364,22 @@ static void batch(char *const argv[], const struct strings *core, int runs)
 	unlink(path);
 }
 
+/* Keeps this process and its children on the CPU it runs on now; says
+ * which, or that it could not (then each arm goes where the kernel puts
+ * it, as before). */
+static void stay_on_one_cpu(void)
+{
+	int cpu = sched_getcpu();
+	cpu_set_t set;
+	CPU_ZERO(&set);
+	if (cpu >= 0)
+		CPU_SET(cpu, &set);
+	if (cpu < 0 || sched_setaffinity(0, sizeof(set), &set))
+		printf("every arm where the kernel puts it (cannot keep to one CPU)\n");
+	else
+		printf("every arm on CPU %d, the programs it starts too\n", cpu);
+}
+
 int main(int argc, char **argv)
 {
 	int rounds = 7, opt;
@@ -379,6 +401,7 @@ int main(int argc, char **argv)
 	}
 	/* libpfm encodes every PMU, not only this host's, as the harness does */
 	setenv("LIBPFM_ENCODE_INACTIVE", "1", 1);
+	stay_on_one_cpu();
 	start_spawner(argv[optind + 3]);
 	struct pmudb_error err;
 	if (pfm_initialize() != PFM_SUCCESS || !(db = pmudb_open(NULL, &err))) {
