@@ -270,20 +270,52 @@ int pmudb_find_event(pmudb_t *db, const char *event, const struct pmudb_scope *s
 	return r;
 }
 
-static const char *text_or_null(sqlite3_stmt *st, int col)
+/* A finding read, its texts copied after it: FOUND is called once the
+ * handle's lock is released, so that it may use the handle (a lock held
+ * across it hung a caller that encoded each finding's name). */
+struct finding_row {
+	struct finding_row *next;
+	struct pmudb_finding f;
+	char texts[];
+};
+
+enum { F_UARCH, F_MATCH, F_LIBPFM_NAME, F_VENDOR_NAME, F_VENDOR_FILE, F_EXPLAINED, F_WHY, F_TEXTS };
+
+/* Row ST as a finding_row, or NULL when out of memory. */
+static struct finding_row *finding_row_read(sqlite3_stmt *st)
 {
-	return (const char *)sqlite3_column_text(st, col);
+	static const int column[F_TEXTS] = { 0, 1, 2, 3, 4, 9, 10 };
+	size_t size = 0;
+	for (int i = 0; i < F_TEXTS; i++)
+		size += sqlite3_column_text(st, column[i]) ? (size_t)sqlite3_column_bytes(st, column[i]) + 1 : 0;
+	struct finding_row *row = malloc(sizeof(*row) + size);
+	if (!row)
+		return NULL;
+	const char *text[F_TEXTS];
+	char *at = row->texts;
+	for (int i = 0; i < F_TEXTS; i++) {
+		const char *t = (const char *)sqlite3_column_text(st, column[i]);
+		text[i] = t ? memcpy(at, t, (size_t)sqlite3_column_bytes(st, column[i]) + 1) : NULL;
+		at += t ? (size_t)sqlite3_column_bytes(st, column[i]) + 1 : 0;
+	}
+	row->next = NULL;
+	row->f = (struct pmudb_finding){
+		text[F_UARCH], text[F_MATCH], text[F_LIBPFM_NAME], text[F_VENDOR_NAME], text[F_VENDOR_FILE],
+		(uint64_t)sqlite3_column_int64(st, 5), (uint64_t)sqlite3_column_int64(st, 6),
+		(uint64_t)sqlite3_column_int64(st, 7), (uint64_t)sqlite3_column_int64(st, 8), text[F_EXPLAINED],
+		text[F_WHY], sqlite3_column_int(st, 11) != 0,
+	};
+	return row;
 }
 
-int pmudb_event_findings(pmudb_t *db, int pmu, int event, pmudb_finding_fn found, void *ctx)
+/* The findings about event EV of P, in catalog order, into *ROWS: 0, or an
+ * error.  Takes the handle's lock. */
+static int findings_read(pmudb_t *db, const struct pmu *p, const struct event *ev, struct finding_row **rows)
 {
-	struct pmu *p;
-	int code;
-	const struct event *ev = event_at(db, pmu, event, &p, &code);
-	if (!ev || !found)
-		return ev ? PMUDB_ERR_INVAL : code;
 	sqlite3_stmt *st = NULL;
-	int n = 0;
+	struct finding_row **tail = rows;
+	int r = 0;
+	*rows = NULL;
 	pthread_mutex_lock(&db->lock);	/* SQLite is used by one thread at a time */
 	if (sqlite3_prepare_v2(catalog_sql(db),
 			       "SELECT uarch, match, libpfm_name, vendor_name, vendor_file, libpfm_config, libpfm_config1,"
@@ -295,22 +327,40 @@ int pmudb_event_findings(pmudb_t *db, int pmu, int event, pmudb_finding_fn found
 	}
 	sqlite3_bind_text(st, 1, p->name, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 2, ev->name, -1, SQLITE_STATIC);
-	while (sqlite3_step(st) == SQLITE_ROW) {
-		struct pmudb_finding f = {
-			text_or_null(st, 0), text_or_null(st, 1), text_or_null(st, 2), text_or_null(st, 3), text_or_null(st, 4),
-			(uint64_t)sqlite3_column_int64(st, 5), (uint64_t)sqlite3_column_int64(st, 6),
-			(uint64_t)sqlite3_column_int64(st, 7), (uint64_t)sqlite3_column_int64(st, 8), text_or_null(st, 9),
-			text_or_null(st, 10), sqlite3_column_int(st, 11) != 0,
-		};
-		if (!f.uarch || !f.match || !f.vendor_name || !f.vendor_file)
-			continue;	/* a row no build writes */
-		n++;
-		if (found(ctx, &f))
-			break;
+	while (!r && sqlite3_step(st) == SQLITE_ROW) {
+		struct finding_row *row = finding_row_read(st);
+		if (!row) {
+			r = PMUDB_ERR_NOMEM;
+		} else if (!row->f.uarch || !row->f.match || !row->f.vendor_name || !row->f.vendor_file) {
+			free(row);	/* a row no build writes */
+		} else {
+			*tail = row;
+			tail = &row->next;
+		}
 	}
 	sqlite3_finalize(st);
 	pthread_mutex_unlock(&db->lock);
-	return n;
+	return r;
+}
+
+int pmudb_event_findings(pmudb_t *db, int pmu, int event, pmudb_finding_fn found, void *ctx)
+{
+	struct pmu *p;
+	int code;
+	const struct event *ev = event_at(db, pmu, event, &p, &code);
+	if (!ev || !found)
+		return ev ? PMUDB_ERR_INVAL : code;
+	struct finding_row *rows;
+	int r = findings_read(db, p, ev, &rows), n = 0;
+	bool stopped = false;
+	while (rows) {
+		struct finding_row *next = rows->next;
+		n++;
+		stopped = stopped || (!r && found(ctx, &rows->f));
+		free(rows);
+		rows = next;
+	}
+	return r ? r : n;
 }
 
 /* Calls FOUND for what in PMU P (its descriptions read) matches TEXT;

@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include "libpfm_ask.h"
@@ -262,6 +263,50 @@ static void test_vendor_names_on_libpfm_pmus(void **state)
 		      " as their fields say\n", aliases, added);
 }
 
+struct reentry {
+	int findings, encoded;
+	char pmu[128];
+};
+
+/* A callback that uses the handle: each finding's vendor name encoded, and
+ * a catalog read that takes the handle's lock whatever is cached. */
+static int use_the_handle(void *ctx, const struct pmudb_finding *f)
+{
+	struct reentry *r = ctx;
+	char s[512];
+	struct pmudb_encoding e;
+	snprintf(s, sizeof(s), "%s::%s", r->pmu, f->vendor_name);
+	r->encoded += pmudb_encode(db, s, NULL, &e, NULL) == PMUDB_OK;
+	assert_non_null(pmudb_meta(db, "libpfm_version"));
+	r->findings++;
+	return 0;
+}
+
+/* pmudb_event_findings calls back without the handle's lock: a callback
+ * that used the handle hung on it.  alarm: a hang fails the test. */
+static void test_findings_callback_may_use_the_handle(void **state)
+{
+	(void)state;
+	if (!have_findings())
+		return;
+	sqlite3_stmt *st = query("SELECT pmu, vendor_name FROM finding WHERE match = 'vendor_only' AND added = 1"
+				 " AND vendor_name LIKE '%.%' ORDER BY id LIMIT 1");
+	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+	struct reentry r = { 0, 0, "" };
+	snprintf(r.pmu, sizeof(r.pmu), "%s", text(st, 0));
+	char name[512];
+	snprintf(name, sizeof(name), "%s::%s", text(st, 0), text(st, 1));
+	sqlite3_finalize(st);
+	int p, e;
+	assert_int_equal(pmudb_find_event(db, name, NULL, &p, &e, NULL), PMUDB_OK);
+	alarm(60);
+	int n = pmudb_event_findings(db, p, e, use_the_handle, &r);
+	alarm(0);
+	assert_true(n > 0);
+	assert_int_equal(r.findings, n);
+	assert_int_equal(r.encoded, n);
+}
+
 /* pmudb info names a corrected event's difference and its source. */
 static void test_info_shows_the_difference(void **state)
 {
@@ -292,6 +337,7 @@ int main(void)
 		cmocka_unit_test(test_corrections_encode_as_the_vendor_says),
 		cmocka_unit_test(test_vendor_names_on_libpfm_pmus),
 		cmocka_unit_test(test_info_shows_the_difference),
+		cmocka_unit_test(test_findings_callback_may_use_the_handle),
 	};
 	return cmocka_run_group_tests_name("reconcile", tests, setup, teardown);
 }
