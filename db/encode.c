@@ -728,8 +728,12 @@ static void start(struct request *rq, pmudb_t *db, struct pmudb_encoding *out, s
 }
 
 /* Splits the string (in COPY, its first "::" at SEP or none) into PMU,
- * event and attributes, finds the event and runs the stages. */
-static int encode_copy(struct request *rq, char *copy, char *sep, const struct pmudb_scope *scope)
+ * event and attributes, finds the event and runs the stages.  The event's
+ * name ends at the first ':' or '.', as libpfm reads it, or with WHOLE at
+ * the first ':' (a vendor's dotted name: only aliases have dots); *DOTTED
+ * tells whether a '.' ended it libpfm's way. */
+static int encode_copy(struct request *rq, char *copy, char *sep, const struct pmudb_scope *scope, bool whole,
+		       bool *dotted)
 {
 	char *pname = NULL, *rest = copy;
 	size_t plen = 0;
@@ -740,33 +744,43 @@ static int encode_copy(struct request *rq, char *copy, char *sep, const struct p
 		rest = sep + 2;
 	}
 	const char *alias_attrs = NULL;
-	int r = -1;
 	size_t len = scan_token_length(rest);
-	if (rest[len] == '.') {
-		/* a vendor's dotted name, whole: only aliases have dots */
-		size_t whole = (size_t)(strchrnul(rest, ':') - rest);
-		char *attrs = rest[whole] ? rest + whole + 1 : NULL;
-		rest[whole] = '\0';
-		r = find_event(rq, pname, plen, rest, whole, scope, &alias_attrs);
-		if (r)
-			rest[whole] = attrs ? ':' : '\0';
-		else
-			rest = attrs;
-		if (r == PMUDB_ERR_CATALOG)
-			return r;
-	}
-	if (r && rest[len] != '.') {
-		/* next_token, with the scan above */
-		char *name = rest;
-		rest = rest[len] ? rest + len + 1 : NULL;
-		name[len] = '\0';
-		r = find_event(rq, pname, plen, name, len, scope, &alias_attrs);
-	} else if (r) {
-		size_t eq;
-		char *name = next_token(&rest, &len, &eq);
-		r = find_event(rq, pname, plen, name, len, scope, &alias_attrs);
-	}
+	*dotted = rest[len] == '.';
+	if (whole)
+		len = (size_t)(strchrnul(rest, ':') - rest);
+	char *name = rest;
+	rest = rest[len] ? rest + len + 1 : NULL;
+	name[len] = '\0';
+	int r = find_event(rq, pname, plen, name, len, scope, &alias_attrs);
 	return r ? r : run_stages(rq, alias_attrs, rest);
+}
+
+/* EVENT as a vendor's dotted name (L2_LD.SELF.PREFETCH.E_STATE), once
+ * libpfm's reading of it (event L2_LD, unit masks SELF, PREFETCH and
+ * E_STATE) failed with FAILED, ERR's message: what libpfm answers stands
+ * wherever it answers, and a vendor's name answers only where it does
+ * not.  FAILED and its message again when the name is no alias either. */
+static int encode_vendor_name(struct pmudb *db, const char *event, const struct pmudb_scope *scope,
+			      struct pmudb_encoding *out, struct pmudb_error *err, bool quiet, int failed)
+{
+	struct pmudb_error first = *err;
+	char buf[512], *heap;
+	size_t len;
+	char *copy = working_copy(event, buf, sizeof(buf), &heap, &len), *sep = NULL;
+	if (!copy)
+		return set_error(err, PMUDB_ERR_NOMEM, "%s", pmudb_strerror(PMUDB_ERR_NOMEM));
+	struct request request;
+	start(&request, db, out, err);
+	request.quiet = quiet;
+	bool dotted;
+	/* the scan passed once: it finds the same "::" */
+	int r = scan_event(copy, len, &sep) ? failed : encode_copy(&request, copy, sep, scope, true, &dotted);
+	free(heap);
+	if (r && r != PMUDB_ERR_CATALOG) {
+		*err = first;
+		r = failed;
+	}
+	return r;
 }
 
 int pmudb_encode(pmudb_t *db, const char *event, const struct pmudb_scope *scope,
@@ -792,10 +806,13 @@ int pmudb_encode(pmudb_t *db, const char *event, const struct pmudb_scope *scope
 	start(&request, db, out, err);
 	request.quiet = quiet;
 	char *sep;
+	bool dotted = false;
 	int r = scan_event(copy, len, &sep) ? set_error(err, PMUDB_ERR_INVAL, "%s: one event at a time, without blanks or ','",
 						   pmudb_strerror(PMUDB_ERR_INVAL))
-		: encode_copy(&request, copy, sep, scope);
+		: encode_copy(&request, copy, sep, scope, false, &dotted);
 	free(heap);
+	if (r && r != PMUDB_ERR_CATALOG && dotted)
+		r = encode_vendor_name(db, event, scope, out, err, quiet, r);
 	if (r)
 		out->fstr[0] = '\0';
 	else

@@ -311,6 +311,41 @@ static void raw_order_corpus(struct emit *out, const char *pmu, const char *even
 	}
 }
 
+struct vendor_names {
+	struct emit *out;
+	const char *pmu;
+	bool has_u;		/* the event takes u= */
+};
+
+static int vendor_name_found(void *ctx, const struct pmudb_finding *f)
+{
+	struct vendor_names *v = ctx;
+	if (f->vendor_name && strchr(f->vendor_name, '.')) {
+		emitf(v->out, "%s::%s", v->pmu, f->vendor_name);
+		if (v->has_u)
+			emitf(v->out, "%s::%s:u=1", v->pmu, f->vendor_name);
+	}
+	return 0;
+}
+
+/*
+ * The dotted names a vendor's list gives for the event where reconciling
+ * found them different or added them (pmudb_event_findings): libpfm reads
+ * one as the event and its unit masks, and where it encodes that reading
+ * pmudb must give it; where it does not, pmudb gives the vendor's meaning
+ * (the harness checks it against the finding's encoding).
+ */
+static void vendor_name_corpus(struct emit *out, const char *pmu, const char *base, const struct attr_list *mods)
+{
+	int p, e;
+	if (pmudb_find_event(db, base, NULL, &p, &e, NULL))
+		return;
+	struct vendor_names v = { out, pmu, false };
+	for (int i = 0; i < mods->n; i++)
+		v.has_u |= !strcmp(mods->items[i].name, "u");
+	pmudb_event_findings(db, p, e, vendor_name_found, &v);
+}
+
 static void event_corpus(struct emit *out, const char *pmu, const pfm_event_info_t *ei)
 {
 	static struct attr_list umasks, mods;
@@ -335,6 +370,8 @@ static void event_corpus(struct emit *out, const char *pmu, const pfm_event_info
 		limit_corpus(out, base, &umasks, &mods);
 		out->first_event = false;
 	}
+	if (shapes & CORPUS_VENDOR_NAMES)
+		vendor_name_corpus(out, pmu, base, &mods);
 	if ((shapes & CORPUS_RAW_UMASKS) && !out->raw_order_done) {
 		char raw[600];
 		snprintf(raw, sizeof(raw), "%s:0x1", base);

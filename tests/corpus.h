@@ -12,7 +12,10 @@
  * in any order and case, with two or three modifiers at random values),
  * libpfm's 64-attribute limit (once per PMU, on its first event: past it
  * each refusal libpfm's parser makes and a raw unit mask, which counts), a
- * too-wide raw unit mask among other refusals (once per PMU), a fixed
+ * too-wide raw unit mask among other refusals (once per PMU), the dotted
+ * names a vendor's list gives for an event where reconciling found them
+ * different or added them (L2_LD.SELF.PREFETCH.E_STATE, which libpfm reads
+ * as the event and three unit masks), alone and with u=1, a fixed
  * list of malformed strings, and every byte below '-' (the blanks and ','
  * among them) put at the ends, in the names and attributes, and at every
  * 16-byte chunk's edge of a string that encodes.
@@ -27,12 +30,13 @@ typedef void (*corpus_fn)(void *ctx, const char *group, const char *event);
 
 /* Which shapes: the first ones above, each unit mask with the modifiers,
  * the repeated attributes (which test libpfm's parser, not encodings), the
- * raw unit masks, the random sample, the attribute limit. */
+ * raw unit masks, the random sample, the attribute limit, the vendors'
+ * dotted names. */
 enum corpus_shapes {
 	CORPUS_BASE = 1, CORPUS_UMASK_MODIFIERS = 2, CORPUS_REPEATS = 4, CORPUS_RAW_UMASKS = 8,
-	CORPUS_RANDOM = 16, CORPUS_ATTR_LIMIT = 32,
+	CORPUS_RANDOM = 16, CORPUS_ATTR_LIMIT = 32, CORPUS_VENDOR_NAMES = 64,
 	CORPUS_ALL = CORPUS_BASE | CORPUS_UMASK_MODIFIERS | CORPUS_REPEATS | CORPUS_RAW_UMASKS | CORPUS_RANDOM
-		     | CORPUS_ATTR_LIMIT,
+		     | CORPUS_ATTR_LIMIT | CORPUS_VENDOR_NAMES,
 };
 
 /* libpfm must be initialised (LIBPFM_ENCODE_INACTIVE=1); DB gives the
