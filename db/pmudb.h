@@ -305,8 +305,9 @@ struct pmudb_finding {
 typedef int (*pmudb_finding_fn)(void *ctx, const struct pmudb_finding *f);
 
 /* Calls FOUND for each finding about event EVENT of PMU PMU; FOUND returning
- * non-zero stops, and it may use the handle (encode, look up).  Returns the
- * number of findings, or a negative error. */
+ * non-zero stops, and it may use the handle (encode, look up).  A finding
+ * and its strings last until FOUND returns.  Returns the number of
+ * findings, or a negative error. */
 int pmudb_event_findings(pmudb_t *db, int pmu, int event, pmudb_finding_fn found, void *ctx);
 
 /* Calls FOUND for every live event and unit mask whose name or description

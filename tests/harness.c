@@ -280,7 +280,9 @@ struct named {
 	const char *name;	/* the dotted name, up to its attributes */
 	size_t len;
 	const struct pmudb_encoding *e;
-	const char *file;	/* of the finding that names it and gives E's encoding */
+	/* of the finding that names it and gives E's encoding, copied: a
+	 * finding's texts last only as long as the call that gives it */
+	char file[512];
 };
 
 static int finding_named(void *ctx, const struct pmudb_finding *f)
@@ -291,8 +293,8 @@ static int finding_named(void *ctx, const struct pmudb_finding *f)
 	uint64_t config = holds_vendors(f) ? f->vendor_config : f->libpfm_config;
 	uint64_t config1 = holds_vendors(f) ? f->vendor_config1 : f->libpfm_config1;
 	if (n->e->config == config && n->e->config1 == config1)
-		n->file = f->vendor_file;
-	return n->file != NULL;
+		snprintf(n->file, sizeof(n->file), "%s", f->vendor_file);
+	return n->file[0] != '\0';
 }
 
 /* Where libpfm refuses S and pmudb encodes it as E: the vendor's file when
@@ -301,9 +303,10 @@ static int finding_named(void *ctx, const struct pmudb_finding *f)
  * finding gives; else NULL. */
 static const char *vendor_named(const char *s, const struct pmudb_encoding *e)
 {
+	static struct named n;
 	const char *name = strstr(s, "::");
 	name = name ? name + 2 : s;
-	struct named n = { name, strcspn(name, ":"), e, NULL };
+	n = (struct named){ name, strcspn(name, ":"), e, "" };
 	const char *dot = memchr(name, '.', n.len);
 	char first[600];
 	int p, ev;
@@ -311,7 +314,7 @@ static const char *vendor_named(const char *s, const struct pmudb_encoding *e)
 	    || pmudb_find_event(db, first, NULL, &p, &ev, NULL))
 		return NULL;
 	pmudb_event_findings(db, p, ev, finding_named, &n);
-	return n.file;
+	return n.file[0] ? n.file : NULL;
 }
 
 static void compare(struct group *g, struct pmu_tally *t, const char *s)
