@@ -253,9 +253,9 @@ static int parse_value(struct request *rq, const struct modifier *mod, const cha
 	 * value: a bad value past the limit is "too many" */
 	if (rq->nattrs == MAX_ATTRS)
 		return too_many(rq);
-	if (!val) {
-		/* a boolean given alone is set */
-	} else if (!mod->is_integer) {
+	if (!val)
+		return 0;	/* a boolean given alone is set */
+	if (!mod->is_integer) {
 		if (parse_bool(val, value))
 			return fail(rq, PMUDB_ERR_ATTR_VAL, "'%s=%s': a boolean is 0 or 1", tok, val);
 	} else if (!plain_decimal(val, value)) {
@@ -755,31 +755,25 @@ static int encode_copy(struct request *rq, char *copy, char *sep, const struct p
 	return r ? r : run_stages(rq, alias_attrs, rest);
 }
 
-/* EVENT as a vendor's dotted name (L2_LD.SELF.PREFETCH.E_STATE), once
- * libpfm's reading of it (event L2_LD, unit masks SELF, PREFETCH and
- * E_STATE) failed with FAILED, ERR's message: what libpfm answers stands
- * wherever it answers, and a vendor's name answers only where it does
- * not.  FAILED and its message again when the name is no alias either. */
-static int encode_vendor_name(struct pmudb *db, const char *event, const struct pmudb_scope *scope,
-			      struct pmudb_encoding *out, struct pmudb_error *err, bool quiet, int failed)
+/* EVENT, in a working copy of its own, as encode_copy reads it (WHOLE,
+ * *DOTTED there). */
+static int encode_string(struct pmudb *db, const char *event, const struct pmudb_scope *scope,
+			 struct pmudb_encoding *out, struct pmudb_error *err, bool quiet, bool whole, bool *dotted)
 {
-	struct pmudb_error first = *err;
 	char buf[512], *heap;
 	size_t len;
-	char *copy = working_copy(event, buf, sizeof(buf), &heap, &len), *sep = NULL;
+	char *copy = working_copy(event, buf, sizeof(buf), &heap, &len);
 	if (!copy)
 		return set_error(err, PMUDB_ERR_NOMEM, "%s", pmudb_strerror(PMUDB_ERR_NOMEM));
 	struct request request;
 	start(&request, db, out, err);
 	request.quiet = quiet;
-	bool dotted;
-	/* the scan passed once: it finds the same "::" */
-	int r = scan_event(copy, len, &sep) ? failed : encode_copy(&request, copy, sep, scope, true, &dotted);
+	char *sep;
+	*dotted = false;
+	int r = scan_event(copy, len, &sep) ? set_error(err, PMUDB_ERR_INVAL, "%s: one event at a time, without blanks or ','",
+						   pmudb_strerror(PMUDB_ERR_INVAL))
+		: encode_copy(&request, copy, sep, scope, whole, dotted);
 	free(heap);
-	if (r && r != PMUDB_ERR_CATALOG) {
-		*err = first;
-		r = failed;
-	}
 	return r;
 }
 
@@ -797,22 +791,20 @@ int pmudb_encode(pmudb_t *db, const char *event, const struct pmudb_scope *scope
 				 pmudb_strerror(PMUDB_ERR_INVAL));
 	if (scope && check_scope(db, scope, err))
 		return PMUDB_ERR_INVAL;
-	char buf[512], *heap;
-	size_t len;
-	char *copy = working_copy(event, buf, sizeof(buf), &heap, &len);
-	if (!copy)
-		return set_error(err, PMUDB_ERR_NOMEM, "%s", pmudb_strerror(PMUDB_ERR_NOMEM));
-	struct request request;
-	start(&request, db, out, err);
-	request.quiet = quiet;
-	char *sep;
-	bool dotted = false;
-	int r = scan_event(copy, len, &sep) ? set_error(err, PMUDB_ERR_INVAL, "%s: one event at a time, without blanks or ','",
-						   pmudb_strerror(PMUDB_ERR_INVAL))
-		: encode_copy(&request, copy, sep, scope, false, &dotted);
-	free(heap);
-	if (r && r != PMUDB_ERR_CATALOG && dotted)
-		r = encode_vendor_name(db, event, scope, out, err, quiet, r);
+	bool dotted;
+	int r = encode_string(db, event, scope, out, err, quiet, false, &dotted);
+	/* a dotted name libpfm's way failed (L2_LD.SELF.PREFETCH.E_STATE: the
+	 * event L2_LD, unit masks SELF, PREFETCH, E_STATE): as a vendor's
+	 * name, whole.  What libpfm answers stands wherever it answers; where
+	 * the name is no alias either, the first refusal and its message */
+	if (r && r != PMUDB_ERR_CATALOG && dotted) {
+		struct pmudb_error first = *err;
+		int vendor = encode_string(db, event, scope, out, err, quiet, true, &dotted);
+		if (vendor && vendor != PMUDB_ERR_CATALOG)
+			*err = first;
+		else
+			r = vendor;
+	}
 	if (r)
 		out->fstr[0] = '\0';
 	else
