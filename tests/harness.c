@@ -339,24 +339,19 @@ static void compare(struct group *g, struct pmu_tally *t, const char *s)
 	if (quiet && pmudb_encode(db, s, NULL, &e, &err) != r)
 		snprintf(err.message, sizeof(err.message), "without a message %d, with one %d", r, err.code);
 	const char *why = corrected(s, r ? NULL : e.fstr);
-	/* a vendor's name libpfm cannot read: pmudb gives the vendor's meaning */
-	const char *vendor = !why && !r && a.error && a.error != LIBPFM_CRASHED ? vendor_named(s, &e) : NULL;
-	if (vendor) {
-		g->intended++;
-		t->intended++;
-		if (intended_out)
-			fprintf(intended_out, "INTENDED [%s] %.300s: a vendor's name libpfm does not read (%s), encoded as"
-				" that list gives\n", g->name, s, vendor);
-		return;
-	}
 	/* where libpfm crashes, an error is the answer no caller can want less */
 	bool crash = !why && a.error == LIBPFM_CRASHED && r;
-	if (why || crash) {
+	/* a vendor's name libpfm cannot read: pmudb gives the vendor's meaning */
+	const char *vendor = !why && !r && a.error && a.error != LIBPFM_CRASHED ? vendor_named(s, &e) : NULL;
+	if (why || crash || vendor) {
 		g->intended++;
 		t->intended++;
 		if (intended_out && crash)
 			fprintf(intended_out, "INTENDED [%s] %.300s: libpfm crashes on it (signal %d: it overruns its"
 				" attribute array); pmudb refuses it (%s)\n", g->name, s, a.signal, err.message);
+		else if (intended_out && vendor)
+			fprintf(intended_out, "INTENDED [%s] %.300s: a vendor's name libpfm does not read (%s), encoded as"
+				" that list gives\n", g->name, s, vendor);
 		else if (intended_out)
 			fprintf(intended_out, "INTENDED [%s] %.300s: corrected by %s\n", g->name, s, why);
 		return;
