@@ -18,6 +18,7 @@
 #include <unistd.h>
 #include <linux/perf_event.h>
 
+#include "encoding_check.h"
 #include "pmudb.h"
 
 #define DEFAULT_DEVICES "/sys/bus/event_source/devices"
@@ -216,6 +217,8 @@ int pmudb_to_perf_attr(const struct pmudb_encoding *enc, struct perf_event_attr 
 {
 	if (!enc || !attr)
 		return fail(err, PMUDB_ERR_INVAL, "invalid parameters: no encoding or no attr");
+	if (!encoding_names_end(enc))
+		return fail(err, PMUDB_ERR_INVAL, "invalid parameters: the encoding's PMU names do not end in their arrays");
 	if (attr_size < PERF_ATTR_SIZE_VER0 || attr_size > UINT32_MAX)
 		return fail(err, PMUDB_ERR_INVAL, "attr size %zu: perf_event_attr is at least %d bytes", attr_size,
 			    PERF_ATTR_SIZE_VER0);

@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "catalog.h"
+#include "encoding_check.h"
 
 #define TYPE_HARDWARE 0
 #define TYPE_SOFTWARE 1
@@ -161,6 +162,9 @@ int pmudb_perf_syntax(pmudb_t *db, const struct pmudb_encoding *e, char *buf, si
 {
 	if (!db || !e || !buf || !size)
 		return set_error(err, PMUDB_ERR_INVAL, "%s: no catalog, encoding or buffer", pmudb_strerror(PMUDB_ERR_INVAL));
+	if (!encoding_names_end(e))
+		return set_error(err, PMUDB_ERR_INVAL, "%s: the encoding's PMU names do not end in their arrays",
+				 pmudb_strerror(PMUDB_ERR_INVAL));
 	size_t len = 0;
 	char name[256];
 	int r;

@@ -163,7 +163,9 @@ int pmudb_encode(pmudb_t *db, const char *event, const struct pmudb_scope *scope
  * events, "cpu" for x86 core events and for Arm core events the kernel's
  * PMUv3 PMU ("armv8_pmuv3_0" as on ACPI servers, or the armv8_/armv9_ PMU
  * this machine's sysfs has).  PMUDB_ERR_NOTSUPP where perf has no syntax
- * for it, PMUDB_ERR_TOOSMALL when BUF is too small. */
+ * for it, PMUDB_ERR_TOOSMALL when BUF is too small, PMUDB_ERR_INVAL when
+ * ENC's pmu or sysfs_pmu does not end within its array (an encoding
+ * filled by hand). */
 int pmudb_perf_syntax(pmudb_t *db, const struct pmudb_encoding *enc, char *buf, size_t size,
 		      struct pmudb_error *err);
 
@@ -334,7 +336,8 @@ struct perf_event_attr;
  * assigns it at boot: an encoding made elsewhere opens here.  ENC->cpu is
  * perf_event_open's cpu argument, not an attr field.
  * Errors: PMUDB_ERR_NOTFOUND when the kernel PMU is not on this machine,
- * PMUDB_ERR_INVAL on a malformed sysfs file or bad argument,
+ * PMUDB_ERR_INVAL on a malformed sysfs file or bad argument (ENC's pmu or
+ * sysfs_pmu not ending within its array among them),
  * PMUDB_ERR_TOOSMALL when ATTR_SIZE cannot hold a field ENC sets.
  * Sysfs is /sys/bus/event_source/devices, or $PMUDB_SYSFS_DEVICES (a copy
  * of another machine's, or a test's). */

@@ -356,6 +356,16 @@ static void test_generic_names(void **state)
 	char small[6];
 	pmudb_encode(db, "perf::PERF_COUNT_HW_CPU_CYCLES:u", NULL, &enc, &err);
 	assert_int_equal(pmudb_perf_syntax(db, &enc, small, sizeof(small), &err), PMUDB_ERR_TOOSMALL);
+	/* a caller's encoding whose names fill their arrays: refused, not
+	 * read past (sanitizers watch) */
+	char text[256];
+	pmudb_encode(db, "skx_unc_cha0::UNC_C_CLOCKTICKS", NULL, &enc, &err);
+	memset(enc.sysfs_pmu, 'a', sizeof(enc.sysfs_pmu));
+	assert_int_equal(pmudb_perf_syntax(db, &enc, text, sizeof(text), &err), PMUDB_ERR_INVAL);
+	pmudb_encode(db, "amd64_fam19h_zen4::RETIRED_INSTRUCTIONS", NULL, &enc, &err);
+	memset(enc.pmu, 'a', sizeof(enc.pmu));
+	assert_int_equal(pmudb_perf_syntax(db, &enc, text, sizeof(text), &err), PMUDB_ERR_INVAL);
+	assert_non_null(strstr(err.message, "do not end"));
 }
 
 /* A stand-in sysfs names the Arm PMU this machine has. */

@@ -236,6 +236,12 @@ static void test_to_perf_attr(void **state)
 	enc.config2 = 1;
 	assert_int_equal(pmudb_to_perf_attr(&enc, (struct perf_event_attr *)small, sizeof(small), &err), PMUDB_ERR_TOOSMALL);
 	assert_int_equal(pmudb_to_perf_attr(NULL, &attr, sizeof(attr), &err), PMUDB_ERR_INVAL);
+	/* a caller's encoding whose kernel PMU name fills its array: refused,
+	 * not read past (sanitizers watch) */
+	struct pmudb_encoding unended = enc;
+	memset(unended.sysfs_pmu, 'a', sizeof(unended.sysfs_pmu));
+	assert_int_equal(pmudb_to_perf_attr(&unended, &attr, sizeof(attr), &err), PMUDB_ERR_INVAL);
+	assert_non_null(strstr(err.message, "do not end"));
 
 	/* sampling and precise modifiers land in their fields */
 	encode("perf::PERF_COUNT_HW_INSTRUCTIONS:freq=100:precise=2", &enc);
