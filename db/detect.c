@@ -317,6 +317,10 @@ int pmudb_scope_cpu(pmudb_t *db, const struct pmudb_cpu *cpu, struct pmudb_scope
 {
 	if (!db || !cpu || !scope)
 		return set_error(err, PMUDB_ERR_INVAL, "%s: no catalog, CPU or scope", pmudb_strerror(PMUDB_ERR_INVAL));
+	/* a CPU the caller filled by hand: its vendor is read up to its NUL */
+	if (!memchr(cpu->vendor, '\0', sizeof(cpu->vendor)))
+		return set_error(err, PMUDB_ERR_INVAL, "%s: the CPU's vendor does not end within its %zu bytes",
+				 pmudb_strerror(PMUDB_ERR_INVAL), sizeof(cpu->vendor));
 	char names[PMUDB_SCOPE_MAX][64];
 	scope->count = 0;
 	pthread_mutex_lock(&db->lock);	/* SQLite is used by one thread at a time */

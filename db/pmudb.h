@@ -114,7 +114,8 @@ struct pmudb_cpu_match {
 
 /* The scope of CPU's PMUs, from the catalog's CPUID map.  A CPU with no
  * entry gets PMUDB_ERR_NOCPU, with the nearest entries of its family named
- * in ERR, never another CPU's table.  MATCH may be NULL. */
+ * in ERR, never another CPU's table; a CPU whose vendor does not end
+ * within its array gets PMUDB_ERR_INVAL.  MATCH may be NULL. */
 int pmudb_scope_cpu(pmudb_t *db, const struct pmudb_cpu *cpu, struct pmudb_scope *scope,
 		    struct pmudb_cpu_match *match, struct pmudb_error *err);
 

@@ -242,6 +242,11 @@ static void test_cpus_without_a_table_get_an_honest_answer(void **state)
 	assert_int_equal(pmudb_cpu_parse("GenuineIntel/6/0x8a", &lkf, &err), 0);
 	assert_int_equal(pmudb_scope_cpu(db, &lkf, &scope, NULL, &err), PMUDB_ERR_NOCPU);
 	assert_non_null(strstr(err.message, "nearest"));
+	/* a CPU filled by hand whose vendor fills its array: refused, not
+	 * read past (sanitizers watch) */
+	memset(lkf.vendor, 'G', sizeof(lkf.vendor));
+	assert_int_equal(pmudb_scope_cpu(db, &lkf, &scope, NULL, &err), PMUDB_ERR_INVAL);
+	assert_non_null(strstr(err.message, "vendor does not end"));
 }
 
 /* A family the map has no entry for: the answer says so of the map, not of
