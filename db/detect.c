@@ -233,9 +233,11 @@ static void nearest_entries(struct pmudb *db, const struct pmudb_cpu *cpu, char 
 	out[0] = '\0';
 	if (sqlite3_prepare_v2(catalog_sql(db),
 			       "SELECT m.model_lo, m.model_hi, (SELECT group_concat(pmu_name, ',') FROM"
-			       " (SELECT pmu_name FROM cpuid_map_pmu WHERE map_id = m.id ORDER BY position LIMIT 1))"
+			       " (SELECT pmu_name FROM cpuid_map_pmu WHERE map_id = m.id ORDER BY position LIMIT 1)) AS first"
 			       " FROM cpuid_map m WHERE m.vendor = ?1 COLLATE NOCASE AND m.family = ?2"
-			       " ORDER BY min(abs(m.model_lo - ?3), abs(m.model_hi - ?3)), m.id LIMIT 3",
+			       /* entries that differ by stepping only are named once */
+			       " GROUP BY m.model_lo, m.model_hi, first"
+			       " ORDER BY min(abs(m.model_lo - ?3), abs(m.model_hi - ?3)), min(m.id) LIMIT 3",
 			       -1, &st, NULL) != SQLITE_OK)
 		return;
 	sqlite3_bind_text(st, 1, cpu->vendor, -1, SQLITE_STATIC);

@@ -242,6 +242,21 @@ static void test_cpus_without_a_table_get_an_honest_answer(void **state)
 	assert_int_equal(pmudb_cpu_parse("GenuineIntel/6/0x8a", &lkf, &err), 0);
 	assert_int_equal(pmudb_scope_cpu(db, &lkf, &scope, NULL, &err), PMUDB_ERR_NOCPU);
 	assert_non_null(strstr(err.message, "nearest"));
+	/* entries that differ by stepping only are named once: Skylake-X and
+	 * Cascade Lake share model 0x55, and Cascade Lake has two stepping
+	 * ranges */
+	assert_int_equal(pmudb_cpu_parse("GenuineIntel/6/0x55/999", &lkf, &err), 0);
+	if (pmudb_scope_cpu(db, &lkf, &scope, NULL, &err) == PMUDB_ERR_NOCPU) {
+		const char *list = strstr(err.message, "nearest entries of that family: ");
+		assert_non_null(list);
+		char items[3][64] = { "", "", "" };
+		int n = sscanf(list + strlen("nearest entries of that family: "), "%63[^,], %63[^,], %63[^,]", items[0],
+			       items[1], items[2]);
+		for (int i = 0; i < n; i++)
+			for (int j = i + 1; j < n; j++)
+				if (!strcmp(items[i], items[j]))
+					fail_msg("'%s' names %s twice", err.message, items[i]);
+	}
 	/* a CPU filled by hand whose vendor fills its array: refused, not
 	 * read past (sanitizers watch) */
 	memset(lkf.vendor, 'G', sizeof(lkf.vendor));
