@@ -17,12 +17,14 @@
 #define EXIT_USAGE 2		/* usage or catalog error */
 
 struct cli {
+	const char *command;		/* the command running, for messages */
 	const char *db_path;		/* --db, or $PMUDB_DB; NULL: built-in */
 	const char *pmu;		/* --pmu (the last one given) */
 	const char *pmus[64];		/* every --pmu, for commands that take several */
 	int npmus;
 	const char *cpu;		/* --cpu VENDOR/FAMILY/MODEL[/STEPPING] */
 	const char *cpuinfo;		/* --cpuinfo FILE, or $PMUDB_CPUINFO */
+	bool cpuinfo_from_env;		/* $PMUDB_CPUINFO's, which --pmu and --cpu override */
 	pmudb_t *db;
 	struct pmudb_scope scope;
 	bool scope_resolved;		/* the host's is found when first needed */
@@ -45,6 +47,10 @@ const struct pmudb_scope *cli_scope(struct cli *c);
 const struct pmudb_scope *cli_scope_for(struct cli *c, const char *event);
 /* Whether EVENT holds "::" (names its PMU). */
 bool cli_names_pmu(const char *event);
+
+/* Prints that the catalog could not give WHAT ("PMU 3", "event 5 of PMU
+ * skl"): it is damaged (the library has refused it). */
+void cli_damaged(const struct cli *c, const char *what);
 
 /* Writes S as a JSON string (quoted, escaped; see out_json_string). */
 void json_string(FILE *f, const char *s);

@@ -59,7 +59,16 @@ static bool is_core_name(const char *pmu)
 	return !*pmu || !strcmp(pmu, "cpu") || !fnmatch("cpu_*", pmu, 0) || !fnmatch("armv[89]_*", pmu, 0);
 }
 
-/* The PMUs to decode in, into SCOPE. */
+/* Prints that PMU P cannot be read. */
+static void damaged_pmu(const struct cli *c, int p)
+{
+	char what[32];
+	snprintf(what, sizeof(what), "PMU %d", p);
+	cli_damaged(c, what);
+}
+
+/* The PMUs to decode in, into SCOPE: their count, or -1 (printed) when
+ * the catalog cannot give one. */
 static int choose_pmus(struct cli *c, const struct pmudb_raw_event *raw, struct pmudb_scope *scope)
 {
 	const struct pmudb_scope *sel = cli_scope(c);
@@ -73,8 +82,10 @@ static int choose_pmus(struct cli *c, const struct pmudb_raw_event *raw, struct 
 		for (int i = 0; i < n && scope->count < PMUDB_SCOPE_MAX; i++) {
 			int p = pass ? i : sel->pmus[i];
 			struct pmudb_pmu_info info;
-			if (pmudb_pmu_info(c->db, p, &info))
-				continue;
+			if (pmudb_pmu_info(c->db, p, &info)) {
+				damaged_pmu(c, p);
+				return -1;
+			}
 			bool take = core ? !strcmp(info.kind, "core") || c->pmu
 					 : info.sysfs_pmu && !strcmp(info.sysfs_pmu, raw->pmu);
 			/* a hybrid's cpu_core / cpu_atom: that core PMU only */
@@ -176,16 +187,25 @@ static int decode_one(struct cli *c, const char *input, bool json, int max, stru
 	const struct pmudb_scope *sel = cli_scope(c);
 	const char *family = NULL;
 	struct pmudb_pmu_info info;
-	for (int i = 0; i < sel->count && !family; i++)
-		if (!pmudb_pmu_info(c->db, sel->pmus[i], &info) && !strcmp(info.kind, "core"))
+	for (int i = 0; i < sel->count && !family; i++) {
+		if (pmudb_pmu_info(c->db, sel->pmus[i], &info)) {
+			out_flush(o);
+			damaged_pmu(c, sel->pmus[i]);
+			return EXIT_USAGE;
+		}
+		if (!strcmp(info.kind, "core"))
 			family = info.family;
+	}
 	if (pmudb_perf_parse(input, family, &raw, &err)) {
 		out_flush(o);
 		fprintf(stderr, "pmudb: decode: %s: %s\n", input, err.message);
 		return EXIT_REJECTED;
 	}
 	struct pmudb_scope scope;
-	if (!choose_pmus(c, &raw, &scope)) {
+	int chosen = choose_pmus(c, &raw, &scope);
+	if (chosen < 0)
+		return EXIT_USAGE;
+	if (!chosen) {
 		out_flush(o);
 		if (!c->has_scope && is_core_name(raw.pmu))
 			fprintf(stderr, "pmudb: decode: %s: %s (name the PMU with --pmu or --cpu)\n", input,
@@ -209,7 +229,11 @@ static int decode_one(struct cli *c, const char *input, bool json, int max, stru
 	int exact = 0;
 	struct answers a = { .o = o, .json = json, .nearest_bits = -1 };
 	for (int i = 0; i < scope.count; i++) {
-		pmudb_pmu_info(c->db, scope.pmus[i], &info);
+		if (pmudb_pmu_info(c->db, scope.pmus[i], &info)) {
+			out_flush(o);
+			damaged_pmu(c, scope.pmus[i]);
+			return EXIT_USAGE;
+		}
 		a.kernel_pmu = *raw.pmu ? raw.pmu
 			     : info.sysfs_pmu ? info.sysfs_pmu : !strcmp(info.family, "arm_pmuv3") ? "armv8_pmuv3_0" : "cpu";
 		a.family = info.family;

@@ -7,17 +7,32 @@
 
 #include "cli.h"
 
-static void print_json(const struct cli *c)
+/* The names of the scope's PMUs, into NAMES: false (the error printed)
+ * when the catalog cannot give one, before anything is printed. */
+static bool scope_names(const struct cli *c, const char **names)
+{
+	for (int i = 0; i < c->scope.count; i++) {
+		struct pmudb_pmu_info p;
+		if (pmudb_pmu_info(c->db, c->scope.pmus[i], &p) || !p.name) {
+			char what[32];
+			snprintf(what, sizeof(what), "PMU %d", c->scope.pmus[i]);
+			cli_damaged(c, what);
+			return false;
+		}
+		names[i] = p.name;
+	}
+	return true;
+}
+
+static void print_json(const struct cli *c, const char **names)
 {
 	fputs("{\"vendor\":", stdout);
 	json_string(stdout, c->host.vendor);
 	printf(",\"family\":%d,\"model\":%d,\"stepping\":%d,\"pmus\":[", c->host.family, c->host.model, c->host.stepping);
 	for (int i = 0; i < c->scope.count; i++) {
-		struct pmudb_pmu_info p;
-		pmudb_pmu_info(c->db, c->scope.pmus[i], &p);
 		if (i)
 			putchar(',');
-		json_string(stdout, p.name);
+		json_string(stdout, names[i]);
 	}
 	fputs("],\"why\":", stdout);
 	json_string(stdout, c->has_scope ? c->match.why : "");
@@ -30,18 +45,15 @@ static void print_json(const struct cli *c)
 	fputs("}\n", stdout);
 }
 
-static void print_text(const struct cli *c)
+static void print_text(const struct cli *c, const char **names)
 {
 	printf("vendor    %s\nfamily    %d (0x%x)\nmodel     %d (0x%x)\n", c->host.vendor, c->host.family,
 	       (unsigned)c->host.family, c->host.model, (unsigned)c->host.model);
 	if (c->host.stepping >= 0)
 		printf("stepping  %d\n", c->host.stepping);
 	printf("entry     %s\nwhy       %s\npmus     ", c->match.source, c->match.why);
-	for (int i = 0; i < c->scope.count; i++) {
-		struct pmudb_pmu_info p;
-		pmudb_pmu_info(c->db, c->scope.pmus[i], &p);
-		printf(" %s", p.name);
-	}
+	for (int i = 0; i < c->scope.count; i++)
+		printf(" %s", names[i]);
 	putchar('\n');
 }
 
@@ -73,10 +85,15 @@ int cmd_detect(struct cli *c, int argc, char **argv)
 		r = pmudb_scope_cpu(c->db, &c->host, &c->scope, &c->match, &err);
 		c->has_scope = r == 0;
 		c->scope_error = err;
+		const char *names[PMUDB_SCOPE_MAX];
+		if (!scope_names(c, names)) {
+			cli_close(c);
+			return EXIT_USAGE;
+		}
 		if (json)
-			print_json(c);
+			print_json(c, names);
 		else if (c->has_scope)
-			print_text(c);
+			print_text(c, names);
 		if (r) {
 			if (!json)
 				fprintf(stderr, "pmudb: detect: %s\n", err.message);

@@ -313,7 +313,9 @@ int cmd_diff(struct cli *c, int argc, char **argv)
 			fprintf(stderr, "pmudb: diff: unknown PMU '%s' (see pmudb pmus)\n", side[k].pmu);
 			status = EXIT_REJECTED;
 		} else if (export_walk(c, &p, 1, collect, &side[k])) {
-			fprintf(stderr, "pmudb: diff: %s: %s\n", side[k].pmu, side[k].nomem ? "out of memory" : "unreadable");
+			/* the walk has said what it could not read */
+			if (side[k].nomem)
+				fprintf(stderr, "pmudb: diff: %s: out of memory\n", side[k].pmu);
 			status = EXIT_USAGE;
 		}
 		if (side[k].n)

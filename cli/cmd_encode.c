@@ -1,10 +1,13 @@
 /*
  * cmd_encode.c - pmudb encode: event strings to perf_event_attr fields.
  */
+#include <errno.h>
 #include <getopt.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 
@@ -109,41 +112,94 @@ static int print_perf(struct cli *c, const struct pmudb_encoding *e, const char 
 	return 0;
 }
 
-/* Reads lines of any length, ending in LF or CRLF; a line may hold any
- * bytes.  One JSON object a line out. */
+/* One line of the batch (N bytes, its LF gone) as its JSON object; the
+ * exit status it asks for. */
+static int encode_line(struct cli *c, struct out *o, char *line, size_t n)
+{
+	if (n > 0 && line[n - 1] == '\r')
+		line[--n] = '\0';
+	struct pmudb_encoding enc;
+	struct pmudb_error err;
+	if (memchr(line, '\0', n)) {
+		err.code = PMUDB_ERR_INVAL;
+		snprintf(err.message, sizeof(err.message), "invalid parameters: the line holds a NUL byte");
+		print_json_error(o, line, &err);
+		return EXIT_REJECTED;
+	}
+	int r = encode_one(c, line, &enc, &err);
+	if (r) {
+		print_json_error(o, line, &err);
+		return r == PMUDB_ERR_CATALOG ? EXIT_USAGE : EXIT_REJECTED;
+	}
+	print_json(o, line, &enc);
+	return EXIT_GOOD;
+}
+
+/* The worse of two exit statuses (a catalog error over a rejection). */
+static int worse(int a, int b)
+{
+	return a > b ? a : b;
+}
+
+/*
+ * Reads lines of any length, ending in LF or CRLF; a line may hold any
+ * bytes.  One JSON object a line out, written out before each read that
+ * may wait: a program that writes a line and waits for its answer gets
+ * it, and a stream read a buffer at a time is written a buffer at a time.
+ * (getline's buffer cannot say when it is empty, hence read(2).)
+ */
 static int encode_stdin(struct cli *c)
 {
 	static char stdout_buffer[1 << 16];
 	setvbuf(stdout, stdout_buffer, _IOFBF, sizeof(stdout_buffer));
 	struct out o;
 	out_start(&o, stdout);
-	char *line = NULL;
-	size_t cap = 0;
-	ssize_t n;
-	int status = EXIT_GOOD;
-	while ((n = getline(&line, &cap, stdin)) >= 0) {
-		if (n > 0 && line[n - 1] == '\n')
-			line[--n] = '\0';
-		if (n > 0 && line[n - 1] == '\r')
-			line[--n] = '\0';
-		struct pmudb_encoding enc;
-		struct pmudb_error err;
-		if (strlen(line) != (size_t)n) {	/* a NUL byte inside the line */
-			err.code = PMUDB_ERR_INVAL;
-			snprintf(err.message, sizeof(err.message), "invalid parameters: the line holds a NUL byte");
-			print_json_error(&o, line, &err);
-			status = EXIT_REJECTED;
-		} else if (encode_one(c, line, &enc, &err)) {
-			print_json_error(&o, line, &err);
-			status = EXIT_REJECTED;
-		} else {
-			print_json(&o, line, &enc);
+	size_t cap = 1 << 16, have = 0;
+	char *buf = malloc(cap + 1);
+	int status = buf ? EXIT_GOOD : EXIT_USAGE;
+	bool eof = !buf;
+	while (!eof) {
+		if (have == cap) {	/* a line longer than the buffer */
+			char *bigger = cap < SIZE_MAX / 4 ? realloc(buf, 2 * cap + 1) : NULL;
+			if (!bigger) {
+				fputs("pmudb: encode --stdin: out of memory for a line\n", stderr);
+				status = EXIT_USAGE;
+				break;
+			}
+			buf = bigger;
+			cap *= 2;
 		}
-		if (o.len > sizeof(o.buf) / 2)
-			out_flush(&o);
+		out_flush(&o);
+		if (fflush(stdout))
+			break;	/* cmd_encode's caller reports it */
+		ssize_t got = read(STDIN_FILENO, buf + have, cap - have);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0) {
+			fprintf(stderr, "pmudb: encode --stdin: standard input: %s\n", strerror(errno));
+			status = EXIT_USAGE;
+			break;
+		}
+		eof = got == 0;
+		have += (size_t)got;
+		char *start = buf, *end = buf + have, *nl;
+		while ((nl = memchr(start, '\n', (size_t)(end - start)))) {
+			*nl = '\0';
+			status = worse(status, encode_line(c, &o, start, (size_t)(nl - start)));
+			if (o.len > sizeof(o.buf) / 2)
+				out_flush(&o);
+			start = nl + 1;
+		}
+		if (eof && start < end) {	/* a last line without its LF */
+			*end = '\0';
+			status = worse(status, encode_line(c, &o, start, (size_t)(end - start)));
+			start = end;
+		}
+		have = (size_t)(end - start);
+		memmove(buf, start, have);
 	}
 	out_flush(&o);
-	free(line);
+	free(buf);
 	return status;
 }
 
@@ -156,11 +212,12 @@ int cmd_encode(struct cli *c, int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	enum format format = TEXT;
-	bool from_stdin = false;
+	bool from_stdin = false, format_given = false;
 	int opt;
 	while ((opt = getopt_long(argc, argv, "", options, NULL)) != -1) {
 		switch (opt) {
 		case 'f':
+			format_given = true;
 			if (!strcmp(optarg, "text"))
 				format = TEXT;
 			else if (!strcmp(optarg, "json"))
@@ -185,6 +242,11 @@ int cmd_encode(struct cli *c, int argc, char **argv)
 		fputs("pmudb encode: no event given (or use --stdin)\n", stderr);
 		return EXIT_USAGE;
 	}
+	if (from_stdin && (optind < argc || format_given)) {
+		fprintf(stderr, "pmudb encode: --stdin reads the events and writes JSON: %s\n",
+			optind < argc ? "no event arguments beside it" : "no --format beside it");
+		return EXIT_USAGE;
+	}
 	int status = cli_open(c);
 	if (status != EXIT_GOOD) {
 		cli_close(c);
@@ -198,13 +260,14 @@ int cmd_encode(struct cli *c, int argc, char **argv)
 		for (int i = optind; i < argc; i++) {
 			struct pmudb_encoding enc;
 			struct pmudb_error err;
-			if (encode_one(c, argv[i], &enc, &err)) {
+			int r = encode_one(c, argv[i], &enc, &err);
+			if (r) {
 				if (format == JSON)
 					print_json_error(&o, argv[i], &err);
 				out_flush(&o);
 				fflush(stdout);
 				fprintf(stderr, "pmudb: %s: %s\n", argv[i], err.message);
-				status = EXIT_REJECTED;
+				status = worse(status, r == PMUDB_ERR_CATALOG ? EXIT_USAGE : EXIT_REJECTED);
 				continue;
 			}
 			if (format == JSON)

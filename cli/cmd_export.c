@@ -4,10 +4,13 @@
  * in docs/export.md), csv (one row per event and unit mask, RFC 4180) and
  * perf-json (perf's pmu-events tree, export_perf.c).
  */
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "export.h"
 
@@ -212,25 +215,68 @@ static const char help[] =
 	"  --pmu P    only PMU P (repeatable); default every PMU of the catalog\n"
 	"  exit status: 0 written, 2 usage, catalog or write error\n";
 
+/* A new file beside PATH, to be renamed over it once whole (a failure
+ * leaves what was there); its name in TMP.  NULL, the error printed, when
+ * it cannot be made. */
+static FILE *open_beside(const char *path, char **tmp)
+{
+	if (asprintf(tmp, "%s.XXXXXX", path) < 0) {
+		*tmp = NULL;
+		fprintf(stderr, "pmudb: export: --out %s: out of memory\n", path);
+		return NULL;
+	}
+	int fd = mkstemp(*tmp);
+	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+	if (!f) {
+		fprintf(stderr, "pmudb: export: --out %s: cannot write beside it: %s\n", path, strerror(errno));
+		if (fd >= 0) {
+			close(fd);
+			unlink(*tmp);
+		}
+		free(*tmp);
+		*tmp = NULL;
+		return NULL;
+	}
+	/* mkstemp's 0600, as fopen would have made it: 0666 less the umask */
+	mode_t mask = umask(0);
+	umask(mask);
+	fchmod(fd, 0666 & ~mask);
+	return f;
+}
+
 static int write_stream(struct cli *c, const int *pmus, int count, bool csv, const char *out_path)
 {
-	FILE *f = out_path ? fopen(out_path, "w") : stdout;
-	if (!f) {
-		fprintf(stderr, "pmudb: export: --out %s: cannot write it\n", out_path);
+	char *tmp = NULL;
+	FILE *f = out_path ? open_beside(out_path, &tmp) : stdout;
+	if (!f)
 		return EXIT_USAGE;
-	}
 	struct writer w = { .c = c, .csv = csv };
 	out_start(&w.o, f);
 	if (csv)
 		out_str(&w.o, "record,pmu,event,umask,code,default,string,type,config,config1,config2,error,source,"
 			      "description\r\n");
+	/* a walk that fails has said why; a write that fails, here */
 	int r = export_walk(c, pmus, count, write_one, &w);
 	out_flush(&w.o);
-	if ((out_path ? fclose(f) : fflush(f)) || r) {
-		fprintf(stderr, "pmudb: export: %s: write failed\n", out_path ? out_path : "standard output");
+	errno = 0;
+	bool failed = fflush(f) || ferror(f);
+	int saved = errno;
+	if (out_path) {
+		if (fclose(f) && !failed)
+			failed = true, saved = errno;
+		if (!failed && !r && rename(tmp, out_path))
+			failed = true, saved = errno;
+		if (failed || r)
+			unlink(tmp);
+		free(tmp);
+	}
+	/* standard output's failure is main's to report */
+	if (failed && out_path) {
+		fprintf(stderr, "pmudb: export: %s: write failed%s%s\n", out_path ? out_path : "standard output",
+			saved ? ": " : "", saved ? strerror(saved) : "");
 		return EXIT_USAGE;
 	}
-	return EXIT_GOOD;
+	return r || failed ? EXIT_USAGE : EXIT_GOOD;
 }
 
 int cmd_export(struct cli *c, int argc, char **argv)

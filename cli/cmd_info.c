@@ -38,12 +38,18 @@ static int print_finding(void *ctx, const struct pmudb_finding *f)
 	return 0;
 }
 
-static void print_event(struct cli *c, int pmu, int event)
+/* Prints the event; EXIT_USAGE (the error printed) when the catalog
+ * cannot give it. */
+static int print_event(struct cli *c, int pmu, int event)
 {
 	struct pmudb_pmu_info p;
 	struct pmudb_event_info ev;
-	pmudb_pmu_info(c->db, pmu, &p);
-	pmudb_event_info(c->db, pmu, event, &ev);
+	if (pmudb_pmu_info(c->db, pmu, &p) || pmudb_event_info(c->db, pmu, event, &ev)) {
+		char what[64];
+		snprintf(what, sizeof(what), "event %d of PMU %d", event, pmu);
+		cli_damaged(c, what);
+		return EXIT_USAGE;
+	}
 	printf("%s::%s\n  code 0x%llx%s\n  %s\n", p.name, ev.name, (unsigned long long)ev.code,
 	       ev.is_precise ? ", precise sampling" : "", ev.description);
 	if (ev.source)
@@ -71,6 +77,7 @@ static void print_event(struct cli *c, int pmu, int event)
 		printf("against the vendor's list:\n");
 		pmudb_event_findings(c->db, pmu, event, print_finding, NULL);
 	}
+	return EXIT_GOOD;
 }
 
 int cmd_info(struct cli *c, int argc, char **argv)
@@ -88,7 +95,7 @@ int cmd_info(struct cli *c, int argc, char **argv)
 			fprintf(stderr, "pmudb: info: %s: %s\n", argv[1], err.message);
 			status = err.code == PMUDB_ERR_CATALOG ? EXIT_USAGE : EXIT_REJECTED;
 		} else {
-			print_event(c, pmu, event);
+			status = print_event(c, pmu, event);
 		}
 	}
 	cli_close(c);

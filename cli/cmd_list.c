@@ -9,12 +9,22 @@
 static int list_pmu(struct cli *c, int pmu)
 {
 	struct pmudb_pmu_info p;
-	if (pmudb_pmu_info(c->db, pmu, &p))
+	char what[96];
+	if (pmudb_pmu_info(c->db, pmu, &p)) {
+		snprintf(what, sizeof(what), "the table of PMU %d", pmu);
+		cli_damaged(c, what);
 		return EXIT_USAGE;
+	}
 	for (int e = 0; e < p.event_count; e++) {
 		struct pmudb_event_info ev;
-		if (pmudb_event_info(c->db, pmu, e, &ev))
+		int r = pmudb_event_info(c->db, pmu, e, &ev);
+		if (r == PMUDB_ERR_NOTFOUND)
 			continue;	/* retired */
+		if (r) {
+			snprintf(what, sizeof(what), "event %d of PMU %.64s", e, p.name);
+			cli_damaged(c, what);
+			return EXIT_USAGE;
+		}
 		printf("%s::%s\n", p.name, ev.name);
 	}
 	return EXIT_GOOD;

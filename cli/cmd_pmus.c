@@ -19,7 +19,9 @@ int cmd_pmus(struct cli *c, int argc, char **argv)
 		for (int i = 0; i < pmudb_pmu_count(c->db); i++) {
 			struct pmudb_pmu_info p;
 			if (pmudb_pmu_info(c->db, i, &p)) {
-				fprintf(stderr, "pmudb: catalog: cannot read PMU %d\n", i);
+				char what[32];
+				snprintf(what, sizeof(what), "PMU %d", i);
+				cli_damaged(c, what);
 				status = EXIT_USAGE;
 				break;
 			}

@@ -38,7 +38,7 @@ int cmd_search(struct cli *c, int argc, char **argv)
 	if (status == EXIT_GOOD) {
 		int n = pmudb_search(c->db, argv[1], print_match, c->db);
 		if (n < 0) {
-			fprintf(stderr, "pmudb: search: cannot read the catalog\n");
+			cli_damaged(c, "the events searched");
 			status = EXIT_USAGE;
 		} else if (n == 0) {
 			fprintf(stderr, "pmudb: search: nothing matches '%s'\n", argv[1]);

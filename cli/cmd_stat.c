@@ -264,7 +264,8 @@ static void warn_foreign_pmu(const struct stat_run *s, const struct event *ev)
 		if (c->scope.pmus[i] == pmu)
 			return;
 	struct pmudb_pmu_info host;
-	pmudb_pmu_info(c->db, c->scope.pmus[0], &host);
+	if (pmudb_pmu_info(c->db, c->scope.pmus[0], &host))
+		return;
 	fprintf(stderr, "pmudb stat: warning: %s: an event of PMU %s, but this CPU's core PMU is %s; counting it anyway\n",
 		ev->name, ev->enc.pmu, host.name);
 }

@@ -7,8 +7,10 @@
 #include "cli.h"
 
 /* The scope of --cpu, --cpuinfo or the host.  A CPU named by the user
- * that the map does not know is a usage error (printed, -1); the host's is
- * only an error for names without "pmu::", kept in c->scope_error. */
+ * that cannot be read is a usage error (printed, EXIT_USAGE), one the map
+ * has no table for EXIT_REJECTED (printed), as pmudb detect answers it;
+ * the host's (or $PMUDB_CPUINFO's) is only an error for names without
+ * "pmu::", kept in c->scope_error. */
 static int resolve_cpu_scope(struct cli *c)
 {
 	struct pmudb_error err;
@@ -24,14 +26,17 @@ static int resolve_cpu_scope(struct cli *c)
 		r = pmudb_scope_cpu(c->db, &c->host, &c->scope, &c->match, &err);
 	c->has_scope = r == 0;
 	if (!r)
-		return 0;
+		return EXIT_GOOD;
 	c->scope_error = err;
-	if (c->cpu || c->cpuinfo) {
-		fprintf(stderr, "pmudb: %s %s: %s\n", c->cpu ? "--cpu" : "--cpuinfo", c->cpu ? c->cpu : c->cpuinfo,
-			err.message);
-		return -1;
+	if (c->cpu || (c->cpuinfo && !c->cpuinfo_from_env)) {
+		/* the library's message names the spec or the file */
+		if (c->cpu)
+			fprintf(stderr, "pmudb: %s\n", err.message);
+		else
+			fprintf(stderr, "pmudb: %s: %s\n", c->cpuinfo_from_env ? "$PMUDB_CPUINFO" : "--cpuinfo", err.message);
+		return r == PMUDB_ERR_NOCPU ? EXIT_REJECTED : EXIT_USAGE;
 	}
-	return 0;
+	return EXIT_GOOD;
 }
 
 int cli_open(struct cli *c)
@@ -54,9 +59,10 @@ int cli_open(struct cli *c)
 		c->has_scope = c->scope_resolved = true;
 		return EXIT_GOOD;
 	}
-	if (c->cpu || c->cpuinfo)
-		return resolve_cpu_scope(c) ? EXIT_USAGE : EXIT_GOOD;
-	return EXIT_GOOD;	/* the host's scope is found when first needed */
+	if (c->cpu || (c->cpuinfo && !c->cpuinfo_from_env))
+		return resolve_cpu_scope(c);
+	/* the host's scope, or $PMUDB_CPUINFO's, is found when first needed */
+	return EXIT_GOOD;
 }
 
 void cli_close(struct cli *c)
@@ -88,6 +94,12 @@ bool cli_names_pmu(const char *event)
 const struct pmudb_scope *cli_scope_for(struct cli *c, const char *event)
 {
 	return cli_names_pmu(event) ? NULL : cli_scope(c);
+}
+
+void cli_damaged(const struct cli *c, const char *what)
+{
+	fprintf(stderr, "pmudb: %s: %s: cannot read %s: the catalog is damaged\n", c->command,
+		c->db_path ? c->db_path : "the built-in catalog", what);
 }
 
 void json_string(FILE *f, const char *s)

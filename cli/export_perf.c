@@ -344,7 +344,12 @@ static int write_pmu(struct tree *t, int p, const struct pmudb_pmu_info *info)
 {
 	const char *arch = arch_of(info);
 	struct pmudb_pmu_info owner;
-	pmudb_pmu_info(t->c->db, t->owner[p], &owner);
+	if (pmudb_pmu_info(t->c->db, t->owner[p], &owner)) {
+		char what[32];
+		snprintf(what, sizeof(what), "PMU %d", t->owner[p]);
+		cli_damaged(t->c, what);
+		return EXIT_USAGE;
+	}
 	char topic[96], path[4096];
 	topic_of(info, topic, sizeof(topic), t->unit, sizeof(t->unit));
 	if (!safe_component(owner.name) || !safe_component(topic)) {

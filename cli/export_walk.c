@@ -23,7 +23,11 @@ int export_select(struct cli *c, int **pmus, int *count)
 			fprintf(stderr, "pmudb: export: --pmu %s: no such PMU (see pmudb pmus)\n", c->pmus[i]);
 			return EXIT_USAGE;
 		}
-		(*pmus)[(*count)++] = p;
+		bool again = false;	/* a PMU named twice is exported once */
+		for (int k = 0; k < *count && !again; k++)
+			again = (*pmus)[k] == p;
+		if (!again)
+			(*pmus)[(*count)++] = p;
 	}
 	return EXIT_GOOD;
 }
@@ -40,15 +44,23 @@ static void encode_item(struct cli *c, struct export_item *it)
 static int walk_pmu(struct cli *c, int pmu, export_fn fn, void *ctx)
 {
 	struct pmudb_pmu_info p;
+	char what[96];
 	if (pmudb_pmu_info(c->db, pmu, &p)) {
-		fprintf(stderr, "pmudb: export: PMU %d cannot be read from the catalog\n", pmu);
+		snprintf(what, sizeof(what), "the table of PMU %d", pmu);
+		cli_damaged(c, what);
 		return EXIT_USAGE;
 	}
 	int r = fn(ctx, pmu, &p, NULL);
 	for (int e = 0; !r && e < p.event_count; e++) {
 		struct pmudb_event_info ev;
-		if (pmudb_event_info(c->db, pmu, e, &ev))
+		int got = pmudb_event_info(c->db, pmu, e, &ev);
+		if (got == PMUDB_ERR_NOTFOUND)
 			continue;	/* retired by an override */
+		if (got) {
+			snprintf(what, sizeof(what), "event %d of PMU %.64s", e, p.name);
+			cli_damaged(c, what);
+			return EXIT_USAGE;
+		}
 		struct export_item it = { .pmu = pmu, .event = e, .umask = -1, .p = &p, .ev = &ev };
 		encode_item(c, &it);
 		r = fn(ctx, pmu, &p, &it);

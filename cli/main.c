@@ -3,6 +3,7 @@
  */
 #include <getopt.h>
 #include <sqlite3.h>
+#include <errno.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -89,6 +90,18 @@ static int take_global_options(struct cli *c, int *argc, char **argv)
 	return 0;
 }
 
+/* What was written must have reached standard output: a full disk, a
+ * closed or broken pipe is an error (one line, exit 2), not exit 0 with
+ * the output lost. */
+static int output_written(int status)
+{
+	errno = 0;
+	if (!fflush(stdout) && !ferror(stdout))
+		return status;
+	fprintf(stderr, "pmudb: standard output: write failed%s%s\n", errno ? ": " : "", errno ? strerror(errno) : "");
+	return EXIT_USAGE;
+}
+
 static const struct {
 	const char *name;
 	int (*run)(struct cli *c, int argc, char **argv);
@@ -113,11 +126,9 @@ int main(int argc, char **argv)
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct cli c = { .db_path = getenv("PMUDB_DB"), .cpuinfo = getenv("PMUDB_CPUINFO") };
+	struct cli c = { .db_path = getenv("PMUDB_DB") };
 	if (c.db_path && !*c.db_path)
 		c.db_path = NULL;
-	if (c.cpuinfo && !*c.cpuinfo)
-		c.cpuinfo = NULL;
 	int opt;
 	bool version = false;
 	/* '+': options after the command name belong to the command */
@@ -125,19 +136,22 @@ int main(int argc, char **argv)
 		switch (opt) {
 		case 'd': c.db_path = optarg; break;
 		case 'p':
+			if (c.npmus == (int)(sizeof(c.pmus) / sizeof(c.pmus[0]))) {
+				fprintf(stderr, "pmudb: --pmu given more than %d times\n", c.npmus);
+				return EXIT_USAGE;
+			}
 			c.pmu = optarg;
-			if (c.npmus < (int)(sizeof(c.pmus) / sizeof(c.pmus[0])))
-				c.pmus[c.npmus++] = optarg;
+			c.pmus[c.npmus++] = optarg;
 			break;
 		case 'c': c.cpu = optarg; break;
 		case 'i': c.cpuinfo = optarg; break;
-		case 'h': fputs(usage, stdout); return EXIT_GOOD;
+		case 'h': fputs(usage, stdout); return output_written(EXIT_GOOD);
 		case 'V': version = true; break;
 		default: fputs(usage, stderr); return EXIT_USAGE;
 		}
 	}
 	if (version)
-		return print_version(&c);	/* with the catalog --db names, wherever it is given */
+		return output_written(print_version(&c));	/* with the catalog --db names, wherever it is given */
 	if (optind >= argc) {
 		fprintf(stderr, "pmudb: no command given\n%s", usage);
 		return EXIT_USAGE;
@@ -149,8 +163,19 @@ int main(int argc, char **argv)
 			char **sub_argv = argv + optind;
 			if (take_global_options(&c, &sub_argc, sub_argv))
 				return EXIT_USAGE;
+			/* $PMUDB_CPUINFO stands where no option chooses the PMUs */
+			const char *env = getenv("PMUDB_CPUINFO");
+			if (!c.cpuinfo && !c.pmu && !c.cpu && env && *env) {
+				c.cpuinfo = env;
+				c.cpuinfo_from_env = true;
+			}
+			c.command = name;
+			/* getopt's messages start with argv[0]: "pmudb encode: ..." */
+			char program[32];
+			snprintf(program, sizeof(program), "pmudb %s", name);
+			sub_argv[0] = program;
 			optind = 0;	/* the command parses its own options */
-			return commands[i].run(&c, sub_argc, sub_argv);
+			return output_written(commands[i].run(&c, sub_argc, sub_argv));
 		}
 	fprintf(stderr, "pmudb: unknown command '%s' (try pmudb --help)\n", name);
 	return EXIT_USAGE;

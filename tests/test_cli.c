@@ -11,7 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sqlite3.h>
+#include <poll.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include "testlib.h"
@@ -193,6 +196,192 @@ static void test_bad_catalog_exits_2_with_one_line(void **state)
 	test_run_free(&r);
 }
 
+/* Every command that reads a PMU's table, over a catalog whose skl table
+ * is damaged: one line naming the catalog, exit 2, never a crash, a
+ * "(null)" or a silent failure. */
+static void test_every_command_over_a_damaged_table(void **state)
+{
+	(void)state;
+	char path[512];
+	snprintf(path, sizeof(path), "%s/damaged.db", tmp);
+	char *catalog = test_build_path("pmudb.db");
+	assert_int_equal(test_copy_file(catalog, path), 0);
+	free(catalog);
+	sqlite3 *db;
+	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(db, "UPDATE event_table SET packed = x'706d75646254340000000000'"
+				      " WHERE id = (SELECT event_table_id FROM pmu WHERE name = 'skl')", NULL, NULL, NULL),
+			 SQLITE_OK);
+	sqlite3_close(db);
+	static const char *const commands[][4] = {
+		{ "--cpu", "GenuineIntel/6/0x5e", "detect", "--json" },
+		{ "--cpu", "GenuineIntel/6/0x5e", "detect", NULL },
+		{ "info", "skl::INST_RETIRED", NULL, NULL },
+		{ "list", "skl", NULL, NULL },
+		{ "encode", "skl::INST_RETIRED:ANY_P", NULL, NULL },
+		{ "encode", "--format", "json", "skl::INST_RETIRED:ANY_P" },
+		{ "pmus", NULL, NULL, NULL },
+		{ "search", "INST_RETIRED", NULL, NULL },
+		{ "diff", "skl", "skx", NULL },
+		{ "export", "--format", "csv", NULL },
+		{ "--pmu", "skl", "decode", "0xc0" },
+	};
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
+		struct run_result r;
+		const char *const *a = commands[i];
+		run(&r, NULL, "--db", path, a[0], a[1], a[2], a[3]);
+		if (r.status != 2 || test_line_count(r.err) != 1 || !strstr(r.err, path) || strstr(r.out, "(null)"))
+			fail_msg("%s %s %s: exit %d, stderr '%s'", a[0], a[1] ? a[1] : "", a[2] ? a[2] : "", r.status,
+				 r.err);
+		test_run_free(&r);
+	}
+	struct run_result r;
+	run(&r, "skl::INST_RETIRED:ANY_P\n", "--db", path, "encode", "--stdin", NULL, NULL);
+	assert_int_equal(r.status, 2);	/* a catalog error, not a rejected event */
+	assert_non_null(strstr(r.out, "PMUDB_ERR_CATALOG"));
+	test_run_free(&r);
+}
+
+/* Output that cannot be written is an error: one line, exit 2. */
+static void test_lost_output_is_an_error(void **state)
+{
+	(void)state;
+	static const char *const commands[][3] = {
+		{ "pmus", NULL, NULL }, { "list", "skl", NULL }, { "encode", "perf::PERF_COUNT_HW_CPU_CYCLES", NULL },
+		{ "info", "skl::INST_RETIRED", NULL }, { "export", "--format", "csv" }, { "--help", NULL, NULL },
+	};
+	char script[1024];
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
+		/* the shell points standard output at /dev/full */
+		snprintf(script, sizeof(script), "exec '%s' %s %s %s >/dev/full", pmudb, commands[i][0],
+			 commands[i][1] ? commands[i][1] : "", commands[i][2] ? commands[i][2] : "");
+		char *argv[] = { "/bin/sh", "-c", script, NULL };
+		struct run_result r;
+		test_run(argv, NULL, &r);
+		if (r.status != 2 || test_line_count(r.err) != 1 || !strstr(r.err, "write failed"))
+			fail_msg("%s: exit %d, stderr '%s'", script, r.status, r.err);
+		test_run_free(&r);
+	}
+	snprintf(script, sizeof(script), "printf 'perf::PERF_COUNT_HW_CPU_CYCLES\\n' | '%s' encode --stdin >/dev/full",
+		 pmudb);
+	char *argv[] = { "/bin/sh", "-c", script, NULL };
+	struct run_result r;
+	test_run(argv, NULL, &r);
+	assert_int_equal(r.status, 2);
+	assert_non_null(strstr(r.err, "write failed"));
+	test_run_free(&r);
+}
+
+/* A failed export leaves the file --out names as it was. */
+static void test_failed_export_keeps_the_old_file(void **state)
+{
+	(void)state;
+	char out[512], damaged[512];
+	snprintf(out, sizeof(out), "%s/kept.csv", tmp);
+	snprintf(damaged, sizeof(damaged), "%s/damaged.db", tmp);
+	FILE *f = fopen(out, "w");
+	fputs("keep\n", f);
+	fclose(f);
+	struct run_result r;
+	/* made by test_every_command_over_a_damaged_table */
+	char *failing[] = { pmudb, "--db", damaged, "export", "--format", "csv", "--out", out, NULL };
+	test_run(failing, NULL, &r);
+	assert_int_equal(r.status, 2);
+	size_t size;
+	char *text = test_read_file(out, &size);
+	assert_non_null(text);
+	assert_string_equal(text, "keep\n");
+	free(text);
+	test_run_free(&r);
+	/* and a good one replaces it whole */
+	char *good[] = { pmudb, "export", "--format", "csv", "--pmu", "skl", "--out", out, NULL };
+	test_run(good, NULL, &r);
+	assert_int_equal(r.status, 0);
+	text = test_read_file(out, &size);
+	assert_non_null(strstr(text, "\"skl\",\"INST_RETIRED\""));
+	free(text);
+	test_run_free(&r);
+}
+
+/* encode --stdin answers each line before it waits for the next: a
+ * program that writes a line and waits for its answer gets it. */
+static void test_stdin_batch_answers_before_waiting(void **state)
+{
+	(void)state;
+	int in[2], out[2];
+	assert_int_equal(pipe(in), 0);
+	assert_int_equal(pipe(out), 0);
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		dup2(in[0], 0);
+		dup2(out[1], 1);
+		close(in[0]), close(in[1]), close(out[0]), close(out[1]);
+		execl(pmudb, pmudb, "encode", "--stdin", (char *)NULL);
+		_exit(127);
+	}
+	close(in[0]);
+	close(out[1]);
+	const char line[] = "perf::PERF_COUNT_HW_CPU_CYCLES\n";
+	assert_int_equal(write(in[1], line, sizeof(line) - 1), (ssize_t)(sizeof(line) - 1));
+	/* the input stays open: the answer must come anyway */
+	struct pollfd p = { .fd = out[0], .events = POLLIN };
+	int ready = poll(&p, 1, 30000);
+	char answer[4096] = "";
+	ssize_t got = ready == 1 ? read(out[0], answer, sizeof(answer) - 1) : -1;
+	close(in[1]);
+	int status;
+	waitpid(pid, &status, 0);
+	close(out[0]);
+	if (got <= 0)
+		fail_msg("no answer within 30 s while the input stayed open");
+	answer[got] = '\0';
+	assert_non_null(strstr(answer, "\"event\":\"perf::PERF_COUNT_HW_CPU_CYCLES\""));
+}
+
+/* What the options say wins over the environment, and what cannot go
+ * together is refused, not ignored. */
+static void test_options_and_their_conflicts(void **state)
+{
+	(void)state;
+	struct run_result r;
+	char cpuinfo[512];
+	snprintf(cpuinfo, sizeof(cpuinfo), "%s/not-cpuinfo", tmp);
+	FILE *f = fopen(cpuinfo, "w");
+	fputs("nothing here\n", f);
+	fclose(f);
+	/* $PMUDB_CPUINFO: --pmu overrides it, and a prefixed name never needs it */
+	setenv("PMUDB_CPUINFO", cpuinfo, 1);
+	run(&r, NULL, "--pmu", "skl", "encode", "INST_RETIRED:ANY_P", NULL, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_free(&r);
+	run(&r, NULL, "encode", "skl::INST_RETIRED:ANY_P", NULL, NULL, NULL, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_free(&r);
+	run(&r, NULL, "encode", "INST_RETIRED:ANY_P", NULL, NULL, NULL, NULL);
+	assert_int_equal(r.status, 1);
+	assert_non_null(strstr(r.err, cpuinfo));
+	test_run_free(&r);
+	unsetenv("PMUDB_CPUINFO");
+	/* --stdin reads the events and writes JSON */
+	run(&r, "", "encode", "--stdin", "skl::INST_RETIRED:ANY_P", NULL, NULL, NULL);
+	assert_int_equal(r.status, 2);
+	test_run_free(&r);
+	run(&r, "", "encode", "--stdin", "--format", "perf", NULL, NULL);
+	assert_int_equal(r.status, 2);
+	test_run_free(&r);
+	/* a CPU named by the user that has no table: 1, as detect answers */
+	run(&r, NULL, "--cpu", "GenuineIntel/6/0x1ff", "encode", "INST_RETIRED", NULL, NULL);
+	assert_int_equal(r.status, 1);
+	assert_int_equal(test_line_count(r.err), 1);
+	test_run_free(&r);
+	/* a command's option error names the program */
+	run(&r, NULL, "encode", "--bogus", NULL, NULL, NULL, NULL);
+	assert_int_equal(r.status, 2);
+	assert_non_null(strstr(r.err, "pmudb encode: "));
+	test_run_free(&r);
+}
+
 static void test_browsing_commands(void **state)
 {
 	(void)state;
@@ -262,6 +451,11 @@ int main(void)
 		cmocka_unit_test(test_stdin_batch_survives_bad_lines),
 		cmocka_unit_test(test_bad_catalog_exits_2_with_one_line),
 		cmocka_unit_test(test_browsing_commands),
+		cmocka_unit_test(test_every_command_over_a_damaged_table),
+		cmocka_unit_test(test_stdin_batch_answers_before_waiting),
+		cmocka_unit_test(test_options_and_their_conflicts),
+		cmocka_unit_test(test_lost_output_is_an_error),
+		cmocka_unit_test(test_failed_export_keeps_the_old_file),
 		cmocka_unit_test(test_builtin_catalog_needs_no_file),
 		cmocka_unit_test(test_no_libpfm_at_run_time),
 	};
