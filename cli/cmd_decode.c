@@ -22,6 +22,13 @@ struct answers {
 	struct out *o;
 	bool json;
 	int count;			/* strings printed for this input */
+	int exact;			/* exact strings among them */
+	int refused;			/* exact ones that do not take the modifiers */
+	pmudb_t *db;
+	/* perf's modifiers of the input as libpfm's (":u:precise=2"),
+	 * appended to every string, and the registers the strings must give */
+	char suffix[64];
+	uint64_t config[3];
 	const char *kernel_pmu;		/* for naming left-over bits */
 	const char *family;
 	/* the nearest string over every PMU, kept until all are decoded */
@@ -48,10 +55,56 @@ static int keep_nearest(void *ctx, const struct pmudb_decoded *d)
 
 static int print_answer(void *ctx, const struct pmudb_decoded *d);
 
-/* Exact strings are printed as they come; a nearest one is kept. */
+/*
+ * perf's modifiers MODS as libpfm writes them, into SUFFIX (SIZE bytes):
+ * u and k as :u and :k, each p as a precise level, G and H as :mg and :mh
+ * (guest, host only), D as :pinned=1, e as :excl=1.  False for one libpfm
+ * has no spelling for, which *BAD is then: P (the highest level the
+ * machine has), I, S, W, and h (the hypervisor; an AMD PMU's own h is the
+ * host).
+ */
+static bool libpfm_modifiers(const char *mods, char *suffix, size_t size, char *bad)
+{
+	static const struct {
+		char perf;
+		const char *libpfm;
+	} spelled[] = { { 'u', ":u" }, { 'k', ":k" }, { 'G', ":mg" }, { 'H', ":mh" },
+			{ 'D', ":pinned=1" }, { 'e', ":excl=1" } };
+	size_t n = 0;
+	int precise = 0;
+	suffix[0] = '\0';
+	for (const char *m = mods; *m; m++)
+		if (*m == 'p')
+			precise++;
+		else if (!strchr("ukGHDe", *m))
+			return *bad = *m, false;
+	/* each once, in one order, whatever perf's order or repeats */
+	for (size_t i = 0; i < sizeof(spelled) / sizeof(spelled[0]); i++)
+		if (strchr(mods, spelled[i].perf))
+			n += (size_t)snprintf(suffix + n, size - n, "%s", spelled[i].libpfm);
+	if (precise)
+		snprintf(suffix + n, size - n, ":precise=%d", precise);
+	return true;
+}
+
+/* Exact strings are printed as they come, with the input's modifiers if
+ * the event takes them (and then still exact); a nearest one is kept. */
 static int take_answer(void *ctx, const struct pmudb_decoded *d)
 {
-	return d->exact ? print_answer(ctx, d) : keep_nearest(ctx, d);
+	struct answers *a = ctx;
+	if (!d->exact)
+		return keep_nearest(ctx, d);
+	if (!a->suffix[0])
+		return print_answer(ctx, d);
+	char event[600];
+	struct pmudb_encoding enc;
+	snprintf(event, sizeof(event), "%s%s", d->event, a->suffix);
+	if (pmudb_encode(a->db, event, NULL, &enc, NULL) || enc.config != a->config[0] || enc.config1 != a->config[1]
+	    || enc.config2 != a->config[2])
+		return a->refused++, 0;
+	struct pmudb_decoded with = *d;
+	with.event = event;
+	return print_answer(ctx, &with);
 }
 
 static bool is_core_name(const char *pmu)
@@ -133,6 +186,7 @@ static int print_answer(void *ctx, const struct pmudb_decoded *d)
 		out_str(o, "{\"event\":");
 		out_json_string(o, d->event);
 		out_str(o, d->exact ? ",\"exact\":true" : ",\"exact\":false");
+		a->exact += d->exact;
 		if (!d->exact) {
 			static const char *const reg[] = { "config", "config1", "config2" };
 			out_str(o, ",\"left\":{");
@@ -152,6 +206,7 @@ static int print_answer(void *ctx, const struct pmudb_decoded *d)
 		out_str(o, d->event);
 		out_char(o, '\n');
 		a->count++;
+		a->exact++;
 	} else {
 		out_str(o, "  nearest: ");
 		out_str(o, d->event);
@@ -215,6 +270,14 @@ static int decode_one(struct cli *c, const char *input, bool json, int max, stru
 				*raw.pmu && !is_core_name(raw.pmu) ? "has that kernel name" : "is a core PMU of the selected CPU");
 		return EXIT_REJECTED;
 	}
+	struct answers a = { .o = o, .json = json, .nearest_bits = -1, .db = c->db,
+			     .config = { raw.config, raw.config1, raw.config2 } };
+	char bad;
+	if (!libpfm_modifiers(raw.modifiers, a.suffix, sizeof(a.suffix), &bad)) {
+		out_flush(o);
+		fprintf(stderr, "pmudb: decode: %s: perf's modifier '%c' has no libpfm spelling\n", input, bad);
+		return EXIT_REJECTED;
+	}
 	if (json) {
 		out_str(o, "{\"input\":");
 		out_json_string(o, input);
@@ -226,8 +289,6 @@ static int decode_one(struct cli *c, const char *input, bool json, int max, stru
 		print_registers(o, &raw, false);
 		out_char(o, '\n');
 	}
-	int exact = 0;
-	struct answers a = { .o = o, .json = json, .nearest_bits = -1 };
 	for (int i = 0; i < scope.count; i++) {
 		if (pmudb_pmu_info(c->db, scope.pmus[i], &info)) {
 			out_flush(o);
@@ -247,8 +308,8 @@ static int decode_one(struct cli *c, const char *input, bool json, int max, stru
 			fprintf(stderr, "pmudb: decode: %s: %s\n", input, err.message);
 			return EXIT_USAGE;
 		}
-		exact += n;
 	}
+	int exact = a.exact;
 	if (!exact && a.nearest_bits > 0) {
 		struct pmudb_decoded d = { a.nearest, false, { a.nearest_left[0], a.nearest_left[1], a.nearest_left[2] } };
 		a.kernel_pmu = a.nearest_pmu;
@@ -257,7 +318,11 @@ static int decode_one(struct cli *c, const char *input, bool json, int max, stru
 	}
 	if (json)
 		out_str(o, "]}\n");
-	else if (!a.count)
+	else if (!a.count && a.refused) {
+		out_str(o, "  no event string that encodes to it takes ");
+		out_str(o, a.suffix);
+		out_char(o, '\n');
+	} else if (!a.count)
 		out_str(o, "  no event string of these PMUs comes near it\n");
 	return exact ? EXIT_GOOD : EXIT_REJECTED;
 }
@@ -268,8 +333,9 @@ static const char help[] =
 	"            PMU/term=value,.../ as perf writes it (cpu/event=0xc2,umask=0x1,cmask=1,inv/,\n"
 	"            uncore_cha_0/event=0x35,umask=0x21,config1=0x40/)\n"
 	"  Prints the event strings that encode to exactly it, shortest first (at most N, default 10),\n"
-	"  or the nearest one with the bits it leaves over.  PMUs: the kernel PMU named, else the core\n"
-	"  PMUs of --pmu, --cpu, --cpuinfo or this host.\n"
+	"  or the nearest one with the bits it leaves over.  perf's modifiers after the '/' are kept\n"
+	"  in libpfm's spelling (u k, p as :precise=N, G :mg, H :mh, D :pinned=1, e :excl=1).\n"
+	"  PMUs: the kernel PMU named, else the core PMUs of --pmu, --cpu, --cpuinfo or this host.\n"
 	"  exit status: 0 every encoding decoded exactly, 1 one had no exact string (or was malformed),\n"
 	"  2 usage or catalog error\n";
 

@@ -17,6 +17,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "pmudb.h"
 #include "testlib.h"
 
 static char *pmudb, *tmp;
@@ -382,6 +383,59 @@ static void test_options_and_their_conflicts(void **state)
 	test_run_free(&r);
 }
 
+/* perf's modifiers after the '/' are kept in decode's answers: each answer
+ * encodes to the registers and to the privilege, guest/host, precise,
+ * pinned and exclusive settings perf reads the modifiers as (computed
+ * here from perf's rules), and decoding encode --format perf's own output
+ * gives such answers. */
+static void test_decode_keeps_perf_modifiers(void **state)
+{
+	(void)state;
+	struct pmudb_error err;
+	pmudb_t *db = pmudb_open(NULL, &err);
+	assert_non_null(db);
+	static const char *const mods[] = { "u", "k", "uk", "G", "H", "GH", "pp", "D", "e", "upGD", "kk" };
+	for (size_t i = 0; i < sizeof(mods) / sizeof(mods[0]); i++) {
+		const char *m = mods[i];
+		char input[64];
+		snprintf(input, sizeof(input), "cpu/event=0xc0/%s", m);
+		struct run_result r;
+		run(&r, NULL, "--pmu", "skl", "decode", "--json", input, NULL);
+		assert_int_equal(r.status, 0);
+		json_error_t jerr;
+		json_t *j = json_loads(r.out, 0, &jerr);
+		assert_non_null(j);
+		json_t *answers = json_object_get(j, "answers");
+		assert_true(json_array_size(answers) > 0);
+		bool u = strchr(m, 'u'), k = strchr(m, 'k'), g = strchr(m, 'G'), h = strchr(m, 'H');
+		unsigned precise = 0;
+		for (const char *c = m; *c; c++)
+			precise += *c == 'p';
+		for (size_t a = 0; a < json_array_size(answers); a++) {
+			const char *event = json_string_value(json_object_get(json_array_get(answers, a), "event"));
+			struct pmudb_encoding e;
+			if (pmudb_encode(db, event, NULL, &e, &err))
+				fail_msg("%s: answer %s does not encode: %s", input, event, err.message);
+			/* perf: of u and k, only those given are counted; the
+			 * host only unless G (H with it: both) */
+			bool plm = u || k;
+			if (e.config != 0xc0 || (plm && (e.exclude_user != !u || e.exclude_kernel != !k))
+			    || e.exclude_host != (g && !h) || e.exclude_guest != !g || e.precise_ip != precise
+			    || e.pinned != !!strchr(m, 'D') || e.exclusive != !!strchr(m, 'e'))
+				fail_msg("%s: answer %s encodes otherwise than perf reads the modifiers", input, event);
+		}
+		json_decref(j);
+		test_run_free(&r);
+	}
+	/* one libpfm cannot write: refused, not dropped */
+	struct run_result r;
+	run(&r, NULL, "--pmu", "skl", "decode", "cpu/event=0xc0/I", NULL, NULL);
+	assert_int_equal(r.status, 1);
+	assert_non_null(strstr(r.err, "'I'"));
+	test_run_free(&r);
+	pmudb_close(db);
+}
+
 static void test_browsing_commands(void **state)
 {
 	(void)state;
@@ -454,6 +508,7 @@ int main(void)
 		cmocka_unit_test(test_every_command_over_a_damaged_table),
 		cmocka_unit_test(test_stdin_batch_answers_before_waiting),
 		cmocka_unit_test(test_options_and_their_conflicts),
+		cmocka_unit_test(test_decode_keeps_perf_modifiers),
 		cmocka_unit_test(test_lost_output_is_an_error),
 		cmocka_unit_test(test_failed_export_keeps_the_old_file),
 		cmocka_unit_test(test_builtin_catalog_needs_no_file),
