@@ -80,9 +80,24 @@ static int print_event(struct cli *c, int pmu, int event)
 	return EXIT_GOOD;
 }
 
+/* Whether the attributes EVENT gives are the event's, with values it
+ * takes: an unknown one is refused as encode refuses it.  A combination
+ * the event does not take (a unit mask missing, two that exclude each
+ * other) is what info is for, and is shown. */
+static bool attributes_known(struct cli *c, const char *event, struct pmudb_error *err)
+{
+	struct pmudb_encoding enc;
+	int r = pmudb_encode(c->db, event, cli_scope_for(c, event), &enc, err);
+	return r != PMUDB_ERR_ATTR && r != PMUDB_ERR_ATTR_VAL && r != PMUDB_ERR_ATTR_SET && r != PMUDB_ERR_TOOMANY;
+}
+
 int cmd_info(struct cli *c, int argc, char **argv)
 {
-	if (argc != 2 || argv[1][0] == '-') {
+	/* "--": what follows is the event, whatever it looks like */
+	bool dashes = argc >= 2 && !strcmp(argv[1], "--");
+	if (dashes)
+		argv++, argc--;
+	if (argc != 2 || (!dashes && argv[1][0] == '-')) {
 		bool help = argc == 2 && !strcmp(argv[1], "--help");
 		fputs("usage: pmudb info EVENT   (pmu::EVENT, or EVENT with --pmu or --cpu)\n", help ? stdout : stderr);
 		return help ? EXIT_GOOD : EXIT_USAGE;
@@ -94,6 +109,9 @@ int cmd_info(struct cli *c, int argc, char **argv)
 		if (pmudb_find_event(c->db, argv[1], cli_scope_for(c, argv[1]), &pmu, &event, &err)) {
 			fprintf(stderr, "pmudb: info: %s: %s\n", argv[1], err.message);
 			status = err.code == PMUDB_ERR_CATALOG ? EXIT_USAGE : EXIT_REJECTED;
+		} else if (!attributes_known(c, argv[1], &err)) {
+			fprintf(stderr, "pmudb: info: %s: %s\n", argv[1], err.message);
+			status = EXIT_REJECTED;
 		} else {
 			status = print_event(c, pmu, event);
 		}

@@ -32,7 +32,11 @@ static int list_pmu(struct cli *c, int pmu)
 
 int cmd_list(struct cli *c, int argc, char **argv)
 {
-	if (argc > 2 || (argc == 2 && argv[1][0] == '-')) {
+	/* "--": what follows is the PMU, whatever it looks like */
+	bool dashes = argc >= 2 && !strcmp(argv[1], "--");
+	if (dashes)
+		argv++, argc--;
+	if (argc > 2 || (argc == 2 && !dashes && argv[1][0] == '-')) {
 		bool help = argc == 2 && !strcmp(argv[1], "--help");
 		fputs("usage: pmudb list [PMU]   (no PMU: those of --pmu or --cpu)\n", help ? stdout : stderr);
 		return help ? EXIT_GOOD : EXIT_USAGE;

@@ -41,24 +41,56 @@ static const char usage[] =
 	"\n"
 	"exit status: 0 all good, 1 an event was rejected (or nothing found), 2 usage or catalog error\n";
 
+/* What a command that runs another (stat) says of its own options: which
+ * take the next argument as their value. */
+struct own_options {
+	const char *short_values;	/* "eIpo" */
+	const char *const *long_values;	/* "--event" ..., NULL-ended */
+};
+
+/* Whether ARG, an option of the command's own, takes the next argument as
+ * its value ("-e", "-ae", "--event"; not "-eEVENT" or "--event=E"). */
+static bool takes_next(const char *arg, const struct own_options *own)
+{
+	if (arg[1] == '-') {
+		for (const char *const *l = own->long_values; *l; l++)
+			if (!strcmp(arg, *l))
+				return true;
+		return false;
+	}
+	for (const char *p = arg + 1; *p; p++)
+		if (strchr(own->short_values, *p))
+			return !p[1];	/* the rest of the cluster is its value */
+	return false;
+}
+
 /*
  * The options that choose the catalog and the PMUs may also follow the
  * command (pmudb encode --pmu skl EVENT): they are taken out of the
- * command's arguments here, so each command parses only its own.
+ * command's arguments here, so each command parses only its own.  For a
+ * command that runs another (OWN not NULL), only up to that command: what
+ * follows is its arguments (pmudb stat -e E make --db x: make's --db).
  */
-static int take_global_options(struct cli *c, int *argc, char **argv)
+static int take_global_options(struct cli *c, int *argc, char **argv, const struct own_options *own)
 {
 	static const struct { const char *name; int offset; } globals[] = {
 		{ "--db", offsetof(struct cli, db_path) }, { "--pmu", offsetof(struct cli, pmu) },
 		{ "--cpu", offsetof(struct cli, cpu) }, { "--cpuinfo", offsetof(struct cli, cpuinfo) },
 	};
 	int out = 1;
+	bool value_next = false;
 	for (int i = 1; i < *argc; i++) {
 		bool taken = false;
-		if (!strcmp(argv[i], "--")) {
+		bool operand = own && !value_next && (argv[i][0] != '-' || !argv[i][1]);
+		if (!strcmp(argv[i], "--") || operand) {
 			while (i < *argc)
 				argv[out++] = argv[i++];
 			break;
+		}
+		if (value_next) {
+			value_next = false;
+			argv[out++] = argv[i];
+			continue;
 		}
 		for (size_t g = 0; g < sizeof(globals) / sizeof(globals[0]) && !taken; g++) {
 			size_t n = strlen(globals[g].name);
@@ -82,8 +114,10 @@ static int take_global_options(struct cli *c, int *argc, char **argv)
 				c->pmus[c->npmus++] = c->pmu;
 			}
 		}
-		if (!taken)
+		if (!taken) {
+			value_next = own && takes_next(argv[i], own);
 			argv[out++] = argv[i];
+		}
 	}
 	*argc = out;
 	argv[out] = NULL;
@@ -102,13 +136,18 @@ static int output_written(int status)
 	return EXIT_USAGE;
 }
 
+static const char *const stat_long_values[] = { "--event", "--interval", "--pid", "--output", NULL };
+static const struct own_options stat_options = { "eIpo", stat_long_values };
+
 static const struct {
 	const char *name;
 	int (*run)(struct cli *c, int argc, char **argv);
+	const struct own_options *runs_a_command;	/* cmd_stat.c's options */
 } commands[] = {
-	{ "encode", cmd_encode }, { "pmus", cmd_pmus }, { "list", cmd_list },
-	{ "info", cmd_info }, { "search", cmd_search }, { "detect", cmd_detect },
-	{ "stat", cmd_stat }, { "decode", cmd_decode }, { "export", cmd_export }, { "diff", cmd_diff },
+	{ "encode", cmd_encode, NULL }, { "pmus", cmd_pmus, NULL }, { "list", cmd_list, NULL },
+	{ "info", cmd_info, NULL }, { "search", cmd_search, NULL }, { "detect", cmd_detect, NULL },
+	{ "stat", cmd_stat, &stat_options }, { "decode", cmd_decode, NULL }, { "export", cmd_export, NULL },
+	{ "diff", cmd_diff, NULL },
 };
 
 int main(int argc, char **argv)
@@ -161,7 +200,7 @@ int main(int argc, char **argv)
 		if (!strcmp(commands[i].name, name)) {
 			int sub_argc = argc - optind;
 			char **sub_argv = argv + optind;
-			if (take_global_options(&c, &sub_argc, sub_argv))
+			if (take_global_options(&c, &sub_argc, sub_argv, commands[i].runs_a_command))
 				return EXIT_USAGE;
 			/* $PMUDB_CPUINFO stands where no option chooses the PMUs */
 			const char *env = getenv("PMUDB_CPUINFO");

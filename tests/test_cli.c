@@ -376,6 +376,30 @@ static void test_options_and_their_conflicts(void **state)
 	assert_int_equal(r.status, 1);
 	assert_int_equal(test_line_count(r.err), 1);
 	test_run_free(&r);
+	/* "--": what follows is the operand, whatever it looks like */
+	run(&r, NULL, "search", "--", "--db", NULL, NULL, NULL);
+	assert_int_equal(r.status, 1);	/* searched: nothing has "--db" */
+	assert_non_null(strstr(r.err, "nothing matches '--db'"));
+	test_run_free(&r);
+	run(&r, NULL, "list", "--", "skl", NULL, NULL, NULL);
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "skl::INST_RETIRED\n"));
+	test_run_free(&r);
+	run(&r, NULL, "info", "--", "skl::INST_RETIRED", NULL, NULL, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_free(&r);
+	/* info refuses the attributes encode refuses, and shows a combination
+	 * the event does not take (what info is for) */
+	run(&r, NULL, "info", "skl::INST_RETIRED:BOGUS", NULL, NULL, NULL, NULL);
+	assert_int_equal(r.status, 1);
+	assert_non_null(strstr(r.err, "BOGUS"));
+	test_run_free(&r);
+	run(&r, NULL, "info", "skl::INST_RETIRED:c=x", NULL, NULL, NULL, NULL);
+	assert_int_equal(r.status, 1);
+	test_run_free(&r);
+	run(&r, NULL, "info", "skl::INST_RETIRED:ANY_P:u", NULL, NULL, NULL, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_free(&r);
 	/* a command's option error names the program */
 	run(&r, NULL, "encode", "--bogus", NULL, NULL, NULL, NULL);
 	assert_int_equal(r.status, 2);

@@ -484,6 +484,13 @@ static void test_command_status_is_reported(void **state)
 	assert_int_equal(r.status, 0);
 	assert_non_null(strstr(r.out, "killed by signal 9"));
 	test_run_free(&r);
+	/* without "--", what follows the command's name is its own, pmudb's
+	 * global options too */
+	run_pmudb(&r, "stat", "-e", "perf::PERF_COUNT_SW_CPU_CLOCK:u", "echo", "A", "--pmu", "skl", "--db",
+		  "/nonexistent", "-e", "B", NULL);
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "A --pmu skl --db /nonexistent -e B\n"));
+	test_run_free(&r);
 }
 
 /* ---- pmudb stat: errors -------------------------------------------------------- */
