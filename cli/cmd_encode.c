@@ -56,10 +56,12 @@ static void print_json(struct out *o, const char *event, const struct pmudb_enco
 	out_lit(o, "}\n");
 }
 
-static void print_json_error(struct out *o, const char *event, const struct pmudb_error *err)
+/* EVENT is LEN bytes long (a batch line may hold NULs: shown as \u0000,
+ * so that the object names the line it answers). */
+static void print_json_error(struct out *o, const char *event, size_t len, const struct pmudb_error *err)
 {
 	out_lit(o, "{\"event\":");
-	out_json_string(o, event);
+	out_json_bytes(o, event, len);
 	json_field(o, "error");
 	out_json_string(o, err->message);
 	/* the code's name is the library's own ASCII: nothing to escape */
@@ -123,12 +125,12 @@ static int encode_line(struct cli *c, struct out *o, char *line, size_t n)
 	if (memchr(line, '\0', n)) {
 		err.code = PMUDB_ERR_INVAL;
 		snprintf(err.message, sizeof(err.message), "invalid parameters: the line holds a NUL byte");
-		print_json_error(o, line, &err);
+		print_json_error(o, line, n, &err);
 		return EXIT_REJECTED;
 	}
 	int r = encode_one(c, line, &enc, &err);
 	if (r) {
-		print_json_error(o, line, &err);
+		print_json_error(o, line, n, &err);
 		return r == PMUDB_ERR_CATALOG ? EXIT_USAGE : EXIT_REJECTED;
 	}
 	print_json(o, line, &enc);
@@ -263,7 +265,7 @@ int cmd_encode(struct cli *c, int argc, char **argv)
 			int r = encode_one(c, argv[i], &enc, &err);
 			if (r) {
 				if (format == JSON)
-					print_json_error(&o, argv[i], &err);
+					print_json_error(&o, argv[i], strlen(argv[i]), &err);
 				out_flush(&o);
 				fflush(stdout);
 				fprintf(stderr, "pmudb: %s: %s\n", argv[i], err.message);

@@ -209,7 +209,12 @@ static size_t put_escaped(struct out *o, const unsigned char *s)
 
 void out_json_string(struct out *o, const char *str)
 {
-	const unsigned char *s = (const unsigned char *)str, *end = s + strlen(str);
+	out_json_bytes(o, str, strlen(str));
+}
+
+void out_json_bytes(struct out *o, const char *str, size_t len)
+{
+	const unsigned char *s = (const unsigned char *)str, *end = s + len;
 	out_char(o, '"');
 	while (s < end) {
 		/* copy_plain's room: the rest, or what the buffer holds */

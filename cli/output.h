@@ -72,6 +72,9 @@ static inline char *put_digits(char *p, uint64_t v)
  * escaped, valid UTF-8 kept as it is and each byte that is not part of a
  * valid UTF-8 sequence replaced by U+FFFD. */
 void out_json_string(struct out *o, const char *s);
+/* The same for the LEN bytes at S, NULs among them (as \u0000); S[LEN]
+ * must be readable and NUL (a UTF-8 sequence is read no further). */
+void out_json_bytes(struct out *o, const char *s, size_t len);
 /* Writes what is buffered to the FILE. */
 void out_flush(struct out *o);
 

@@ -400,6 +400,14 @@ static void test_options_and_their_conflicts(void **state)
 	run(&r, NULL, "info", "skl::INST_RETIRED:ANY_P:u", NULL, NULL, NULL, NULL);
 	assert_int_equal(r.status, 0);
 	test_run_free(&r);
+	/* a batch line holding a NUL: its object names the whole line */
+	char script[1024];
+	snprintf(script, sizeof(script), "printf 'skl::INST_RETIRED\\000junk\\n' | '%s' encode --stdin", pmudb);
+	char *sh[] = { "/bin/sh", "-c", script, NULL };
+	test_run(sh, NULL, &r);
+	assert_int_equal(r.status, 1);
+	assert_non_null(strstr(r.out, "\"event\":\"skl::INST_RETIRED\\u0000junk\""));
+	test_run_free(&r);
 	/* a command's option error names the program */
 	run(&r, NULL, "encode", "--bogus", NULL, NULL, NULL, NULL);
 	assert_int_equal(r.status, 2);
