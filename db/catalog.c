@@ -6,6 +6,7 @@
  */
 #include "catalog.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -437,14 +438,22 @@ static int check_file(const char *path, struct pmudb_error *err)
 {
 	struct stat sb;
 	if (stat(path, &sb))
-		return set_error(err, PMUDB_ERR_CATALOG, "%s: no such catalog file", path);
+		return set_error(err, PMUDB_ERR_CATALOG, "%s: %s", path,
+				 errno == ENOENT ? "no such catalog file" : strerror(errno));
+	/* SQLite's own words for these ("disk I/O error", an empty FIFO) name
+	 * no cause */
+	if (S_ISDIR(sb.st_mode))
+		return set_error(err, PMUDB_ERR_CATALOG, "%s: is a directory, not a catalog file", path);
+	if (!S_ISREG(sb.st_mode))
+		return set_error(err, PMUDB_ERR_CATALOG, "%s: not a regular file (a catalog is one)", path);
 	if (sb.st_size == 0)
 		return set_error(err, PMUDB_ERR_CATALOG, "%s: catalog file is empty", path);
 	unsigned char header[100];
 	FILE *f = fopen(path, "rb");
-	size_t n = f ? fread(header, 1, sizeof(header), f) : 0;
-	if (f)
-		fclose(f);
+	if (!f)
+		return set_error(err, PMUDB_ERR_CATALOG, "%s: cannot read: %s", path, strerror(errno));
+	size_t n = fread(header, 1, sizeof(header), f);
+	fclose(f);
 	if (n == sizeof(header) && !memcmp(header, "SQLite format 3", 16) && check_length(header, (size_t)sb.st_size))
 		return set_error(err, PMUDB_ERR_CATALOG, "%s: catalog is damaged: the file is shorter than it says", path);
 	return 0;

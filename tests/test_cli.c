@@ -189,6 +189,22 @@ static void test_bad_catalog_exits_2_with_one_line(void **state)
 	assert_non_null(strstr(r.err, path));
 	test_run_free(&r);
 
+	/* a directory and a FIFO: the cause named, not SQLite's "disk I/O
+	 * error" or an empty file */
+	char fifo[512];
+	snprintf(fifo, sizeof(fifo), "%s/fifo.db", tmp);
+	assert_int_equal(mkfifo(fifo, 0600), 0);
+	const char *const odd[][2] = { { tmp, "is a directory" }, { fifo, "not a regular file" } };
+	for (int i = 0; i < 2; i++) {
+		run(&r, NULL, "--db", odd[i][0], "pmus", NULL, NULL, NULL);
+		assert_int_equal(r.status, 2);
+		assert_int_equal(test_line_count(r.err), 1);
+		if (!strstr(r.err, odd[i][1]))
+			fail_msg("--db %s: '%s' lacks '%s'", odd[i][0], r.err, odd[i][1]);
+		test_run_free(&r);
+	}
+	unlink(fifo);
+
 	setenv("PMUDB_DB", "/nonexistent/pmudb.db", 1);
 	run(&r, NULL, "pmus", NULL, NULL, NULL, NULL, NULL);
 	unsetenv("PMUDB_DB");
