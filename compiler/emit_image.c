@@ -6,6 +6,7 @@
  */
 #include "emit_image.h"
 
+#include <errno.h>
 #include <sqlite3.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -14,6 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "out_target.h"
 #include "../db/image.h"
 #include "../db/packed.h"
 #include "../db/unpack.h"
@@ -134,7 +136,7 @@ static const char *check(const struct packed_writer *w)
 	return NULL;
 }
 
-int image_write(const char *catalog, const char *out, char **error)
+int image_write(const char *catalog, const char *out, const char *temp, char **error)
 {
 	struct image_writer iw = { .catalog = catalog };
 	*error = NULL;
@@ -150,17 +152,17 @@ int image_write(const char *catalog, const char *out, char **error)
 		iw.error = xprintf("%s: the image of it would be refused: %s", catalog, why ? why : "too large");
 		r = -1;
 	}
-	char *temp = xprintf("%s.tmp", out);
 	FILE *f = r ? NULL : fopen(temp, "wb");
 	bool written = f && fwrite(iw.w.data, 1, iw.w.len, f) == iw.w.len;
 	if (f && fclose(f))
 		written = false;
+	if (written)
+		out_keep_mode(temp, out);
 	if (!r && (!written || rename(temp, out))) {
-		iw.error = xprintf("%s: cannot write", out);
+		iw.error = xprintf("%s: cannot write: %s", out, strerror(errno));
 		unlink(temp);
 		r = -1;
 	}
-	free(temp);
 	free(iw.w.data);
 	*error = iw.error;
 	return r;

@@ -5,9 +5,9 @@
 #define PMUDB_EMIT_IMAGE_H
 
 /* Reads CATALOG's packed blobs through SQLite, unpacks them and writes
- * the image to OUT (through a temporary file beside it, renamed when
+ * the image to OUT (through TEMP, a file beside it, renamed when
  * complete), then checks it as the runtime will.  0, or -1 with *ERROR
  * (malloc'd) naming the file at fault. */
-int image_write(const char *catalog, const char *out, char **error);
+int image_write(const char *catalog, const char *out, const char *temp, char **error);
 
 #endif

@@ -34,6 +34,7 @@
 #include "emit_image.h"
 #include "ingest.h"
 #include "model.h"
+#include "out_target.h"
 #include "reconcile.h"
 #include "tables.h"
 #include "twins.h"
@@ -57,7 +58,8 @@ static const char usage[] =
 	"  --pmu-events DIR  the vendors' event lists: perf's pmu-events tree\n"
 	"                    (tools/perf/pmu-events/arch of the Linux kernel) or a\n"
 	"                    checkout of Intel's perfmon repository\n"
-	"  --out FILE        catalog to write (default: build/pmudb.db); replaced only\n"
+	"  --out FILE        catalog to write (default: build/pmudb.db; a regular file or\n"
+	"                    none, not an input; a symbolic link is followed); replaced only\n"
 	"                    when the new one is complete and verified\n"
 	"  --quiet           print nothing but errors\n"
 	"  --image-of CATALOG  write the built-in image of a built catalog to FILE:\n"
@@ -164,10 +166,11 @@ static int sync_path(const char *path, int flags)
 	return r;
 }
 
-/* Moves the verified TEMP over OUT, durably. */
+/* Moves the verified TEMP over OUT, durably, with OUT's mode. */
 static int install(const char *temp, const char *out, char **error)
 {
 	char *dir = xstrdup(out);
+	out_keep_mode(temp, out);
 	int r = sync_path(temp, O_RDONLY) || rename(temp, out) || sync_path(dirname(dir), O_RDONLY | O_DIRECTORY);
 	if (r)
 		*error = xprintf("%s: cannot install the new catalog: %s", out, strerror(errno));
@@ -331,7 +334,7 @@ int main(int argc, char **argv)
 	char *default_tables[] = { "tables" };
 	char **tables = calloc((size_t)argc, sizeof(*tables));
 	int table_count = 0;
-	const char *out = "build/pmudb.db", *vendor_tree = NULL, *image_of = NULL;
+	const char *out = NULL, *vendor_tree = NULL, *image_of = NULL;
 	bool quiet = false;
 	int c;
 	while ((c = getopt_long(argc, argv, "t:e:o:qh", options, NULL)) != -1) {
@@ -356,21 +359,36 @@ int main(int argc, char **argv)
 			free(tables);
 		return EXIT_USAGE;
 	}
-	if (image_of) {
+	if (image_of && (!out || vendor_tree || tables != default_tables)) {
+		fprintf(stderr, "pmudb-build: --image-of takes --out FILE and nothing else\n%s", usage);
 		if (tables != default_tables)
 			free(tables);
-		char *error = NULL;
-		if (image_write(image_of, out, &error)) {
-			fprintf(stderr, "pmudb-build: %s\n", error ? error : "out of memory");
-			free(error);
-			return EXIT_BUILD_FAILED;
-		}
-		return 0;
+		return EXIT_USAGE;
 	}
-
+	char *error = NULL;
+	char *const *inputs = image_of ? (char *const *)&image_of : tables;
+	char *target = out_target(out ? out : "build/pmudb.db", inputs, image_of ? 1 : table_count, &error);
+	if (!target) {
+		fprintf(stderr, "%s\n", error);
+		free(error);
+		if (tables != default_tables)
+			free(tables);
+		return EXIT_USAGE;
+	}
 	signal(SIGINT, remove_temp_and_exit);
 	signal(SIGTERM, remove_temp_and_exit);
 	signal(SIGHUP, remove_temp_and_exit);
+	signal(SIGQUIT, remove_temp_and_exit);
+	if (image_of) {
+		snprintf(temp_path, sizeof(temp_path), "%s.tmp.%ld", target, (long)getpid());
+		int failed = image_write(image_of, target, temp_path, &error);
+		temp_path[0] = '\0';
+		if (failed)
+			fprintf(stderr, "pmudb-build: %s\n", error ? error : "out of memory");
+		free(error);
+		free(target);
+		return failed ? EXIT_BUILD_FAILED : 0;
+	}
 
 	/* Encode every PMU, not only those of the build host. */
 	setenv("LIBPFM_ENCODE_INACTIVE", "1", 1);
@@ -379,8 +397,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "pmudb-build: libpfm: %s\n", pfm_strerror(r));
 		return EXIT_BUILD_FAILED;
 	}
-	char *error = NULL;
-	r = build(tables, table_count, vendor_tree, out, quiet, &error);
+	r = build(tables, table_count, vendor_tree, target, quiet, &error);
+	free(target);
 	if (r)
 		fprintf(stderr, "%s\n", error ? error : "pmudb-build: failed");
 	free(error);

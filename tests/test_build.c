@@ -178,6 +178,63 @@ static void test_failed_build_keeps_the_old_catalog(void **state)
 	free(before);
 }
 
+/* --out is checked before any work: a FIFO, a directory or an input is
+ * refused (a rename would have replaced it: as root, --out /dev/null made
+ * the device a file), and a symbolic link is written through, the
+ * target's mode kept. */
+static void test_out_is_checked_before_the_build(void **state)
+{
+	(void)state;
+	char *fifo = temp_path("fifo.db"), *table = temp_path("table.yaml");
+	assert_int_equal(mkfifo(fifo, 0600), 0);
+	assert_int_equal(test_copy_file("tables/cpuid.yaml", table), 0);
+	struct {
+		const char *out, *tables, *expect;
+	} refused[] = {
+		{ fifo, "tables", "not a regular file" },
+		{ tmp, "tables", "a directory" },
+		{ table, table, "an input of the build" },
+		{ "/nonexistent/dir/x.db", "tables", "cannot write in /nonexistent/dir" },
+	};
+	for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++) {
+		char *argv[] = { compiler, "--quiet", "--tables", (char *)refused[i].tables, "--out",
+				 (char *)refused[i].out, NULL };
+		struct run_result r;
+		test_run(argv, NULL, &r);
+		if (r.status != 2 || !strstr(r.err, refused[i].expect))
+			fail_msg("--out %s: exit %d, '%s' (expected 2, '%s')", refused[i].out, r.status, r.err,
+				 refused[i].expect);
+		test_run_free(&r);
+	}
+	struct stat sb;
+	assert_int_equal(stat(fifo, &sb), 0);
+	assert_true(S_ISFIFO(sb.st_mode));
+	assert_true(test_files_equal(table, "tables/cpuid.yaml"));
+	/* --image-of needs its --out (the default is the catalog itself) */
+	char *no_out[] = { compiler, "--image-of", catalog, NULL };
+	struct run_result r;
+	test_run(no_out, NULL, &r);
+	assert_int_equal(r.status, 2);
+	test_run_free(&r);
+	/* through a symbolic link to a read-only file */
+	char *image = temp_path("image.bin"), *link = temp_path("image.link");
+	FILE *f = fopen(image, "w");
+	fputs("old\n", f);
+	fclose(f);
+	assert_int_equal(chmod(image, 0444), 0);
+	assert_int_equal(symlink(image, link), 0);
+	char *through[] = { compiler, "--image-of", catalog, "--out", link, NULL };
+	test_run(through, NULL, &r);
+	assert_int_equal(r.status, 0);
+	test_run_free(&r);
+	assert_int_equal(lstat(link, &sb), 0);
+	assert_true(S_ISLNK(sb.st_mode));
+	assert_int_equal(stat(image, &sb), 0);
+	assert_int_equal(sb.st_mode & 0777, 0444);
+	assert_true(sb.st_size > 1000);
+	free(fifo), free(table), free(image), free(link);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -185,6 +242,7 @@ int main(void)
 		cmocka_unit_test(test_libpfm_part_is_smaller_than_libpfm),
 		cmocka_unit_test(test_interrupted_build_keeps_the_old_catalog),
 		cmocka_unit_test(test_failed_build_keeps_the_old_catalog),
+		cmocka_unit_test(test_out_is_checked_before_the_build),
 	};
 	return cmocka_run_group_tests_name("build", tests, setup, teardown);
 }
