@@ -26,6 +26,7 @@
 #include <strings.h>
 #include <sys/stat.h>
 
+#include "number.h"
 #include "../db/errors.h"
 
 /* One JSON file being read, for error positions. */
@@ -150,11 +151,8 @@ static int number_field(const struct source *s, json_t *e, const char *name, con
 		return fail_at(error, s, name, "event '%s': %s must be a string or an integer", name, key);
 	if ((!strcasecmp(text, "null") || !strcasecmp(text, "na") || !strcasecmp(text, "tbd")))
 		return 0;	/* Intel's placeholders for "none" */
-	char *end = NULL;
-	errno = 0;
-	if (*text && !isspace((unsigned char)*text) && *text != '-')
-		*out = strtoull(text, &end, 0);
-	if (!end || end == text || errno || (*end && *end != ','))
+	char *end;
+	if (!number_read(text, out, &end) || (*end && *end != ','))
 		return fail_at(error, s, name, "event '%s': %s '%s' is not a number (decimal or 0x hex)", name, key, text);
 	return 0;
 }

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "number.h"
 #include "model.h"
 #include "../db/errors.h"
 
@@ -186,12 +187,9 @@ int ydoc_u64(struct ydoc *d, yaml_node_t *node, const char *key, uint64_t *out)
 	if (node->type != YAML_SCALAR_NODE)
 		return ydoc_fail(d, node, "wrong type: '%s' must be an integer, not %s", key, kind_name(node));
 	const char *s = scalar(node);
-	char *end = NULL;
-	errno = 0;
-	unsigned long long v = strtoull(s, &end, 0);
-	if (!*s || *end || *s == '-' || errno)
+	char *end;
+	if (!number_read(s, out, &end) || *end)
 		return ydoc_fail(d, node, "wrong type: '%s' must be an integer (decimal or 0x hex), not '%s'", key, s);
-	*out = v;
 	return 0;
 }
 
