@@ -159,8 +159,20 @@ static int apply_hardwire(struct ydoc *d, struct override *o, struct event *ev, 
 		int m = event_modifier(ev, name);
 		if (m < 0)
 			return ydoc_fail(d, k, "%s has no modifier '%s' to hard-wire", ev->name, name);
+		for (yaml_node_pair_t *before = o->hardwire->data.mapping.pairs.start; before < pair; before++) {
+			yaml_node_t *bk = ydoc_node(d, before->key);
+			if (bk->type == YAML_SCALAR_NODE && !strcmp((const char *)bk->data.scalar.value, name))
+				return ydoc_fail(d, k, "duplicate key '%s' in 'hardwire'", name);
+		}
 		if (ydoc_u64(d, v, name, &value))
 			return -1;
+		/* what libpfm takes for it (derived): a value past it would be
+		 * cut to its field's width in the encoding */
+		const struct modifier *mod = &ev->modifiers.items[m];
+		uint64_t hi = mod->is_integer ? mod->max : 1, lo = mod->is_integer ? mod->min : 0;
+		if ((mod->probed || !mod->is_integer) && (value < lo || value > hi))
+			return ydoc_fail(d, v, "'%s' is out of range: %llu is not within %llu..%llu", name,
+					 (unsigned long long)value, (unsigned long long)lo, (unsigned long long)hi);
 		struct implied_value *iv = NULL;
 		for (size_t i = 0; i < u->implied.count && !iv; i++)
 			if (u->implied.items[i].modifier == m)
