@@ -236,6 +236,14 @@ static int read_event(const struct source *s, struct vendor_uarch *u, json_t *e,
 	const char *name = string_field(e, "EventName");
 	const char *arch_std = string_field(e, "ArchStdEvent");
 	json_t *base = NULL;
+	/* a name that is not a string is no metric (they have none): the
+	 * event would be lost without a word */
+	json_t *named = json_object_get(e, "EventName");
+	if (named && !json_is_string(named))
+		return fail_at(error, s, NULL, "an entry's EventName is not a string");
+	named = json_object_get(e, "ArchStdEvent");
+	if (named && !json_is_string(named))
+		return fail_at(error, s, NULL, "an entry's ArchStdEvent is not a string");
 	if (!name && arch_std) {
 		char *lower = xstrdup(arch_std);
 		for (char *p = lower; *p; p++)
@@ -408,6 +416,18 @@ static bool file_exists(const char *path)
 	return !stat(path, &sb) && S_ISREG(sb.st_mode);
 }
 
+/* A mapfile's folder: µarch names, '/' between them (arm/cortex-a76-n1),
+ * never ".." or a path from the root: the tree's own folders only. */
+static bool folder_name(const char *folder)
+{
+	char *copy = xstrdup(folder), *save = NULL;
+	bool ok = *folder && *folder != '/' && folder[strlen(folder) - 1] != '/' && !strstr(folder, "//");
+	for (char *part = strtok_r(copy, "/", &save); ok && part; part = strtok_r(NULL, "/", &save))
+		ok = typable(part);
+	free(copy);
+	return ok;
+}
+
 /* perf's layout: ROOT/ARCH/mapfile.csv, rows "ID,VERSION,FOLDER,TYPE". */
 static int read_kernel_arch(struct model *m, const char *root, const char *arch, char **error)
 {
@@ -415,10 +435,11 @@ static int read_kernel_arch(struct model *m, const char *root, const char *arch,
 	char *mapfile = xprintf("%s/mapfile.csv", archdir);
 	FILE *f = fopen(mapfile, "r");
 	json_t *std = json_object();
-	int r = f ? read_std_events(archdir, std, error) : 0;
-	char line[1024];
+	int r = f ? read_std_events(archdir, std, error) : fail(error, "%s:0:0: cannot open: %s", mapfile, strerror(errno));
+	char *line = NULL;
+	size_t cap = 0;
 	int lineno = 0;
-	while (!r && f && fgets(line, sizeof(line), f)) {
+	while (!r && f && getline(&line, &cap, f) >= 0) {
 		lineno++;
 		char *fields[8];
 		int n = split_row(line, fields, 8);
@@ -428,7 +449,7 @@ static int read_kernel_arch(struct model *m, const char *root, const char *arch,
 			r = fail(error, "%s:%d:1: expected ID,VERSION,FOLDER,TYPE", mapfile, lineno);
 		if (r || strcmp(fields[3], "core"))
 			continue;	/* uncore and system rows: not core events */
-		if (!typable(fields[2]) && !strchr(fields[2], '/'))
+		if (!folder_name(fields[2]))
 			r = fail(error, "%s:%d:1: folder '%s' is not a µarch name", mapfile, lineno, fields[2]);
 		if (r)
 			break;
@@ -443,6 +464,9 @@ static int read_kernel_arch(struct model *m, const char *root, const char *arch,
 			free(rel);
 		}
 	}
+	if (!r && f && ferror(f))
+		r = fail(error, "%s:%d:0: cannot read: %s", mapfile, lineno + 1, strerror(errno));
+	free(line);
 	if (f)
 		fclose(f);
 	json_decref(std);
@@ -553,12 +577,15 @@ int vendor_tree_read(struct model *m, const char *dir, char **error)
 		m->vendor_layout = xstrdup("kernel");
 		bool any = false;
 		for (size_t i = 0; !r && i < sizeof(arches) / sizeof(arches[0]); i++) {
-			char *map = xprintf("%s/%s/mapfile.csv", root, arches[i]);
-			if (file_exists(map)) {
+			/* an arch folder reads through its mapfile: one that is
+			 * missing or unreadable is an error, not an arch left out */
+			char *archdir = xprintf("%s/%s", root, arches[i]);
+			struct stat sb;
+			if (!stat(archdir, &sb) && S_ISDIR(sb.st_mode)) {
 				any = true;
 				r = read_kernel_arch(m, root, arches[i], error);
 			}
-			free(map);
+			free(archdir);
 		}
 		if (!r && !any)
 			r = fail(error, "%s:0:0: not a vendor tree: no mapfile.csv here, nor in x86/ or arm64/ (nor under arch/)",
