@@ -18,6 +18,11 @@ struct item {
 	char *name;		/* "EVENT" or "EVENT:UMASK" */
 	bool encodes;
 	uint64_t regs[3];
+	/* what the registers are read by: perf's type and the kernel PMU
+	 * (perf::DTLB-PREFETCHES, type 3, is no rename of a core event
+	 * that has its config) */
+	int type;
+	char sysfs_pmu[64];
 	bool matched;		/* by name, or (only in one) by encoding */
 };
 
@@ -47,6 +52,8 @@ static int collect(void *ctx, int pmu, const struct pmudb_pmu_info *p, const str
 		return s->nomem = true, EXIT_USAGE;
 	x->encodes = !it->status;
 	x->regs[0] = it->enc.config, x->regs[1] = it->enc.config1, x->regs[2] = it->enc.config2;
+	x->type = it->enc.type;
+	snprintf(x->sysfs_pmu, sizeof(x->sysfs_pmu), "%s", it->enc.sysfs_pmu);
 	x->matched = false;
 	s->n++;
 	return 0;
@@ -59,7 +66,8 @@ static int by_name(const void *a, const void *b)
 
 static bool same_regs(const struct item *a, const struct item *b)
 {
-	return a->encodes && b->encodes && !memcmp(a->regs, b->regs, sizeof(a->regs));
+	return a->encodes && b->encodes && !memcmp(a->regs, b->regs, sizeof(a->regs)) && a->type == b->type
+	       && !strcmp(a->sysfs_pmu, b->sysfs_pmu);
 }
 
 static void put_regs(struct out *o, const uint64_t r[3], bool json)
@@ -180,7 +188,9 @@ static void by_aliases(struct report *r, pmudb_t *db, struct side *a, struct sid
 			snprintf(str, sizeof(str), "%s::%s", other->pmu, x->name);
 			if (x->matched || pmudb_encode(db, str, NULL, &e, NULL))
 				continue;
-			struct item y = { .name = x->name, .encodes = true, .regs = { e.config, e.config1, e.config2 } };
+			struct item y = { .name = x->name, .encodes = true, .regs = { e.config, e.config1, e.config2 },
+					  .type = e.type };
+			snprintf(y.sysfs_pmu, sizeof(y.sysfs_pmu), "%s", e.sysfs_pmu);
 			if (same_regs(x, &y)) {
 				x->matched = true;
 				r->same++;

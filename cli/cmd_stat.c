@@ -28,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -113,6 +114,7 @@ struct stat_run {
 	int nthreads;
 	char **command;			/* NULL-ended, or NULL */
 	FILE *out;
+	bool truncate_out;		/* -o FILE: emptied once counting starts */
 	int intervals;			/* printed so far */
 	pid_t child;
 	int status;			/* the command's wait status */
@@ -1156,10 +1158,19 @@ static int parse_options(struct stat_run *s, int argc, char **argv)
 		fputs("pmudb stat: no command given (pmudb stat -e EVENT -- COMMAND, or -p PID, or -a)\n", stderr);
 		return EXIT_USAGE;
 	}
-	if (output && !(s->out = fopen(output, "we"))) {
+	/* opened now, so that a file that cannot be written is said before
+	 * anything runs; emptied only once counting starts (count), so that
+	 * a refused event or a command that does not run leaves it as it was */
+	int fd = output ? open(output, O_WRONLY | O_CREAT | O_CLOEXEC, 0666) : -1;
+	if (output && (fd < 0 || !(s->out = fdopen(fd, "w")))) {
 		fprintf(stderr, "pmudb stat: -o %s: %s\n", output, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		s->out = stdout;
 		return EXIT_USAGE;
 	}
+	struct stat sb;
+	s->truncate_out = output && !fstat(fd, &sb) && S_ISREG(sb.st_mode);	/* not /dev/null's */
 	return EXIT_GOOD;
 }
 
@@ -1218,6 +1229,10 @@ static int count(struct stat_run *s, const sigset_t *orig_mask, bool rejected)
 			return EXIT_USAGE;
 		}
 	}
+	/* the command runs: the file's old text goes (a failure leaves it
+	 * behind what is written, which is said) */
+	if (s->truncate_out && ftruncate(fileno(s->out), 0))
+		fprintf(stderr, "pmudb stat: warning: -o: cannot empty the file: %s\n", strerror(errno));
 	sigset_t waitmask = *orig_mask;
 	sigdelset(&waitmask, SIGCHLD);
 	sigdelset(&waitmask, SIGINT);

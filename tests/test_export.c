@@ -392,6 +392,29 @@ static void test_diff(void **state)
 	json_decref(o);
 	test_run_free(&r);
 
+	/* a rename is the same encoding for the same reader: perf's generic
+	 * events (types 0 to 3) and a core PMU's (raw) share configs only by
+	 * chance, as do a core PMU and an uncore box */
+	static char *const pairs[][2] = { { "perf", "skl" }, { "skx", "skx_unc_cha0" } };
+	for (size_t p = 0; p < 2; p++) {
+		run(&r, "diff", "--json", pairs[p][0], pairs[p][1], NULL, NULL, NULL);
+		o = json_loads(r.out, 0, &jerr);
+		assert_non_null(o);
+		json_array_foreach(json_object_get(o, "renamed"), i, d) {
+			char a[512], b[512];
+			struct pmudb_encoding ea, eb;
+			snprintf(a, sizeof(a), "%s::%s", pairs[p][0], json_string_value(json_object_get(d, "a")));
+			snprintf(b, sizeof(b), "%s::%s", pairs[p][1], json_string_value(json_object_get(d, "b")));
+			assert_int_equal(pmudb_encode(db, a, NULL, &ea, NULL), 0);
+			assert_int_equal(pmudb_encode(db, b, NULL, &eb, NULL), 0);
+			if (ea.type != eb.type || strcmp(ea.sysfs_pmu, eb.sysfs_pmu) || ea.config != eb.config)
+				fail_msg("%s and %s paired as a rename: type %d/%d, kernel PMU '%s'/'%s'", a, b, ea.type,
+					 eb.type, ea.sysfs_pmu, eb.sysfs_pmu);
+		}
+		json_decref(o);
+		test_run_free(&r);
+	}
+
 	/* zen4 against zen5: libpfm's names against AMD's, paired by encoding */
 	run(&r, "diff", "--json", "amd64_fam19h_zen4", "amd64_fam1ah_zen5", NULL, NULL, NULL);
 	assert_int_equal(r.status, 0);

@@ -484,6 +484,27 @@ static void test_command_status_is_reported(void **state)
 	assert_int_equal(r.status, 0);
 	assert_non_null(strstr(r.out, "killed by signal 9"));
 	test_run_free(&r);
+	/* -o FILE is emptied only once the command runs: a command that does
+	 * not run leaves the file as it was */
+	char *kept = NULL;
+	assert_true(asprintf(&kept, "%s/kept.txt", tmp) > 0);
+	FILE *f = fopen(kept, "w");
+	fputs("keep\n", f);
+	fclose(f);
+	run_pmudb(&r, "stat", "-e", "perf::PERF_COUNT_SW_CPU_CLOCK:u", "-o", kept, "--", "/nonexistent/command", NULL);
+	assert_int_equal(r.status, 2);
+	char *text = test_read_file(kept, NULL);
+	assert_string_equal(text, "keep\n");
+	free(text);
+	test_run_free(&r);
+	run_pmudb(&r, "stat", "-e", "perf::PERF_COUNT_SW_CPU_CLOCK:u", "-o", kept, "--", "true", NULL);
+	assert_int_equal(r.status, 0);
+	text = test_read_file(kept, NULL);
+	assert_null(strstr(text, "keep"));
+	assert_non_null(strstr(text, "PERF_COUNT_SW_CPU_CLOCK"));
+	free(text);
+	free(kept);
+	test_run_free(&r);
 	/* without "--", what follows the command's name is its own, pmudb's
 	 * global options too */
 	run_pmudb(&r, "stat", "-e", "perf::PERF_COUNT_SW_CPU_CLOCK:u", "echo", "A", "--pmu", "skl", "--db",
