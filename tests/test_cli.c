@@ -361,61 +361,52 @@ static void test_stdin_batch_answers_before_waiting(void **state)
 static void test_options_and_their_conflicts(void **state)
 {
 	(void)state;
-	struct run_result r;
 	char cpuinfo[512];
 	snprintf(cpuinfo, sizeof(cpuinfo), "%s/not-cpuinfo", tmp);
 	FILE *f = fopen(cpuinfo, "w");
 	fputs("nothing here\n", f);
 	fclose(f);
-	/* $PMUDB_CPUINFO: --pmu overrides it, and a prefixed name never needs it */
-	setenv("PMUDB_CPUINFO", cpuinfo, 1);
-	run(&r, NULL, "--pmu", "skl", "encode", "INST_RETIRED:ANY_P", NULL, NULL);
-	assert_int_equal(r.status, 0);
-	test_run_free(&r);
-	run(&r, NULL, "encode", "skl::INST_RETIRED:ANY_P", NULL, NULL, NULL, NULL);
-	assert_int_equal(r.status, 0);
-	test_run_free(&r);
-	run(&r, NULL, "encode", "INST_RETIRED:ANY_P", NULL, NULL, NULL, NULL);
-	assert_int_equal(r.status, 1);
-	assert_non_null(strstr(r.err, cpuinfo));
-	test_run_free(&r);
-	unsetenv("PMUDB_CPUINFO");
-	/* --stdin reads the events and writes JSON */
-	run(&r, "", "encode", "--stdin", "skl::INST_RETIRED:ANY_P", NULL, NULL, NULL);
-	assert_int_equal(r.status, 2);
-	test_run_free(&r);
-	run(&r, "", "encode", "--stdin", "--format", "perf", NULL, NULL);
-	assert_int_equal(r.status, 2);
-	test_run_free(&r);
-	/* a CPU named by the user that has no table: 1, as detect answers */
-	run(&r, NULL, "--cpu", "GenuineIntel/6/0x1ff", "encode", "INST_RETIRED", NULL, NULL);
-	assert_int_equal(r.status, 1);
-	assert_int_equal(test_line_count(r.err), 1);
-	test_run_free(&r);
-	/* "--": what follows is the operand, whatever it looks like */
-	run(&r, NULL, "search", "--", "--db", NULL, NULL, NULL);
-	assert_int_equal(r.status, 1);	/* searched: nothing has "--db" */
-	assert_non_null(strstr(r.err, "nothing matches '--db'"));
-	test_run_free(&r);
-	run(&r, NULL, "list", "--", "skl", NULL, NULL, NULL);
-	assert_int_equal(r.status, 0);
-	assert_non_null(strstr(r.out, "skl::INST_RETIRED\n"));
-	test_run_free(&r);
-	run(&r, NULL, "info", "--", "skl::INST_RETIRED", NULL, NULL, NULL);
-	assert_int_equal(r.status, 0);
-	test_run_free(&r);
-	/* info refuses the attributes encode refuses, and shows a combination
-	 * the event does not take (what info is for) */
-	run(&r, NULL, "info", "skl::INST_RETIRED:BOGUS", NULL, NULL, NULL, NULL);
-	assert_int_equal(r.status, 1);
-	assert_non_null(strstr(r.err, "BOGUS"));
-	test_run_free(&r);
-	run(&r, NULL, "info", "skl::INST_RETIRED:c=x", NULL, NULL, NULL, NULL);
-	assert_int_equal(r.status, 1);
-	test_run_free(&r);
-	run(&r, NULL, "info", "skl::INST_RETIRED:ANY_P:u", NULL, NULL, NULL, NULL);
-	assert_int_equal(r.status, 0);
-	test_run_free(&r);
+	static const struct {
+		bool with_cpuinfo;	/* $PMUDB_CPUINFO names a file that is none */
+		const char *input, *args[6];
+		int status;
+		const char *out_has, *err_has;
+	} cases[] = {
+		/* --pmu overrides $PMUDB_CPUINFO, and a prefixed name never needs it */
+		{ true, NULL, { "--pmu", "skl", "encode", "INST_RETIRED:ANY_P" }, 0, NULL, NULL },
+		{ true, NULL, { "encode", "skl::INST_RETIRED:ANY_P" }, 0, NULL, NULL },
+		{ true, NULL, { "encode", "INST_RETIRED:ANY_P" }, 1, NULL, "not a cpuinfo file" },
+		/* --stdin reads the events and writes JSON */
+		{ false, "", { "encode", "--stdin", "skl::INST_RETIRED:ANY_P" }, 2, NULL, "no event arguments" },
+		{ false, "", { "encode", "--stdin", "--format", "perf" }, 2, NULL, "no --format" },
+		/* a CPU named by the user that has no table: 1, as detect answers */
+		{ false, NULL, { "--cpu", "GenuineIntel/6/0x1ff", "encode", "INST_RETIRED" }, 1, NULL, "no event table" },
+		/* "--": what follows is the operand, whatever it looks like */
+		{ false, NULL, { "search", "--", "--db" }, 1, NULL, "nothing matches '--db'" },
+		{ false, NULL, { "list", "--", "skl" }, 0, "skl::INST_RETIRED\n", NULL },
+		{ false, NULL, { "info", "--", "skl::INST_RETIRED" }, 0, "skl::INST_RETIRED\n", NULL },
+		/* info refuses the attributes encode refuses, and shows a
+		 * combination the event does not take (what info is for) */
+		{ false, NULL, { "info", "skl::INST_RETIRED:BOGUS" }, 1, NULL, "BOGUS" },
+		{ false, NULL, { "info", "skl::INST_RETIRED:c=x" }, 1, NULL, "c=x" },
+		{ false, NULL, { "info", "skl::INST_RETIRED:ANY_P:u" }, 0, "unit masks:", NULL },
+		/* a command's option error names the program */
+		{ false, NULL, { "encode", "--bogus" }, 2, NULL, "pmudb encode: " },
+	};
+	struct run_result r;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const char *const *a = cases[i].args;
+		if (cases[i].with_cpuinfo)
+			setenv("PMUDB_CPUINFO", cpuinfo, 1);
+		run(&r, cases[i].input, a[0], a[1], a[2], a[3], a[4], a[5]);
+		unsetenv("PMUDB_CPUINFO");
+		if (r.status != cases[i].status || test_line_count(r.err) > 1
+		    || (cases[i].out_has && !strstr(r.out, cases[i].out_has))
+		    || (cases[i].err_has && !strstr(r.err, cases[i].err_has)))
+			fail_msg("%s %s %s %s: exit %d (expected %d), stderr '%s'", a[0], a[1] ? a[1] : "", a[2] ? a[2] : "",
+				 a[3] ? a[3] : "", r.status, cases[i].status, r.err);
+		test_run_free(&r);
+	}
 	/* a batch line holding a NUL: its object names the whole line */
 	char script[1024];
 	snprintf(script, sizeof(script), "printf 'skl::INST_RETIRED\\000junk\\n' | '%s' encode --stdin", pmudb);
@@ -423,11 +414,6 @@ static void test_options_and_their_conflicts(void **state)
 	test_run(sh, NULL, &r);
 	assert_int_equal(r.status, 1);
 	assert_non_null(strstr(r.out, "\"event\":\"skl::INST_RETIRED\\u0000junk\""));
-	test_run_free(&r);
-	/* a command's option error names the program */
-	run(&r, NULL, "encode", "--bogus", NULL, NULL, NULL, NULL);
-	assert_int_equal(r.status, 2);
-	assert_non_null(strstr(r.err, "pmudb encode: "));
 	test_run_free(&r);
 }
 
