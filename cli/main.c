@@ -189,6 +189,10 @@ int main(int argc, char **argv)
 		default: fputs(usage, stderr); return EXIT_USAGE;
 		}
 	}
+	if (version && optind < argc) {
+		fprintf(stderr, "pmudb: --version takes no command ('%s')\n", argv[optind]);
+		return EXIT_USAGE;
+	}
 	if (version)
 		return output_written(print_version(&c));	/* with the catalog --db names, wherever it is given */
 	if (optind >= argc) {

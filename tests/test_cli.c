@@ -79,6 +79,11 @@ static void test_help_and_version(void **state)
 	assert_int_equal(r.status, 0);
 	assert_non_null(strstr(r.out, expect));
 	test_run_free(&r);
+	/* a command beside it is refused, not ignored */
+	run(&r, NULL, "--version", "pmus", NULL, NULL, NULL, NULL);
+	assert_int_equal(r.status, 2);
+	assert_int_equal(test_line_count(r.err), 1);
+	test_run_free(&r);
 	free(catalog);
 	run(&r, NULL, "frobnicate", NULL, NULL, NULL, NULL, NULL);
 	assert_int_equal(r.status, 2);
