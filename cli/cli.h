@@ -48,9 +48,14 @@ const struct pmudb_scope *cli_scope_for(struct cli *c, const char *event);
 /* Whether EVENT holds "::" (names its PMU). */
 bool cli_names_pmu(const char *event);
 
-/* Prints that the catalog could not give WHAT ("PMU 3", "event 5 of PMU
- * skl"): it is damaged (the library has refused it). */
-void cli_damaged(const struct cli *c, const char *what);
+/* Takes a leading "--" out of a command's arguments (ARGV[1]): what
+ * follows is the operand, whatever it looks like.  True when there was
+ * one. */
+bool cli_take_dashes(int *argc, char ***argv);
+
+/* Prints that the catalog could not give what FMT says ("PMU %d",
+ * "event %d of PMU %s"): it is damaged (the library has refused it). */
+void cli_damaged(const struct cli *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* Writes S as a JSON string (quoted, escaped; see out_json_string). */
 void json_string(FILE *f, const char *s);

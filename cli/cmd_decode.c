@@ -112,14 +112,6 @@ static bool is_core_name(const char *pmu)
 	return !*pmu || !strcmp(pmu, "cpu") || !fnmatch("cpu_*", pmu, 0) || !fnmatch("armv[89]_*", pmu, 0);
 }
 
-/* Prints that PMU P cannot be read. */
-static void damaged_pmu(const struct cli *c, int p)
-{
-	char what[32];
-	snprintf(what, sizeof(what), "PMU %d", p);
-	cli_damaged(c, what);
-}
-
 /* The PMUs to decode in, into SCOPE: their count, or -1 (printed) when
  * the catalog cannot give one. */
 static int choose_pmus(struct cli *c, const struct pmudb_raw_event *raw, struct pmudb_scope *scope)
@@ -136,7 +128,7 @@ static int choose_pmus(struct cli *c, const struct pmudb_raw_event *raw, struct 
 			int p = pass ? i : sel->pmus[i];
 			struct pmudb_pmu_info info;
 			if (pmudb_pmu_info(c->db, p, &info)) {
-				damaged_pmu(c, p);
+				cli_damaged(c, "PMU %d", p);
 				return -1;
 			}
 			bool take = core ? !strcmp(info.kind, "core") || c->pmu
@@ -245,7 +237,7 @@ static int decode_one(struct cli *c, const char *input, bool json, int max, stru
 	for (int i = 0; i < sel->count && !family; i++) {
 		if (pmudb_pmu_info(c->db, sel->pmus[i], &info)) {
 			out_flush(o);
-			damaged_pmu(c, sel->pmus[i]);
+			cli_damaged(c, "PMU %d", sel->pmus[i]);
 			return EXIT_USAGE;
 		}
 		if (!strcmp(info.kind, "core"))
@@ -292,7 +284,7 @@ static int decode_one(struct cli *c, const char *input, bool json, int max, stru
 	for (int i = 0; i < scope.count; i++) {
 		if (pmudb_pmu_info(c->db, scope.pmus[i], &info)) {
 			out_flush(o);
-			damaged_pmu(c, scope.pmus[i]);
+			cli_damaged(c, "PMU %d", scope.pmus[i]);
 			return EXIT_USAGE;
 		}
 		a.kernel_pmu = *raw.pmu ? raw.pmu

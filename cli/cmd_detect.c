@@ -14,9 +14,7 @@ static bool scope_names(const struct cli *c, const char **names)
 	for (int i = 0; i < c->scope.count; i++) {
 		struct pmudb_pmu_info p;
 		if (pmudb_pmu_info(c->db, c->scope.pmus[i], &p) || !p.name) {
-			char what[32];
-			snprintf(what, sizeof(what), "PMU %d", c->scope.pmus[i]);
-			cli_damaged(c, what);
+			cli_damaged(c, "PMU %d", c->scope.pmus[i]);
 			return false;
 		}
 		names[i] = p.name;

@@ -45,9 +45,7 @@ static int print_event(struct cli *c, int pmu, int event)
 	struct pmudb_pmu_info p;
 	struct pmudb_event_info ev;
 	if (pmudb_pmu_info(c->db, pmu, &p) || pmudb_event_info(c->db, pmu, event, &ev)) {
-		char what[64];
-		snprintf(what, sizeof(what), "event %d of PMU %d", event, pmu);
-		cli_damaged(c, what);
+		cli_damaged(c, "event %d of PMU %d", event, pmu);
 		return EXIT_USAGE;
 	}
 	printf("%s::%s\n  code 0x%llx%s\n  %s\n", p.name, ev.name, (unsigned long long)ev.code,
@@ -93,10 +91,7 @@ static bool attributes_known(struct cli *c, const char *event, struct pmudb_erro
 
 int cmd_info(struct cli *c, int argc, char **argv)
 {
-	/* "--": what follows is the event, whatever it looks like */
-	bool dashes = argc >= 2 && !strcmp(argv[1], "--");
-	if (dashes)
-		argv++, argc--;
+	bool dashes = cli_take_dashes(&argc, &argv);
 	if (argc != 2 || (!dashes && argv[1][0] == '-')) {
 		bool help = argc == 2 && !strcmp(argv[1], "--help");
 		fputs("usage: pmudb info EVENT   (pmu::EVENT, or EVENT with --pmu or --cpu)\n", help ? stdout : stderr);

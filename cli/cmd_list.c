@@ -9,10 +9,8 @@
 static int list_pmu(struct cli *c, int pmu)
 {
 	struct pmudb_pmu_info p;
-	char what[96];
 	if (pmudb_pmu_info(c->db, pmu, &p)) {
-		snprintf(what, sizeof(what), "the table of PMU %d", pmu);
-		cli_damaged(c, what);
+		cli_damaged(c, "the table of PMU %d", pmu);
 		return EXIT_USAGE;
 	}
 	for (int e = 0; e < p.event_count; e++) {
@@ -21,8 +19,7 @@ static int list_pmu(struct cli *c, int pmu)
 		if (r == PMUDB_ERR_NOTFOUND)
 			continue;	/* retired */
 		if (r) {
-			snprintf(what, sizeof(what), "event %d of PMU %.64s", e, p.name);
-			cli_damaged(c, what);
+			cli_damaged(c, "event %d of PMU %.64s", e, p.name);
 			return EXIT_USAGE;
 		}
 		printf("%s::%s\n", p.name, ev.name);
@@ -32,10 +29,7 @@ static int list_pmu(struct cli *c, int pmu)
 
 int cmd_list(struct cli *c, int argc, char **argv)
 {
-	/* "--": what follows is the PMU, whatever it looks like */
-	bool dashes = argc >= 2 && !strcmp(argv[1], "--");
-	if (dashes)
-		argv++, argc--;
+	bool dashes = cli_take_dashes(&argc, &argv);
 	if (argc > 2 || (argc == 2 && !dashes && argv[1][0] == '-')) {
 		bool help = argc == 2 && !strcmp(argv[1], "--help");
 		fputs("usage: pmudb list [PMU]   (no PMU: those of --pmu or --cpu)\n", help ? stdout : stderr);

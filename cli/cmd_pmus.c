@@ -19,9 +19,7 @@ int cmd_pmus(struct cli *c, int argc, char **argv)
 		for (int i = 0; i < pmudb_pmu_count(c->db); i++) {
 			struct pmudb_pmu_info p;
 			if (pmudb_pmu_info(c->db, i, &p)) {
-				char what[32];
-				snprintf(what, sizeof(what), "PMU %d", i);
-				cli_damaged(c, what);
+				cli_damaged(c, "PMU %d", i);
 				status = EXIT_USAGE;
 				break;
 			}

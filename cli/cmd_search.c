@@ -29,10 +29,7 @@ static int print_match(void *ctx, int pmu, int event, int umask)
 
 int cmd_search(struct cli *c, int argc, char **argv)
 {
-	/* "--": what follows is the text, whatever it looks like */
-	bool dashes = argc >= 2 && !strcmp(argv[1], "--");
-	if (dashes)
-		argv++, argc--;
+	bool dashes = cli_take_dashes(&argc, &argv);
 	if (argc != 2 || (!dashes && argv[1][0] == '-')) {
 		bool help = argc == 2 && !strcmp(argv[1], "--help");
 		fputs("usage: pmudb search TEXT\n", help ? stdout : stderr);

@@ -1,6 +1,7 @@
 /*
  * common.c - opening the catalog for a command, and output helpers.
  */
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -96,8 +97,22 @@ const struct pmudb_scope *cli_scope_for(struct cli *c, const char *event)
 	return cli_names_pmu(event) ? NULL : cli_scope(c);
 }
 
-void cli_damaged(const struct cli *c, const char *what)
+bool cli_take_dashes(int *argc, char ***argv)
 {
+	if (*argc < 2 || strcmp((*argv)[1], "--"))
+		return false;
+	(*argv)[1] = (*argv)[0];
+	(*argv)++, (*argc)--;
+	return true;
+}
+
+void cli_damaged(const struct cli *c, const char *fmt, ...)
+{
+	char what[128];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
 	fprintf(stderr, "pmudb: %s: %s: cannot read %s: the catalog is damaged\n", c->command,
 		c->db_path ? c->db_path : "the built-in catalog", what);
 }

@@ -345,9 +345,7 @@ static int write_pmu(struct tree *t, int p, const struct pmudb_pmu_info *info)
 	const char *arch = arch_of(info);
 	struct pmudb_pmu_info owner;
 	if (pmudb_pmu_info(t->c->db, t->owner[p], &owner)) {
-		char what[32];
-		snprintf(what, sizeof(what), "PMU %d", t->owner[p]);
-		cli_damaged(t->c, what);
+		cli_damaged(t->c, "PMU %d", t->owner[p]);
 		return EXIT_USAGE;
 	}
 	char topic[96], path[4096];

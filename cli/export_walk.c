@@ -44,10 +44,8 @@ static void encode_item(struct cli *c, struct export_item *it)
 static int walk_pmu(struct cli *c, int pmu, export_fn fn, void *ctx)
 {
 	struct pmudb_pmu_info p;
-	char what[96];
 	if (pmudb_pmu_info(c->db, pmu, &p)) {
-		snprintf(what, sizeof(what), "the table of PMU %d", pmu);
-		cli_damaged(c, what);
+		cli_damaged(c, "the table of PMU %d", pmu);
 		return EXIT_USAGE;
 	}
 	int r = fn(ctx, pmu, &p, NULL);
@@ -57,8 +55,7 @@ static int walk_pmu(struct cli *c, int pmu, export_fn fn, void *ctx)
 		if (got == PMUDB_ERR_NOTFOUND)
 			continue;	/* retired by an override */
 		if (got) {
-			snprintf(what, sizeof(what), "event %d of PMU %.64s", e, p.name);
-			cli_damaged(c, what);
+			cli_damaged(c, "event %d of PMU %.64s", e, p.name);
 			return EXIT_USAGE;
 		}
 		struct export_item it = { .pmu = pmu, .event = e, .umask = -1, .p = &p, .ev = &ev };
