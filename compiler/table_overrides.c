@@ -310,9 +310,54 @@ static int check_measured_family(struct ydoc *d, const struct override *o, const
 			 key ? "change a code" : "add");
 }
 
-static int apply_to_event(struct ydoc *d, struct override *o, struct pmu *p)
+/*
+ * The widest code libpfm's own tables have in P's family, for events or
+ * unit masks, written as an override writes it (an event-select unit
+ * mask's code without its select), in whole hex digits: a code past it lands
+ * in bits the family's encoder gives to something else (an Intel unit
+ * mask's bit 24 is intx's config bit 32), or past the register.
+ */
+static uint64_t widest_libpfm_code(const struct model *m, const struct pmu *p, const struct event *of, bool umasks)
 {
-	if (check_measured_family(d, o, p))
+	uint64_t seen = 0;
+	for (size_t i = 0; i < m->pmus.count; i++) {
+		const struct pmu *q = &m->pmus.items[i];
+		if (q->source || !q->family || strcmp(q->family, p->family))
+			continue;
+		for (size_t e = 0; e < q->events.count; e++) {
+			const struct event *ev = &q->events.items[e];
+			if (!umasks && !ev->source)
+				seen |= ev->code;
+			/* an offcore event's unit masks are its MSR's bits */
+			bool alike = umasks && of && ev->umasks_in_config1 == of->umasks_in_config1;
+			for (size_t k = 0; alike && k < ev->umasks.count; k++) {
+				const struct umask *u = &ev->umasks.items[k];
+				if (!u->source)
+					seen |= u->sets_event_select ? u->code >> 8 : u->code;
+			}
+		}
+	}
+	/* whole hex digits up to the highest bit: a field may hold values
+	 * that libpfm's tables happen not to use (a cmask past 0x1f) */
+	int digits = seen ? (67 - __builtin_clzll(seen)) / 4 : 1;
+	return digits >= 16 ? UINT64_MAX : (1ULL << (4 * digits)) - 1;
+}
+
+static int check_code_width(struct ydoc *d, const struct override *o, const struct model *m, struct pmu *p)
+{
+	if (!o->has_code)
+		return 0;
+	const struct event *ev = pmu_find_event(p, o->event);
+	uint64_t widest = widest_libpfm_code(m, p, ev, o->umask != NULL);
+	if (!(o->code & ~widest))
+		return 0;
+	return ydoc_fail(d, ydoc_get(d, o->node, "code"), "'code' is out of range: libpfm's %s %s codes fit in 0..0x%llx",
+			 p->family, !o->umask ? "event" : ev && ev->umasks_in_config1 ? "offcore unit-mask" : "unit-mask", (unsigned long long)widest);
+}
+
+static int apply_to_event(struct ydoc *d, struct override *o, const struct model *m, struct pmu *p)
+{
+	if (check_measured_family(d, o, p) || check_code_width(d, o, m, p))
 		return -1;
 	struct event *ev = pmu_find_event(p, o->event);
 	yaml_node_t *at = ydoc_get(d, o->node, "event");
@@ -364,7 +409,7 @@ static int apply_one(struct ydoc *d, yaml_node_t *node, struct model *m)
 	int r = read_override(d, node, &o)
 		|| section_match_libpfm_pmus(d, ydoc_get(d, node, "pmu"), m, o.pmu, o.libpfm_only, &pmus);
 	for (size_t i = 0; !r && i < pmus.count; i++)
-		r = apply_to_event(d, &o, pmus.items[i]);
+		r = apply_to_event(d, &o, m, pmus.items[i]);
 	if (!r && pmus.count) {
 		struct override_record *rec = vec_push(&m->overrides);
 		rec->file = xstrdup(d->path);
