@@ -35,6 +35,11 @@ struct source {
 	const char *rel;	/* relative to the tree, stored in the catalog */
 	char *text;
 	size_t len;
+	/* where the last event read was named: the next is after it (a name
+	 * listed twice is found where it is listed again), and lines are
+	 * counted on from there, not from the top for every event */
+	size_t last;
+	int last_line, last_column;
 };
 
 static int fail(char **error, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -53,16 +58,26 @@ static int fail(char **error, const char *fmt, ...)
 	return -1;
 }
 
-/* Line and column of the first "NEEDLE" (quoted) in the file, else 1:1. */
-static void locate(const struct source *s, const char *needle, int *line, int *column)
+/* Line and column of the first "NEEDLE" (quoted) from the last event
+ * read on, else in the whole file, else 1:1; *AT its offset. */
+static void locate(const struct source *s, const char *needle, int *line, int *column, size_t *at)
 {
+	const char *p = s->text + s->last;	/* before *AT, which may be s->last */
 	*line = *column = 1;
+	*at = 0;
 	char *quoted = xprintf("\"%s\"", needle ? needle : "");
-	const char *at = needle ? strstr(s->text, quoted) : NULL;
+	const char *found = needle ? strstr(p, quoted) : NULL;
+	if (found) {
+		*line = s->last_line;
+		*column = s->last_column;
+	} else if (needle) {
+		found = strstr(s->text, quoted);
+		p = s->text;
+	}
 	free(quoted);
-	if (!at)
+	if (!found)
 		return;
-	for (const char *p = s->text; p < at; p++) {
+	for (; p < found; p++) {
 		if (*p == '\n') {
 			(*line)++;
 			*column = 1;
@@ -70,6 +85,7 @@ static void locate(const struct source *s, const char *needle, int *line, int *c
 			(*column)++;
 		}
 	}
+	*at = (size_t)(found - s->text);
 }
 
 static int fail_at(char **error, const struct source *s, const char *needle, const char *fmt, ...)
@@ -77,7 +93,8 @@ static int fail_at(char **error, const struct source *s, const char *needle, con
 static int fail_at(char **error, const struct source *s, const char *needle, const char *fmt, ...)
 {
 	int line, column;
-	locate(s, needle, &line, &column);
+	size_t at;
+	locate(s, needle, &line, &column, &at);
 	va_list ap;
 	va_start(ap, fmt);
 	char *msg = NULL;
@@ -228,7 +245,7 @@ static const char *description_of(json_t *e)
  * gives all its events (NULL: the event's own "Unit").  STD holds arm64's
  * standard events by lower-case name.
  */
-static int read_event(const struct source *s, struct vendor_uarch *u, json_t *e, const char *unit, json_t *std,
+static int read_event(struct source *s, struct vendor_uarch *u, json_t *e, const char *unit, json_t *std,
 		      char **error)
 {
 	if (!json_is_object(e))
@@ -284,7 +301,9 @@ static int read_event(const struct source *s, struct vendor_uarch *u, json_t *e,
 	v.name = xstrdup(name);
 	v.description = xstrdup(desc ? desc : "");
 	v.file = xstrdup(s->rel);
-	locate(s, arch_std && !string_field(e, "EventName") ? arch_std : name, &v.line, &v.column);
+	locate(s, arch_std && !string_field(e, "EventName") ? arch_std : name, &v.line, &v.column, &s->last);
+	s->last_line = v.line;
+	s->last_column = v.column;
 	v.unit = xstrdup(unit);
 	note_unit(u, unit);
 	*(struct vendor_event *)vec_push(&u->events) = v;
@@ -296,7 +315,7 @@ static int read_event(const struct source *s, struct vendor_uarch *u, json_t *e,
 static int read_events_file(const char *path, const char *rel, struct vendor_uarch *u, const char *unit, json_t *std,
 			    char **error)
 {
-	struct source s = { path, rel, NULL, 0 };
+	struct source s = { path, rel, NULL, 0, 0, 1, 1 };
 	int r = read_text(&s, error);
 	json_t *root = r ? NULL : parse(&s, error);
 	/* an object without "Events" lists no events (perf's metricgroups.json) */
@@ -355,7 +374,7 @@ static int read_std_events(const char *archdir, json_t *std, char **error)
 	int r = 0;
 	for (int i = 0; i < n; i++) {
 		char *path = xprintf("%s/%s", archdir, names[i]->d_name);
-		struct source s = { path, path, NULL, 0 };
+		struct source s = { path, path, NULL, 0, 0, 1, 1 };
 		json_t *root = !r && !read_text(&s, error) ? parse(&s, error) : NULL;
 		if (!r && !root)
 			r = -1;

@@ -352,6 +352,62 @@ static void test_malformed_trees_are_refused(void **state)
 	free(before);
 }
 
+/* Where the Nth "NAME" (quoted) of TEXT is, as LINE:COLUMN: 0 when absent. */
+static int nth_place(const char *text, const char *name, int nth, int *line, int *column)
+{
+	char quoted[256];
+	snprintf(quoted, sizeof(quoted), "\"%s\"", name);
+	const char *at = text;
+	for (int i = 0; at && i < nth; i++)
+		at = strstr(i ? at + 1 : at, quoted);
+	if (!at)
+		return 0;
+	*line = *column = 1;
+	for (const char *p = text; p < at; p++) {
+		if (*p == '\n') {
+			(*line)++;
+			*column = 1;
+		} else {
+			(*column)++;
+		}
+	}
+	return 1;
+}
+
+/* A name a list gives twice: the first entry is kept, and the note names
+ * the second, where it is listed again. */
+static void test_a_name_listed_twice_is_noted_where_listed_again(void **state)
+{
+	(void)state;
+	const char *tree = FIXTURES "/listed_twice", *file = FIXTURES "/listed_twice/x86/fakezen/core.json";
+	char *out = temp_path("twice.db"), *text = test_read_file(file, NULL);
+	assert_non_null(text);
+	char *argv[] = { compiler, "--tables", "tables/families.yaml", "--tables", FIXTURES "/vendor_pmus.yaml",
+			 "--pmu-events", (char *)tree, "--out", out, NULL };
+	struct run_result r;
+	test_run(argv, NULL, &r);
+	assert_int_equal(r.status, 0);
+	const char *names[] = { "ex_ret_instr", "ls_dispatch.ld_dispatch" };
+	for (int i = 0; i < 2; i++) {
+		int line = 0, column = 0;
+		assert_true(nth_place(text, names[i], 2, &line, &column));
+		char note[256];
+		snprintf(note, sizeof(note), "x86/fakezen/core.json:%d:%d: %s is listed twice: the first is kept", line,
+			 column, names[i]);
+		if (!strstr(r.out, note))
+			fail_msg("expected the note '%s' in:\n%s", note, r.out);
+	}
+	test_run_free(&r);
+	struct pmudb_error err;
+	pmudb_t *db = pmudb_open(out, &err);
+	assert_non_null(db);
+	expect_encoding(db, "fakezen5::ex_ret_instr", 0xc0, 0, NULL);
+	expect_encoding(db, "fakezen5::ls_dispatch:ld_dispatch", 0x129, 0, NULL);
+	pmudb_close(db);
+	free(text);
+	free(out);
+}
+
 /* ---- the tree `make` used ------------------------------------------------ */
 
 static void test_every_vendor_event_of_the_tree_encodes(void **state)
@@ -471,6 +527,7 @@ int main(void)
 		cmocka_unit_test(test_kernel_layout_fixture),
 		cmocka_unit_test(test_perfmon_layout_fixture),
 		cmocka_unit_test(test_malformed_trees_are_refused),
+		cmocka_unit_test(test_a_name_listed_twice_is_noted_where_listed_again),
 		cmocka_unit_test(test_every_vendor_event_of_the_tree_encodes),
 		cmocka_unit_test(test_libpfm_names_encode_as_libpfm),
 	};
