@@ -81,6 +81,12 @@ int cmd_detect(struct cli *c, int argc, char **argv)
 			return EXIT_USAGE;
 		}
 		r = pmudb_scope_cpu(c->db, &c->host, &c->scope, &c->match, &err);
+		if (r == PMUDB_ERR_CATALOG) {
+			/* a damaged catalog, not an answer about the CPU */
+			fprintf(stderr, "pmudb: detect: %s\n", err.message);
+			cli_close(c);
+			return EXIT_USAGE;
+		}
 		c->has_scope = r == 0;
 		c->scope_error = err;
 		const char *names[PMUDB_SCOPE_MAX];

@@ -75,8 +75,11 @@ static void print_json_error(struct out *o, const char *event, size_t len, const
 static int encode_one(struct cli *c, const char *event, struct pmudb_encoding *enc, struct pmudb_error *err)
 {
 	int r = pmudb_encode(c->db, event, cli_scope_for(c, event), enc, err);
-	if (r == PMUDB_ERR_NOTFOUND && !c->has_scope && !cli_names_pmu(event))
+	if (r == PMUDB_ERR_NOTFOUND && !c->has_scope && !cli_names_pmu(event)) {
 		*err = c->scope_error;
+		if (err->code == PMUDB_ERR_CATALOG)
+			r = err->code;	/* a damaged CPUID map, not a name not found */
+	}
 	return r;
 }
 

@@ -286,7 +286,9 @@ static int encode_events(struct stat_run *s)
 		if (r) {
 			fprintf(stderr, "pmudb stat: %s: %s\n", ev->name, err.message);
 			s->groups[ev->group].rejected = true;
-			status = EXIT_REJECTED;
+			/* a damaged catalog outweighs an event refused */
+			if (status != EXIT_USAGE)
+				status = err.code == PMUDB_ERR_CATALOG ? EXIT_USAGE : EXIT_REJECTED;
 		}
 	}
 	return status;
@@ -1257,7 +1259,10 @@ static int run_stat(struct stat_run *s)
 		status = list_threads(s);
 	if (status != EXIT_GOOD)
 		return status;
-	bool rejected = encode_events(s) != EXIT_GOOD;
+	status = encode_events(s);
+	if (status == EXIT_USAGE)
+		return status;	/* a damaged catalog: the command is not run */
+	bool rejected = status != EXIT_GOOD;
 	status = plan_targets(s);
 	if (status == EXIT_USAGE)
 		return status;

@@ -327,7 +327,8 @@ static int findings_read(pmudb_t *db, const struct pmu *p, const struct event *e
 	}
 	sqlite3_bind_text(st, 1, p->name, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 2, ev->name, -1, SQLITE_STATIC);
-	while (!r && sqlite3_step(st) == SQLITE_ROW) {
+	int rc;
+	while (!r && (rc = sqlite3_step(st)) == SQLITE_ROW) {
 		struct finding_row *row = finding_row_read(st);
 		if (!row) {
 			r = PMUDB_ERR_NOMEM;
@@ -338,6 +339,8 @@ static int findings_read(pmudb_t *db, const struct pmu *p, const struct event *e
 			tail = &row->next;
 		}
 	}
+	if (!r && rc != SQLITE_DONE)
+		r = PMUDB_ERR_CATALOG;	/* damaged: not "no findings" */
 	sqlite3_finalize(st);
 	pthread_mutex_unlock(&db->lock);
 	return r;

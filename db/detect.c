@@ -276,6 +276,36 @@ static void unmapped_core_pmus(struct pmudb *db, char *out, size_t outlen)
 	sqlite3_finalize(st);
 }
 
+/*
+ * Whether the map holds the entries the build wrote (meta's
+ * cpuid_entries), each with its PMUs: SQLite reads past some damaged
+ * pages as rows that are not there, and a map short of entries would
+ * answer "no table for this CPU" where the catalog is damaged.  READ: the
+ * entries a read found, or -1 to count them here.  Called with the lock.
+ */
+static int map_complete(struct pmudb *db, int read, struct pmudb_error *err)
+{
+	sqlite3_stmt *st;
+	int r = 0;
+	if (sqlite3_prepare_v2(catalog_sql(db),
+			       "SELECT (SELECT count(*) FROM cpuid_map), (SELECT count(DISTINCT map_id) FROM cpuid_map_pmu),"
+			       " (SELECT value FROM meta WHERE key = 'cpuid_entries')", -1, &st, NULL) != SQLITE_OK)
+		return set_error(err, PMUDB_ERR_CATALOG, "%s: cannot read the CPUID map: %s", db->what,
+				 catalog_sql_error(db));
+	if (sqlite3_step(st) != SQLITE_ROW) {
+		r = set_error(err, PMUDB_ERR_CATALOG, "%s: cannot read the CPUID map: %s", db->what, catalog_sql_error(db));
+	} else if (sqlite3_column_type(st, 2) != SQLITE_NULL) {
+		long long want = sqlite3_column_int64(st, 2), rows = sqlite3_column_int64(st, 0),
+			  with_pmus = sqlite3_column_int64(st, 1);
+		if (rows != want || with_pmus != want || (read >= 0 && read != want))
+			r = set_error(err, PMUDB_ERR_CATALOG, "%s: the CPUID map is damaged: the build wrote %lld entries,"
+				      " %lld are there, %lld with PMUs, %d read", db->what, want, rows, with_pmus,
+				      read >= 0 ? read : (int)rows);
+	}
+	sqlite3_finalize(st);
+	return r;
+}
+
 /* The PMU names of the first map entry CPU matches, into NAMES (up to
  * PMUDB_SCOPE_MAX); their count, or an error. */
 static int matching_entry(struct pmudb *db, const struct pmudb_cpu *cpu, char names[][64],
@@ -297,8 +327,8 @@ static int matching_entry(struct pmudb *db, const struct pmudb_cpu *cpu, char na
 	sqlite3_bind_int(st, 2, cpu->family);
 	sqlite3_bind_int(st, 3, cpu->model);
 	sqlite3_bind_int(st, 4, cpu->stepping);
-	int r = 0;
-	while (!r && sqlite3_step(st) == SQLITE_ROW) {
+	int r = 0, rc;
+	while (!r && (rc = sqlite3_step(st)) == SQLITE_ROW) {
 		if (match && n == 0) {
 			snprintf(match->why, sizeof(match->why), "%s", text_at(st, 1));
 			snprintf(match->source, sizeof(match->source), "%s", text_at(st, 2));
@@ -310,6 +340,9 @@ static int matching_entry(struct pmudb *db, const struct pmudb_cpu *cpu, char na
 		else if (n < PMUDB_SCOPE_MAX)
 			strcpy(names[n++], name);
 	}
+	/* a damaged map is not one without an entry for the CPU */
+	if (!r && rc != SQLITE_DONE)
+		r = set_error(err, PMUDB_ERR_CATALOG, "%s: cannot read the CPUID map: %s", db->what, catalog_sql_error(db));
 	sqlite3_finalize(st);
 	return r ? r : n;
 }
@@ -327,6 +360,8 @@ int pmudb_scope_cpu(pmudb_t *db, const struct pmudb_cpu *cpu, struct pmudb_scope
 	scope->count = 0;
 	pthread_mutex_lock(&db->lock);	/* SQLite is used by one thread at a time */
 	int n = matching_entry(db, cpu, names, match, err);
+	if (n == 0)
+		n = map_complete(db, -1, err);
 	char nearest[400] = "", unmapped[300] = "";
 	if (n == 0)
 		nearest_entries(db, cpu, nearest, sizeof(nearest));
@@ -374,9 +409,9 @@ static int read_entries(struct pmudb *db, struct pmudb_cpuid_entry **out, int *c
 			       " ORDER BY m.id, p.position", -1, &st, NULL) != SQLITE_OK)
 		return set_error(err, PMUDB_ERR_CATALOG, "%s: cannot read the CPUID map: %s", db->what,
 				 catalog_sql_error(db));
-	int r = 0, cap = 0;
+	int r = 0, cap = 0, rc;
 	int64_t last = -1;
-	while (!r && sqlite3_step(st) == SQLITE_ROW) {
+	while (!r && (rc = sqlite3_step(st)) == SQLITE_ROW) {
 		if (sqlite3_column_int64(st, 0) != last) {
 			if (*count == cap) {
 				cap = cap ? cap * 2 : 64;
@@ -406,8 +441,10 @@ static int read_entries(struct pmudb *db, struct pmudb_cpuid_entry **out, int *c
 		else if (e->npmus < PMUDB_ENTRY_PMUS)
 			snprintf(e->pmus[e->npmus++], sizeof(e->pmus[0]), "%s", name);
 	}
+	if (!r && rc != SQLITE_DONE)
+		r = set_error(err, PMUDB_ERR_CATALOG, "%s: cannot read the CPUID map: %s", db->what, catalog_sql_error(db));
 	sqlite3_finalize(st);
-	return r;
+	return r ? r : map_complete(db, *count, err);
 }
 
 int pmudb_cpuid_map(pmudb_t *db, pmudb_cpuid_fn found, void *ctx, struct pmudb_error *err)

@@ -264,6 +264,47 @@ static void test_every_command_over_a_damaged_table(void **state)
 	test_run_free(&r);
 }
 
+/* Every command that reads the CPUID map for the host, over a catalog whose
+ * map lost its Intel family-6 entries: one line naming the catalog, exit
+ * 2, not "no event table for this CPU" (exit 1) or an empty mapfile. */
+static void test_every_command_over_a_damaged_cpuid_map(void **state)
+{
+	(void)state;
+	char path[512], dir[600];
+	snprintf(path, sizeof(path), "%s/short_map.db", tmp);
+	snprintf(dir, sizeof(dir), "%s/short_map_tree", tmp);
+	char *catalog = test_build_path("pmudb.db");
+	assert_int_equal(test_copy_file(catalog, path), 0);
+	free(catalog);
+	sqlite3 *db;
+	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(db, "DELETE FROM cpuid_map WHERE family = 6", NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(db);
+	setenv("PMUDB_CPUINFO", "tests/fixtures/cpuinfo/cascadelake_platinum_8280.txt", 1);
+	/* DIR: the folder export writes */
+	static const char *const commands[][5] = {
+		{ "detect", NULL }, { "detect", "--json", NULL }, { "encode", "INST_RETIRED:ANY_P", NULL },
+		{ "decode", "0xc0", NULL }, { "stat", "-e", "INST_RETIRED:ANY_P", "true", NULL },
+		{ "export", "--format", "perf-json", "--out", "DIR" },
+	};
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
+		char *argv[9] = { pmudb, "--db", path };
+		for (int k = 0; k < 5 && commands[i][k]; k++)
+			argv[3 + k] = !strcmp(commands[i][k], "DIR") ? dir : (char *)commands[i][k];
+		struct run_result r;
+		test_run(argv, NULL, &r);
+		if (r.status != 2 || test_line_count(r.err) != 1 || !strstr(r.err, path))
+			fail_msg("%s %s: exit %d, stderr '%s'", argv[3], argv[4] ? argv[4] : "", r.status, r.err);
+		test_run_free(&r);
+	}
+	struct run_result r;
+	run(&r, "INST_RETIRED:ANY_P\n", "--db", path, "encode", "--stdin", NULL, NULL);
+	assert_int_equal(r.status, 2);
+	assert_non_null(strstr(r.out, "PMUDB_ERR_CATALOG"));
+	test_run_free(&r);
+	unsetenv("PMUDB_CPUINFO");
+}
+
 /* Output that cannot be written is an error: one line, exit 2. */
 static void test_lost_output_is_an_error(void **state)
 {
@@ -545,6 +586,7 @@ int main(void)
 		cmocka_unit_test(test_bad_catalog_exits_2_with_one_line),
 		cmocka_unit_test(test_browsing_commands),
 		cmocka_unit_test(test_every_command_over_a_damaged_table),
+		cmocka_unit_test(test_every_command_over_a_damaged_cpuid_map),
 		cmocka_unit_test(test_stdin_batch_answers_before_waiting),
 		cmocka_unit_test(test_options_and_their_conflicts),
 		cmocka_unit_test(test_decode_keeps_perf_modifiers),

@@ -307,6 +307,69 @@ static void test_nulls_in_not_null_columns(void **state)
 	cases += 4;
 }
 
+/* Counts the entries pmudb_cpuid_map gives. */
+static int count_entry(void *ctx, const struct pmudb_cpuid_entry *e)
+{
+	(void)e;
+	++*(int *)ctx;
+	return 0;
+}
+
+/* PATH's CPUID map is damaged: a CPU it maps, and one it may not, get a
+ * one-line PMUDB_ERR_CATALOG, never "no table for this CPU"; so does the
+ * whole map. */
+static void map_refused(const char *path)
+{
+	struct pmudb_error err;
+	pmudb_t *db = pmudb_open(path, &err);
+	assert_non_null(db);
+	const char *cpus[] = { "GenuineIntel/6/0x55", "AuthenticAMD/26/0x2" };
+	for (int i = 0; i < 2; i++) {
+		struct pmudb_cpu cpu;
+		struct pmudb_scope scope;
+		assert_int_equal(pmudb_cpu_parse(cpus[i], &cpu, &err), 0);
+		assert_int_equal(pmudb_scope_cpu(db, &cpu, &scope, NULL, &err), PMUDB_ERR_CATALOG);
+		assert_one_line(&err, path);
+	}
+	int n = 0;
+	assert_int_equal(pmudb_cpuid_map(db, count_entry, &n, &err), PMUDB_ERR_CATALOG);
+	assert_one_line(&err, path);
+	pmudb_close(db);
+}
+
+/* A map short of entries read as "no table for this CPU" (issue 12's
+ * review): rows deleted, and the root page of the map's table damaged,
+ * which SQLite reads as rows missing or as an error. */
+static void test_damaged_cpuid_map(void **state)
+{
+	(void)state;
+	char *path = edited("map_short", "DELETE FROM cpuid_map WHERE family = 6 OR family = 26");
+	map_refused(path);
+	free(path);
+
+	path = edited("map_page", "SELECT 1");
+	sqlite3 *sql;
+	sqlite3_stmt *st;
+	assert_int_equal(sqlite3_open(path, &sql), SQLITE_OK);
+	assert_int_equal(sqlite3_prepare_v2(sql, "SELECT (SELECT rootpage FROM sqlite_master WHERE name = 'cpuid_map'),"
+						 " (SELECT page_size FROM pragma_page_size)", -1, &st, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+	long root = sqlite3_column_int(st, 0), page = sqlite3_column_int(st, 1);
+	sqlite3_finalize(st);
+	sqlite3_close(sql);
+	assert_true(root > 1 && page >= 512);
+	FILE *f = fopen(path, "r+b");
+	assert_non_null(f);
+	/* a leaf page header whose cells lie past the page's end */
+	static const unsigned char header[] = { 0x0d, 0x00, 0x00, 0x00, 0x50, 0x0f, 0xff };
+	assert_int_equal(fseek(f, (root - 1) * page, SEEK_SET), 0);
+	assert_int_equal(fwrite(header, 1, sizeof(header), f), sizeof(header));
+	assert_int_equal(fclose(f), 0);
+	map_refused(path);
+	free(path);
+	cases += 2;
+}
+
 /* A table that fails to load is not loaded again: 50,000 encodes of its
  * events cost no memory (issue 9 saw 3.1 GB). */
 static void test_failed_load_is_remembered(void **state)
@@ -436,6 +499,7 @@ int main(void)
 		cmocka_unit_test(test_bare_error_int_min),
 		cmocka_unit_test(test_netburst_umask_without_registers),
 		cmocka_unit_test(test_nulls_in_not_null_columns),
+		cmocka_unit_test(test_damaged_cpuid_map),
 		cmocka_unit_test(test_failed_load_is_remembered),
 		cmocka_unit_test(test_damaged_blobs),
 		cmocka_unit_test(test_api_checks_its_arguments),
