@@ -413,6 +413,10 @@ static int check_version(struct pmudb *db, struct pmudb_error *err)
 	    && sqlite3_step(st) == SQLITE_ROW)
 		version = sqlite3_column_int(st, 0);
 	sqlite3_finalize(st);
+	if (version < 0 && sqlite3_extended_errcode(db->db) == SQLITE_READONLY_ROLLBACK)
+		return set_error(err, PMUDB_ERR_CATALOG, "%s: a write to it was interrupted and its journal (%s-journal) is"
+				 " beside it: SQLite rolls that back only with write access (open the catalog once"
+				 " with sqlite3, or build it again)", db->what, db->what);
 	if (version < 0)
 		return set_error(err, PMUDB_ERR_CATALOG, "%s: not a pmudb catalog: %s", db->what,
 				 sqlite3_errmsg(db->db));
@@ -454,8 +458,14 @@ static int check_file(const char *path, struct pmudb_error *err)
 		return set_error(err, PMUDB_ERR_CATALOG, "%s: cannot read: %s", path, strerror(errno));
 	size_t n = fread(header, 1, sizeof(header), f);
 	fclose(f);
-	if (n == sizeof(header) && !memcmp(header, "SQLite format 3", 16) && check_length(header, (size_t)sb.st_size))
+	bool sqlite = n == sizeof(header) && !memcmp(header, "SQLite format 3", 16);
+	if (sqlite && check_length(header, (size_t)sb.st_size))
 		return set_error(err, PMUDB_ERR_CATALOG, "%s: catalog is damaged: the file is shorter than it says", path);
+	/* read-only, SQLite would still make -wal and -shm files beside it
+	 * (or fail where it cannot), and a -wal file is part of the file */
+	if (sqlite && header[18] == 2 && header[19] == 2)
+		return set_error(err, PMUDB_ERR_CATALOG, "%s: the catalog was put in WAL mode, which the build never writes;"
+				 " sqlite3 '%s' 'PRAGMA journal_mode=DELETE' puts it back", path, path);
 	return 0;
 }
 

@@ -195,6 +195,15 @@ static void assert_refused(const char *path, const char *why)
 	assert_null(strchr(err.message, '\n'));
 }
 
+/* The message of opening PATH, which fails. */
+static const char *err_of(const char *path)
+{
+	static struct pmudb_error err;
+	pmudb_t *db = pmudb_open(path, &err);
+	assert_null(db);
+	return err.message;
+}
+
 static void test_bad_catalogs_are_refused(void **state)
 {
 	(void)state;
@@ -263,6 +272,38 @@ static void test_bad_catalogs_are_refused(void **state)
 	assert_int_equal(sqlite3_exec(raw, "PRAGMA user_version = 8", NULL, NULL, NULL), SQLITE_OK);
 	sqlite3_close(raw);
 	assert_refused(path, "schema version 7");
+
+	/* put in WAL mode by another tool: refused, nothing made beside it */
+	snprintf(path, sizeof(path), "%s/wal.db", tmp);
+	assert_int_equal(test_copy_file(good, path), 0);
+	assert_int_equal(sqlite3_open(path, &raw), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(raw, "PRAGMA journal_mode = WAL", NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(raw);
+	assert_refused(path, "WAL mode");
+	assert_non_null(strstr(err_of(path), "WAL mode"));
+	char beside[600];
+	snprintf(beside, sizeof(beside), "%s-shm", path);
+	assert_int_equal(access(beside, F_OK), -1);
+	snprintf(beside, sizeof(beside), "%s-wal", path);
+	assert_int_equal(access(beside, F_OK), -1);
+
+	/* a write interrupted: the file and its hot journal copied while a
+	 * transaction that spilled pages to the file was open */
+	char source[512], journal[600];
+	snprintf(source, sizeof(source), "%s/writing.db", tmp);
+	snprintf(path, sizeof(path), "%s/interrupted.db", tmp);
+	assert_int_equal(test_copy_file(good, source), 0);
+	assert_int_equal(sqlite3_open(source, &raw), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(raw, "PRAGMA cache_size = 2; BEGIN; UPDATE text SET value = value || 'x'", NULL,
+				      NULL, NULL), SQLITE_OK);
+	snprintf(beside, sizeof(beside), "%s-journal", source);
+	snprintf(journal, sizeof(journal), "%s-journal", path);
+	assert_int_equal(test_copy_file(source, path), 0);
+	assert_int_equal(test_copy_file(beside, journal), 0);
+	assert_int_equal(sqlite3_exec(raw, "ROLLBACK", NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(raw);
+	assert_refused(path, "interrupted write");
+	assert_non_null(strstr(err_of(path), "journal"));
 	free(bytes);
 	free(good);
 }
