@@ -47,12 +47,22 @@ static int list_files(const char *path, struct file_list *out, char **error)
 		*error = xprintf("%s: cannot read the tables directory", path);
 		return -1;
 	}
+	int r = 0;
 	for (int i = 0; i < n; i++) {
-		*(char **)vec_push(out) = xprintf("%s/%s", path, names[i]->d_name);
+		char *file = xprintf("%s/%s", path, names[i]->d_name);
+		if (!r && !stat(file, &sb) && S_ISDIR(sb.st_mode)) {
+			*error = xprintf("%s: a directory, not a table file (a tables directory's *.yaml are files)", file);
+			r = -1;
+		}
+		*(char **)vec_push(out) = file;
 		free(names[i]);
 	}
 	free(names);
-	return 0;
+	if (!r && !n) {
+		*error = xprintf("%s: no *.yaml table in this directory", path);
+		r = -1;
+	}
+	return r;
 }
 
 /* Loads FILE and checks its top level: a mapping of known sections. */
@@ -112,6 +122,15 @@ struct tables *tables_load(char *const *paths, int count, char **error)
 			t->docs[i].error = NULL;
 			r = -1;
 		}
+	}
+	/* without it every PMU would be listed as having no family */
+	bool families = false;
+	for (size_t i = 0; !r && i < t->count; i++)
+		families |= ydoc_root(&t->docs[i]) && ydoc_get(&t->docs[i], ydoc_root(&t->docs[i]), "families");
+	if (!r && !families) {
+		*error = xprintf("%s%s: no table has a 'families' section (every PMU needs its encoding family:"
+				 " tables/families.yaml has them)", paths[0], count > 1 ? " ..." : "");
+		r = -1;
 	}
 	for (size_t i = 0; i < files.count; i++)
 		free(files.items[i]);

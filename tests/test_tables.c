@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <cmocka.h>
 
@@ -161,6 +162,31 @@ static void test_too_many_unit_masks_are_refused_where_written(void **state)
 	char *tables[] = { "tables", path, NULL };
 	expect_refusal(tables, prefix, "pmudb reads at most 256");
 	free(path);
+}
+
+/* What --tables names that holds no tables: a folder without *.yaml, a
+ * folder among the *.yaml, tables without any 'families' section (which
+ * listed all 386 libpfm PMUs as having no family). */
+static void test_tables_that_are_not_tables_are_refused_in_one_line(void **state)
+{
+	(void)state;
+	char *empty = NULL, *mixed = NULL, *folder = NULL;
+	assert_true(asprintf(&empty, "%s/no_tables", tmp) > 0 && asprintf(&mixed, "%s/mixed", tmp) > 0
+		    && asprintf(&folder, "%s/mixed/sub.yaml", tmp) > 0);
+	assert_int_equal(mkdir(empty, 0755), 0);
+	assert_int_equal(mkdir(mixed, 0755), 0);
+	assert_int_equal(mkdir(folder, 0755), 0);
+	char *only_empty[] = { empty, NULL }, *with_folder[] = { "tables", mixed, NULL },
+	     *no_families[] = { "tables/cpuid.yaml", "tables/overrides.yaml", NULL };
+	char prefix[600];
+	snprintf(prefix, sizeof(prefix), "%s: ", empty);
+	expect_refusal(only_empty, prefix, "no *.yaml table");
+	snprintf(prefix, sizeof(prefix), "%s: ", folder);
+	expect_refusal(with_folder, prefix, "a directory, not a table file");
+	expect_refusal(no_families, "tables/cpuid.yaml ...: ", "no table has a 'families' section");
+	free(empty);
+	free(mixed);
+	free(folder);
 }
 
 /* A PMU no family covers: the build names every such PMU, at the position
@@ -335,6 +361,7 @@ int main(void)
 		cmocka_unit_test(test_every_bad_table_is_refused_with_its_position),
 		cmocka_unit_test(test_too_many_unit_masks_are_refused_where_written),
 		cmocka_unit_test(test_pmus_without_family_are_listed_where_to_add_them),
+		cmocka_unit_test(test_tables_that_are_not_tables_are_refused_in_one_line),
 		cmocka_unit_test(test_every_override_action_lands_in_the_catalog),
 		cmocka_unit_test(test_overrides_change_encodings),
 		cmocka_unit_test(test_usage_errors_exit_2),
