@@ -17,6 +17,7 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <libgen.h>
+#include <limits.h>
 #include <perfmon/pfmlib.h>
 #include <signal.h>
 #include <sqlite3.h>
@@ -166,6 +167,21 @@ static int sync_path(const char *path, int flags)
 	return r;
 }
 
+/* OUT's temporary file into BUF: beside it, for the rename to stay on one
+ * file system, its name cut where OUT's own and ".tmp.PID" would pass
+ * NAME_MAX. */
+static void temp_beside(char *buf, size_t size, const char *out)
+{
+	const char *base = strrchr(out, '/');
+	base = base ? base + 1 : out;
+	char suffix[32];
+	int n = snprintf(suffix, sizeof(suffix), ".tmp.%ld", (long)getpid());
+	size_t keep = strlen(base);
+	if (keep + (size_t)n > NAME_MAX)
+		keep = NAME_MAX - (size_t)n;
+	snprintf(buf, size, "%.*s%s", (int)((size_t)(base - out) + keep), out, suffix);
+}
+
 /* Moves the verified TEMP over OUT, durably, with OUT's mode. */
 static int install(const char *temp, const char *out, char **error)
 {
@@ -286,7 +302,7 @@ static int build(char **tables, int table_count, const char *vendor_tree, const 
 	tables_free(t);
 
 	if (!r) {
-		snprintf(temp_path, sizeof(temp_path), "%s.tmp.%ld", out, (long)getpid());
+		temp_beside(temp_path, sizeof(temp_path), out);
 		unlink(temp_path);
 		r = emit_catalog(&m, temp_path, &st, error) || verify(temp_path, &st, error)
 		    || install(temp_path, out, error);
@@ -380,7 +396,7 @@ int main(int argc, char **argv)
 	signal(SIGHUP, remove_temp_and_exit);
 	signal(SIGQUIT, remove_temp_and_exit);
 	if (image_of) {
-		snprintf(temp_path, sizeof(temp_path), "%s.tmp.%ld", target, (long)getpid());
+		temp_beside(temp_path, sizeof(temp_path), target);
 		int failed = image_write(image_of, target, temp_path, &error);
 		temp_path[0] = '\0';
 		if (failed)

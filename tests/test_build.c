@@ -178,6 +178,27 @@ static void test_failed_build_keeps_the_old_catalog(void **state)
 	free(before);
 }
 
+/* An --out name of 250 bytes: its temporary file's name is cut to fit the
+ * file system's 255 (".tmp.PID" after the whole name did not fit). */
+static void test_a_long_out_name_builds(void **state)
+{
+	(void)state;
+	char name[251];
+	memset(name, 'c', 247);
+	memcpy(name + 247, ".db", 4);
+	char *target = temp_path(name);
+	char *argv[] = { compiler, "--quiet", "--out", target, NULL };
+	struct run_result r;
+	test_run(argv, NULL, &r);
+	if (r.status)
+		fail_msg("exit %d: %s", r.status, r.err);
+	test_run_free(&r);
+	assert_int_equal(access(target, R_OK), 0);
+	assert_int_equal(count_files("ccccc"), 1);	/* the catalog, no temporary file */
+	unlink(target);
+	free(target);
+}
+
 /* --out is checked before any work: a FIFO, a directory or an input is
  * refused (a rename would have replaced it: as root, --out /dev/null made
  * the device a file), and a symbolic link is written through, the
@@ -242,6 +263,7 @@ int main(void)
 		cmocka_unit_test(test_libpfm_part_is_smaller_than_libpfm),
 		cmocka_unit_test(test_interrupted_build_keeps_the_old_catalog),
 		cmocka_unit_test(test_failed_build_keeps_the_old_catalog),
+		cmocka_unit_test(test_a_long_out_name_builds),
 		cmocka_unit_test(test_out_is_checked_before_the_build),
 	};
 	return cmocka_run_group_tests_name("build", tests, setup, teardown);
