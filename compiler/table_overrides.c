@@ -148,8 +148,35 @@ static int read_override(struct ydoc *d, yaml_node_t *node, struct override *o)
 	return check_keys_for_action(d, o);
 }
 
+/*
+ * An Intel core unit mask's code carries config bits 8-31 (the count mask,
+ * inv, edge), where a hard-wired modifier lands too: the encoder ORs the
+ * two, so a value that differs from what the code already gives would
+ * encode as neither (code 0x108001 with c: 2 gives c=18).  The tables'
+ * hard-wired values restate their codes; this keeps them saying the same.
+ */
+static int check_against_code(struct ydoc *d, yaml_node_t *at, const struct pmu *p, const struct event *ev,
+			      const struct umask *u, const struct modifier *mod, uint64_t value)
+{
+	if (strcmp(p->family, "intel_x86") || ev->umasks_in_config1)
+		return 0;
+	uint64_t bits = u->sets_event_select ? u->code & ~0xffULL : u->code << 8;
+	for (size_t i = 0; i < mod->landings.count; i++) {
+		const struct landing *l = &mod->landings.items[i];
+		if (strcmp(l->field, "config") || !l->mask || !(bits & l->mask))
+			continue;
+		int shift = __builtin_ctzll(l->mask);
+		uint64_t given = (bits & l->mask) >> shift;
+		if (((value << shift) & l->mask) != (bits & l->mask))
+			return ydoc_fail(d, at, "'%s' is hard-wired to %llu, but the unit mask's code 0x%llx gives it %llu:"
+					 " the encoding would be neither", mod->name, (unsigned long long)value,
+					 (unsigned long long)u->code, (unsigned long long)given);
+	}
+	return 0;
+}
+
 /* The values a unit mask forces: each replaces what it forced before. */
-static int apply_hardwire(struct ydoc *d, struct override *o, struct event *ev, struct umask *u)
+static int apply_hardwire(struct ydoc *d, struct override *o, const struct pmu *p, struct event *ev, struct umask *u)
 {
 	for (yaml_node_pair_t *pair = o->hardwire->data.mapping.pairs.start; pair < o->hardwire->data.mapping.pairs.top;
 	     pair++) {
@@ -173,6 +200,8 @@ static int apply_hardwire(struct ydoc *d, struct override *o, struct event *ev, 
 		if ((mod->probed || !mod->is_integer) && (value < lo || value > hi))
 			return ydoc_fail(d, v, "'%s' is out of range: %llu is not within %llu..%llu", name,
 					 (unsigned long long)value, (unsigned long long)lo, (unsigned long long)hi);
+		if (check_against_code(d, v, p, ev, u, mod, value))
+			return -1;
 		struct implied_value *iv = NULL;
 		for (size_t i = 0; i < u->implied.count && !iv; i++)
 			if (u->implied.items[i].modifier == m)
@@ -280,7 +309,7 @@ static int apply_to_umask(struct ydoc *d, struct override *o, struct pmu *p, str
 		u->code = o->select | (u->sets_event_select ? u->code >> 8 : u->code) << 8;
 		u->sets_event_select = true;
 	}
-	if (o->hardwire && apply_hardwire(d, o, ev, u))
+	if (o->hardwire && apply_hardwire(d, o, p, ev, u))
 		return -1;
 	if (o->has_config1 && state_config1(d, o, p, ev, u))
 		return -1;
