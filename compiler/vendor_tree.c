@@ -35,9 +35,11 @@ struct source {
 	const char *rel;	/* relative to the tree, stored in the catalog */
 	char *text;
 	size_t len;
-	/* where the last event read was named: the next is after it (a name
-	 * listed twice is found where it is listed again), and lines are
-	 * counted on from there, not from the top for every event */
+	/* where the last event read was named (once one was): the next is
+	 * after it (a name listed twice is found where it is listed again),
+	 * and lines are counted on from there, not from the top for every
+	 * event */
+	bool named;
 	size_t last;
 	int last_line, last_column;
 };
@@ -62,14 +64,18 @@ static int fail(char **error, const char *fmt, ...)
  * read on, else in the whole file, else 1:1; *AT its offset. */
 static void locate(const struct source *s, const char *needle, int *line, int *column, size_t *at)
 {
-	const char *p = s->text + s->last;	/* before *AT, which may be s->last */
+	/* from just past the last name's opening quote (the same name may
+	 * come again), read before *AT is set: it may be s->last */
+	size_t start = s->last + s->named;
+	int line0 = s->last_line, column0 = s->last_column + s->named;
 	*line = *column = 1;
 	*at = 0;
 	char *quoted = xprintf("\"%s\"", needle ? needle : "");
-	const char *found = needle ? strstr(p, quoted) : NULL;
+	const char *found = needle ? strstr(s->text + start, quoted) : NULL;
+	const char *p = s->text + start;
 	if (found) {
-		*line = s->last_line;
-		*column = s->last_column;
+		*line = line0;
+		*column = column0;
 	} else if (needle) {
 		found = strstr(s->text, quoted);
 		p = s->text;
@@ -304,6 +310,7 @@ static int read_event(struct source *s, struct vendor_uarch *u, json_t *e, const
 	locate(s, arch_std && !string_field(e, "EventName") ? arch_std : name, &v.line, &v.column, &s->last);
 	s->last_line = v.line;
 	s->last_column = v.column;
+	s->named = true;
 	v.unit = xstrdup(unit);
 	note_unit(u, unit);
 	*(struct vendor_event *)vec_push(&u->events) = v;
@@ -315,7 +322,7 @@ static int read_event(struct source *s, struct vendor_uarch *u, json_t *e, const
 static int read_events_file(const char *path, const char *rel, struct vendor_uarch *u, const char *unit, json_t *std,
 			    char **error)
 {
-	struct source s = { path, rel, NULL, 0, 0, 1, 1 };
+	struct source s = { path, rel, NULL, 0, false, 0, 1, 1 };
 	int r = read_text(&s, error);
 	json_t *root = r ? NULL : parse(&s, error);
 	/* an object without "Events" lists no events (perf's metricgroups.json) */
@@ -374,7 +381,7 @@ static int read_std_events(const char *archdir, json_t *std, char **error)
 	int r = 0;
 	for (int i = 0; i < n; i++) {
 		char *path = xprintf("%s/%s", archdir, names[i]->d_name);
-		struct source s = { path, path, NULL, 0, 0, 1, 1 };
+		struct source s = { path, path, NULL, 0, false, 0, 1, 1 };
 		json_t *root = !r && !read_text(&s, error) ? parse(&s, error) : NULL;
 		if (!r && !root)
 			r = -1;

@@ -374,8 +374,8 @@ static int nth_place(const char *text, const char *name, int nth, int *line, int
 	return 1;
 }
 
-/* A name a list gives twice: the first entry is kept, and the note names
- * the second, where it is listed again. */
+/* A name a list gives twice, at once or later: the first entry is kept,
+ * and the note names the second, where it is listed again. */
 static void test_a_name_listed_twice_is_noted_where_listed_again(void **state)
 {
 	(void)state;
