@@ -342,7 +342,7 @@ static int check_measured_family(struct ydoc *d, const struct override *o, const
 /*
  * The widest code libpfm's own tables have in P's family, for events or
  * unit masks, written as an override writes it (an event-select unit
- * mask's code without its select), in whole hex digits: a code past it lands
+ * mask's code without its select), in whole bytes: a code past it lands
  * in bits the family's encoder gives to something else (an Intel unit
  * mask's bit 24 is intx's config bit 32), or past the register.
  */
@@ -366,10 +366,11 @@ static uint64_t widest_libpfm_code(const struct model *m, const struct pmu *p, c
 			}
 		}
 	}
-	/* whole hex digits up to the highest bit: a field may hold values
-	 * that libpfm's tables happen not to use (a cmask past 0x1f) */
-	int digits = seen ? (67 - __builtin_clzll(seen)) / 4 : 1;
-	return digits >= 16 ? UINT64_MAX : (1ULL << (4 * digits)) - 1;
+	/* whole bytes up to the highest bit: a field may hold values that
+	 * libpfm's tables happen not to use (an Intel event code's count mask
+	 * past 0x1, a unit mask's past 0x1f) */
+	int bytes = seen ? (71 - __builtin_clzll(seen)) / 8 : 1;
+	return bytes >= 8 ? UINT64_MAX : (1ULL << (8 * bytes)) - 1;
 }
 
 static int check_code_width(struct ydoc *d, const struct override *o, const struct model *m, struct pmu *p)
@@ -386,13 +387,15 @@ static int check_code_width(struct ydoc *d, const struct override *o, const stru
 
 static int apply_to_event(struct ydoc *d, struct override *o, const struct model *m, struct pmu *p)
 {
-	if (check_measured_family(d, o, p) || check_code_width(d, o, m, p))
+	if (check_measured_family(d, o, p))
 		return -1;
 	struct event *ev = pmu_find_event(p, o->event);
 	yaml_node_t *at = ydoc_get(d, o->node, "event");
 	bool add = !strcmp(o->action, "add") && !o->umask;
 	if (add != !ev)
 		return ydoc_fail(d, at, add ? "event '%s' already exists in %s" : "unknown event '%s' in %s", o->event, p->name);
+	if (check_code_width(d, o, m, p))
+		return -1;
 	if (o->umask)
 		return apply_to_umask(d, o, p, ev);
 	if (!strcmp(o->action, "alias")) {
