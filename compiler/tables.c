@@ -37,9 +37,13 @@ static int yaml_file(const struct dirent *e)
 static int list_files(const char *path, struct file_list *out, char **error)
 {
 	struct stat sb;
+	if (!stat(path, &sb) && !S_ISDIR(sb.st_mode) && !S_ISREG(sb.st_mode)) {
+		*error = xprintf("%s: not a regular file (a table is a YAML file)", path);
+		return -1;
+	}
 	if (stat(path, &sb) || !S_ISDIR(sb.st_mode)) {
 		*(char **)vec_push(out) = xstrdup(path);
-		return 0;
+		return 0;	/* read, or its absence named, by the loader */
 	}
 	struct dirent **names = NULL;
 	int n = scandir(path, &names, yaml_file, alphasort);
@@ -50,8 +54,9 @@ static int list_files(const char *path, struct file_list *out, char **error)
 	int r = 0;
 	for (int i = 0; i < n; i++) {
 		char *file = xprintf("%s/%s", path, names[i]->d_name);
-		if (!r && !stat(file, &sb) && S_ISDIR(sb.st_mode)) {
-			*error = xprintf("%s: a directory, not a table file (a tables directory's *.yaml are files)", file);
+		if (!r && !stat(file, &sb) && !S_ISREG(sb.st_mode)) {
+			*error = xprintf("%s: %s", file, S_ISDIR(sb.st_mode) ? "a directory, not a table file"
+								       : "not a regular file (a table is a YAML file)");
 			r = -1;
 		}
 		*(char **)vec_push(out) = file;

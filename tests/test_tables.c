@@ -165,8 +165,8 @@ static void test_too_many_unit_masks_are_refused_where_written(void **state)
 }
 
 /* What --tables names that holds no tables: a folder without *.yaml, a
- * folder among the *.yaml, tables without any 'families' section (which
- * listed all 386 libpfm PMUs as having no family). */
+ * folder or a FIFO among the *.yaml, tables without any 'families'
+ * section (which listed all 386 libpfm PMUs as having no family). */
 static void test_tables_that_are_not_tables_are_refused_in_one_line(void **state)
 {
 	(void)state;
@@ -184,6 +184,11 @@ static void test_tables_that_are_not_tables_are_refused_in_one_line(void **state
 	snprintf(prefix, sizeof(prefix), "%s: ", folder);
 	expect_refusal(with_folder, prefix, "a directory, not a table file");
 	expect_refusal(no_families, "tables/cpuid.yaml ...: ", "no table has a 'families' section");
+	/* a FIFO among them: the build waited on it for ever */
+	assert_int_equal(rmdir(folder), 0);
+	assert_int_equal(mkfifo(folder, 0600), 0);
+	snprintf(prefix, sizeof(prefix), "%s: ", folder);
+	expect_refusal(with_folder, prefix, "not a regular file");
 	free(empty);
 	free(mixed);
 	free(folder);
