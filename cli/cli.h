@@ -45,6 +45,9 @@ void cli_close(struct cli *c);
 const struct pmudb_scope *cli_scope(struct cli *c);
 /* The scope EVENT needs: none for "pmu::event" (the host is not looked up). */
 const struct pmudb_scope *cli_scope_for(struct cli *c, const char *event);
+/* Whether the host's scope failed because the catalog is damaged (its
+ * CPUID map): then says so for COMMAND, in one line. */
+bool cli_scope_damaged(struct cli *c, const char *command);
 /* Whether EVENT holds "::" (names its PMU). */
 bool cli_names_pmu(const char *event);
 

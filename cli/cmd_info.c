@@ -70,10 +70,14 @@ static int print_event(struct cli *c, int pmu, int event)
 		if (!pmudb_modifier_info(c->db, pmu, event, m, &mi))
 			print_modifier(&mi);
 	}
-	int n = 0;
-	if (pmudb_event_findings(c->db, pmu, event, count_findings, &n) > 0) {
+	int n = 0, found = pmudb_event_findings(c->db, pmu, event, count_findings, &n);
+	if (found > 0) {
 		printf("against the vendor's list:\n");
 		pmudb_event_findings(c->db, pmu, event, print_finding, NULL);
+	}
+	if (found == PMUDB_ERR_CATALOG) {
+		cli_damaged(c, "the findings of %s::%s", p.name, ev.name);
+		return EXIT_USAGE;
 	}
 	return EXIT_GOOD;
 }
@@ -102,6 +106,10 @@ int cmd_info(struct cli *c, int argc, char **argv)
 		int pmu = -1, event = -1;	/* set by pmudb_find_event when it returns 0 */
 		struct pmudb_error err;
 		if (pmudb_find_event(c->db, argv[1], cli_scope_for(c, argv[1]), &pmu, &event, &err)) {
+			if (!cli_names_pmu(argv[1]) && cli_scope_damaged(c, "info")) {
+				cli_close(c);
+				return EXIT_USAGE;
+			}
 			fprintf(stderr, "pmudb: info: %s: %s\n", argv[1], err.message);
 			status = err.code == PMUDB_ERR_CATALOG ? EXIT_USAGE : EXIT_REJECTED;
 		} else if (!attributes_known(c, argv[1], &err)) {

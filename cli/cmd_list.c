@@ -49,7 +49,8 @@ int cmd_list(struct cli *c, int argc, char **argv)
 			status = list_pmu(c, p);
 		}
 	} else if (cli_scope(c)->count == 0) {
-		fputs("pmudb: list: name a PMU, or select one with --pmu or --cpu\n", stderr);
+		if (!cli_scope_damaged(c, "list"))
+			fputs("pmudb: list: name a PMU, or select one with --pmu or --cpu\n", stderr);
 		status = EXIT_USAGE;
 	} else {
 		for (int i = 0; i < cli_scope(c)->count && status == EXIT_GOOD; i++)

@@ -82,6 +82,15 @@ const struct pmudb_scope *cli_scope(struct cli *c)
 	return c->has_scope ? &c->scope : &none;
 }
 
+bool cli_scope_damaged(struct cli *c, const char *command)
+{
+	cli_scope(c);
+	if (c->has_scope || c->scope_error.code != PMUDB_ERR_CATALOG)
+		return false;
+	fprintf(stderr, "pmudb: %s: %s\n", command, c->scope_error.message);
+	return true;
+}
+
 bool cli_names_pmu(const char *event)
 {
 	/* the first ':' is the prefix's in "pmu::event": one strchr, where

@@ -280,8 +280,10 @@ static void unmapped_core_pmus(struct pmudb *db, char *out, size_t outlen)
  * Whether the map holds the entries the build wrote (meta's
  * cpuid_entries), each with its PMUs: SQLite reads past some damaged
  * pages as rows that are not there, and a map short of entries would
- * answer "no table for this CPU" where the catalog is damaged.  READ: the
- * entries a read found, or -1 to count them here.  Called with the lock.
+ * answer "no table for this CPU" where the catalog is damaged.  Asked
+ * where no entry matched (or the whole map is read), not on every match:
+ * the counts cost a short process 150 us.  READ: the entries a read
+ * found, or -1 to count them here.  Called with the lock.
  */
 static int map_complete(struct pmudb *db, int read, struct pmudb_error *err)
 {
@@ -294,13 +296,17 @@ static int map_complete(struct pmudb *db, int read, struct pmudb_error *err)
 				 catalog_sql_error(db));
 	if (sqlite3_step(st) != SQLITE_ROW) {
 		r = set_error(err, PMUDB_ERR_CATALOG, "%s: cannot read the CPUID map: %s", db->what, catalog_sql_error(db));
-	} else if (sqlite3_column_type(st, 2) != SQLITE_NULL) {
+	} else if (sqlite3_column_type(st, 2) == SQLITE_NULL) {
+		/* every build writes it */
+		r = set_error(err, PMUDB_ERR_CATALOG, "%s: the CPUID map is damaged: meta has no cpuid_entries", db->what);
+	} else {
 		long long want = sqlite3_column_int64(st, 2), rows = sqlite3_column_int64(st, 0),
 			  with_pmus = sqlite3_column_int64(st, 1);
 		if (rows != want || with_pmus != want || (read >= 0 && read != want))
 			r = set_error(err, PMUDB_ERR_CATALOG, "%s: the CPUID map is damaged: the build wrote %lld entries,"
-				      " %lld are there, %lld with PMUs, %d read", db->what, want, rows, with_pmus,
-				      read >= 0 ? read : (int)rows);
+				      " %lld are there (%lld with PMUs)%s%.0d%s", db->what, want, rows, with_pmus,
+				      read >= 0 && read != rows ? ", " : "", read >= 0 && read != rows ? read : 0,
+				      read >= 0 && read != rows ? " read" : "");
 	}
 	sqlite3_finalize(st);
 	return r;

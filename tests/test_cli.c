@@ -285,6 +285,7 @@ static void test_every_command_over_a_damaged_cpuid_map(void **state)
 	static const char *const commands[][5] = {
 		{ "detect", NULL }, { "detect", "--json", NULL }, { "encode", "INST_RETIRED:ANY_P", NULL },
 		{ "decode", "0xc0", NULL }, { "stat", "-e", "INST_RETIRED:ANY_P", "true", NULL },
+		{ "info", "INST_RETIRED:ANY_P", NULL }, { "list", NULL },
 		{ "export", "--format", "perf-json", "--out", "DIR" },
 	};
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {

@@ -307,6 +307,30 @@ static void test_nulls_in_not_null_columns(void **state)
 	cases += 4;
 }
 
+/* Overwrites the root page of TABLE in the catalog PATH with a leaf page
+ * header whose cells lie past the page's end: SQLite reads that as rows
+ * missing or as an error. */
+static void damage_root_page(const char *path, const char *table)
+{
+	sqlite3 *sql;
+	sqlite3_stmt *st;
+	assert_int_equal(sqlite3_open(path, &sql), SQLITE_OK);
+	assert_int_equal(sqlite3_prepare_v2(sql, "SELECT (SELECT rootpage FROM sqlite_master WHERE name = ?1),"
+						 " (SELECT page_size FROM pragma_page_size)", -1, &st, NULL), SQLITE_OK);
+	sqlite3_bind_text(st, 1, table, -1, SQLITE_STATIC);
+	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+	long root = sqlite3_column_int(st, 0), page = sqlite3_column_int(st, 1);
+	sqlite3_finalize(st);
+	sqlite3_close(sql);
+	assert_true(root > 1 && page >= 512);
+	FILE *f = fopen(path, "r+b");
+	assert_non_null(f);
+	static const unsigned char header[] = { 0x0d, 0x00, 0x00, 0x00, 0x50, 0x0f, 0xff };
+	assert_int_equal(fseek(f, (root - 1) * page, SEEK_SET), 0);
+	assert_int_equal(fwrite(header, 1, sizeof(header), f), sizeof(header));
+	assert_int_equal(fclose(f), 0);
+}
+
 /* Counts the entries pmudb_cpuid_map gives. */
 static int count_entry(void *ctx, const struct pmudb_cpuid_entry *e)
 {
@@ -337,9 +361,9 @@ static void map_refused(const char *path)
 	pmudb_close(db);
 }
 
-/* A map short of entries read as "no table for this CPU" (issue 12's
- * review): rows deleted, and the root page of the map's table damaged,
- * which SQLite reads as rows missing or as an error. */
+/* A map short of entries read as "no table for this CPU": rows deleted
+ * (with meta's count of them, too), and the root page of the map's table
+ * damaged. */
 static void test_damaged_cpuid_map(void **state)
 {
 	(void)state;
@@ -347,27 +371,41 @@ static void test_damaged_cpuid_map(void **state)
 	map_refused(path);
 	free(path);
 
-	path = edited("map_page", "SELECT 1");
-	sqlite3 *sql;
-	sqlite3_stmt *st;
-	assert_int_equal(sqlite3_open(path, &sql), SQLITE_OK);
-	assert_int_equal(sqlite3_prepare_v2(sql, "SELECT (SELECT rootpage FROM sqlite_master WHERE name = 'cpuid_map'),"
-						 " (SELECT page_size FROM pragma_page_size)", -1, &st, NULL), SQLITE_OK);
-	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
-	long root = sqlite3_column_int(st, 0), page = sqlite3_column_int(st, 1);
-	sqlite3_finalize(st);
-	sqlite3_close(sql);
-	assert_true(root > 1 && page >= 512);
-	FILE *f = fopen(path, "r+b");
-	assert_non_null(f);
-	/* a leaf page header whose cells lie past the page's end */
-	static const unsigned char header[] = { 0x0d, 0x00, 0x00, 0x00, 0x50, 0x0f, 0xff };
-	assert_int_equal(fseek(f, (root - 1) * page, SEEK_SET), 0);
-	assert_int_equal(fwrite(header, 1, sizeof(header), f), sizeof(header));
-	assert_int_equal(fclose(f), 0);
+	path = edited("map_no_meta", "DELETE FROM cpuid_map WHERE family = 6 OR family = 26;"
+		      " DELETE FROM meta WHERE key = 'cpuid_entries'");
 	map_refused(path);
 	free(path);
-	cases += 2;
+
+	path = edited("map_page", "SELECT 1");
+	damage_root_page(path, "cpuid_map");
+	map_refused(path);
+	free(path);
+	cases += 3;
+}
+
+/* The findings of an event, their table's root page damaged: an error,
+ * not "no findings" (info then left its section out and exited 0). */
+static int count_finding(void *ctx, const struct pmudb_finding *f)
+{
+	(void)f;
+	++*(int *)ctx;
+	return 0;
+}
+
+static void test_damaged_findings(void **state)
+{
+	(void)state;
+	char *path = edited("findings_page", "SELECT 1");
+	damage_root_page(path, "finding");
+	struct pmudb_error err;
+	pmudb_t *db = pmudb_open(path, &err);
+	assert_non_null(db);
+	int pmu, ev, n = 0;
+	assert_int_equal(pmudb_find_event(db, "skl::INST_RETIRED", NULL, &pmu, &ev, &err), 0);
+	assert_int_equal(pmudb_event_findings(db, pmu, ev, count_finding, &n), PMUDB_ERR_CATALOG);
+	pmudb_close(db);
+	free(path);
+	cases++;
 }
 
 /* A table that fails to load is not loaded again: 50,000 encodes of its
@@ -500,6 +538,7 @@ int main(void)
 		cmocka_unit_test(test_netburst_umask_without_registers),
 		cmocka_unit_test(test_nulls_in_not_null_columns),
 		cmocka_unit_test(test_damaged_cpuid_map),
+		cmocka_unit_test(test_damaged_findings),
 		cmocka_unit_test(test_failed_load_is_remembered),
 		cmocka_unit_test(test_damaged_blobs),
 		cmocka_unit_test(test_api_checks_its_arguments),
