@@ -53,7 +53,7 @@ COMPILER_SRC := $(wildcard compiler/*.c)
 # The compiler reads its packed blobs back with the runtime's reader, and
 # checks family names against the runtime's encoders.
 RUNTIME_READER := $(addprefix $(BUILD)/db/,packed.o unpack.o shared_sets.o name_index.o arena.o pages.o family_encoders.o \
-	family_netburst.o rules.o request.o errors.o fstr_form.o image.o)
+	family_netburst.o rules.o request.o errors.o fstr_form.o image.o catalog_file.o)
 COMPILER_OBJ := $(COMPILER_SRC:%.c=$(BUILD)/%.o) $(BUILD)/compiler/schema_sql.o $(RUNTIME_READER)
 DB_SRC := $(wildcard db/*.c)
 DB_OBJ := $(DB_SRC:%.c=$(BUILD)/%.o) $(BUILD)/db/builtin.o

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "out_target.h"
+#include "../db/catalog_file.h"
 #include "../db/image.h"
 #include "../db/packed.h"
 #include "../db/unpack.h"
@@ -139,9 +140,19 @@ static const char *check(const struct packed_writer *w)
 int image_write(const char *catalog, const char *out, const char *temp, char **error)
 {
 	struct image_writer iw = { .catalog = catalog };
+	struct pmudb_error refused;
 	*error = NULL;
-	if (sqlite3_open_v2(catalog, &iw.db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
-		*error = xprintf("%s: cannot open: %s", catalog, sqlite3_errmsg(iw.db));
+	/* the runtime's refusals first: a WAL catalog would get -wal and
+	 * -shm files beside it, a hot journal SQLite's "readonly database" */
+	if (catalog_file_check(catalog, &refused)) {
+		*error = xstrdup(refused.message);
+		return -1;
+	}
+	if (sqlite3_open_v2(catalog, &iw.db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK
+	    || sqlite3_exec(iw.db, "PRAGMA user_version", NULL, NULL, NULL) != SQLITE_OK) {
+		*error = catalog_file_refusal(iw.db, catalog, &refused)
+			       ? xstrdup(refused.message)
+			       : xprintf("%s: cannot open: %s", catalog, sqlite3_errmsg(iw.db));
 		sqlite3_close(iw.db);
 		return -1;
 	}

@@ -10,6 +10,7 @@
 #include <perfmon/pfmlib.h>
 #include <setjmp.h>
 #include <signal.h>
+#include <sqlite3.h>
 #include <stdbool.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -256,6 +257,29 @@ static void test_out_is_checked_before_the_build(void **state)
 	free(fifo), free(table), free(image), free(link);
 }
 
+/* --image-of reads a catalog as the runtime does: one put in WAL mode is
+ * refused, with nothing made beside it (SQLite made -wal and -shm). */
+static void test_image_of_refuses_what_the_runtime_refuses(void **state)
+{
+	(void)state;
+	char *wal = temp_path("wal.db"), *image = temp_path("wal.image");
+	assert_int_equal(test_copy_file(catalog, wal), 0);
+	sqlite3 *db;
+	assert_int_equal(sqlite3_open(wal, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(db, "PRAGMA journal_mode = WAL", NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(db);
+	char *argv[] = { compiler, "--image-of", wal, "--out", image, NULL };
+	struct run_result r;
+	test_run(argv, NULL, &r);
+	assert_int_equal(r.status, 1);
+	assert_non_null(strstr(r.err, "WAL mode"));
+	test_run_free(&r);
+	assert_int_equal(count_files("wal.db-"), 0);
+	assert_int_equal(access(image, F_OK), -1);
+	free(wal);
+	free(image);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -264,6 +288,7 @@ int main(void)
 		cmocka_unit_test(test_interrupted_build_keeps_the_old_catalog),
 		cmocka_unit_test(test_failed_build_keeps_the_old_catalog),
 		cmocka_unit_test(test_a_long_out_name_builds),
+		cmocka_unit_test(test_image_of_refuses_what_the_runtime_refuses),
 		cmocka_unit_test(test_out_is_checked_before_the_build),
 	};
 	return cmocka_run_group_tests_name("build", tests, setup, teardown);
