@@ -218,6 +218,19 @@ static void test_bad_catalog_exits_2_with_one_line(void **state)
 	test_run_free(&r);
 }
 
+/* PATH: a copy of the catalog `make` built, with SQL applied. */
+static void edited_catalog(char *path, size_t size, const char *name, const char *sql)
+{
+	snprintf(path, size, "%s/%s.db", tmp, name);
+	char *catalog = test_build_path("pmudb.db");
+	assert_int_equal(test_copy_file(catalog, path), 0);
+	free(catalog);
+	sqlite3 *db;
+	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(db, sql, NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(db);
+}
+
 /* Every command that reads a PMU's table, over a catalog whose skl table
  * is damaged: one line naming the catalog, exit 2, never a crash, a
  * "(null)" or a silent failure. */
@@ -225,16 +238,9 @@ static void test_every_command_over_a_damaged_table(void **state)
 {
 	(void)state;
 	char path[512];
-	snprintf(path, sizeof(path), "%s/damaged.db", tmp);
-	char *catalog = test_build_path("pmudb.db");
-	assert_int_equal(test_copy_file(catalog, path), 0);
-	free(catalog);
-	sqlite3 *db;
-	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
-	assert_int_equal(sqlite3_exec(db, "UPDATE event_table SET packed = x'706d75646254340000000000'"
-				      " WHERE id = (SELECT event_table_id FROM pmu WHERE name = 'skl')", NULL, NULL, NULL),
-			 SQLITE_OK);
-	sqlite3_close(db);
+	edited_catalog(path, sizeof(path), "damaged",
+		       "UPDATE event_table SET packed = x'706d75646254340000000000'"
+		       " WHERE id = (SELECT event_table_id FROM pmu WHERE name = 'skl')");
 	static const char *const commands[][4] = {
 		{ "--cpu", "GenuineIntel/6/0x5e", "detect", "--json" },
 		{ "--cpu", "GenuineIntel/6/0x5e", "detect", NULL },
@@ -271,15 +277,8 @@ static void test_every_command_over_a_damaged_cpuid_map(void **state)
 {
 	(void)state;
 	char path[512], dir[600];
-	snprintf(path, sizeof(path), "%s/short_map.db", tmp);
+	edited_catalog(path, sizeof(path), "short_map", "DELETE FROM cpuid_map WHERE family = 6");
 	snprintf(dir, sizeof(dir), "%s/short_map_tree", tmp);
-	char *catalog = test_build_path("pmudb.db");
-	assert_int_equal(test_copy_file(catalog, path), 0);
-	free(catalog);
-	sqlite3 *db;
-	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
-	assert_int_equal(sqlite3_exec(db, "DELETE FROM cpuid_map WHERE family = 6", NULL, NULL, NULL), SQLITE_OK);
-	sqlite3_close(db);
 	setenv("PMUDB_CPUINFO", "tests/fixtures/cpuinfo/cascadelake_platinum_8280.txt", 1);
 	/* DIR: the folder export writes */
 	static const char *const commands[][5] = {
