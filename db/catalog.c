@@ -6,12 +6,10 @@
  */
 #include "catalog.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <sys/stat.h>
 #include <zstd.h>
 
 #include "cache_slot.h"

@@ -302,11 +302,12 @@ static int map_complete(struct pmudb *db, int read, struct pmudb_error *err)
 	} else {
 		long long want = sqlite3_column_int64(st, 2), rows = sqlite3_column_int64(st, 0),
 			  with_pmus = sqlite3_column_int64(st, 1);
+		char also[32] = "";
+		if (read >= 0 && read != rows)
+			snprintf(also, sizeof(also), ", %d read", read);
 		if (rows != want || with_pmus != want || (read >= 0 && read != want))
 			r = set_error(err, PMUDB_ERR_CATALOG, "%s: the CPUID map is damaged: the build wrote %lld entries,"
-				      " %lld are there (%lld with PMUs)%s%.0d%s", db->what, want, rows, with_pmus,
-				      read >= 0 && read != rows ? ", " : "", read >= 0 && read != rows ? read : 0,
-				      read >= 0 && read != rows ? " read" : "");
+				      " %lld are there (%lld with PMUs)%s", db->what, want, rows, with_pmus, also);
 	}
 	sqlite3_finalize(st);
 	return r;
