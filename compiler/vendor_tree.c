@@ -35,13 +35,12 @@ struct source {
 	const char *rel;	/* relative to the tree, stored in the catalog */
 	char *text;
 	size_t len;
-	/* where the last event read was named (once one was): the next is
-	 * after it (a name listed twice is found where it is listed again),
-	 * and lines are counted on from there, not from the top for every
-	 * event */
-	bool named;
-	size_t last;
-	int last_line, last_column;
+	/* just past where the last event read was named, and its line and
+	 * column: the next event is named after it (a name listed twice is
+	 * found where it is listed again), and lines are counted on from
+	 * there, not from the top for every event */
+	size_t from;
+	int from_line, from_column;
 };
 
 static int fail(char **error, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -61,29 +60,22 @@ static int fail(char **error, const char *fmt, ...)
 }
 
 /* Line and column of the first "NEEDLE" (quoted) from the last event
- * read on, else in the whole file, else 1:1; *AT its offset. */
-static void locate(const struct source *s, const char *needle, int *line, int *column, size_t *at)
+ * read on, else in the whole file, else 1:1; where it is, or NULL. */
+static const char *locate(const struct source *s, const char *needle, int *line, int *column)
 {
-	/* from just past the last name's opening quote (the same name may
-	 * come again), read before *AT is set: it may be s->last */
-	size_t start = s->last + s->named;
-	int line0 = s->last_line, column0 = s->last_column + s->named;
 	*line = *column = 1;
-	*at = 0;
 	char *quoted = xprintf("\"%s\"", needle ? needle : "");
-	const char *found = needle ? strstr(s->text + start, quoted) : NULL;
-	const char *p = s->text + start;
+	const char *found = needle ? strstr(s->text + s->from, quoted) : NULL;
+	const char *p = s->text + s->from;
 	if (found) {
-		*line = line0;
-		*column = column0;
+		*line = s->from_line;
+		*column = s->from_column;
 	} else if (needle) {
 		found = strstr(s->text, quoted);
 		p = s->text;
 	}
 	free(quoted);
-	if (!found)
-		return;
-	for (; p < found; p++) {
+	for (; found && p < found; p++) {
 		if (*p == '\n') {
 			(*line)++;
 			*column = 1;
@@ -91,7 +83,7 @@ static void locate(const struct source *s, const char *needle, int *line, int *c
 			(*column)++;
 		}
 	}
-	*at = (size_t)(found - s->text);
+	return found;
 }
 
 static int fail_at(char **error, const struct source *s, const char *needle, const char *fmt, ...)
@@ -99,8 +91,7 @@ static int fail_at(char **error, const struct source *s, const char *needle, con
 static int fail_at(char **error, const struct source *s, const char *needle, const char *fmt, ...)
 {
 	int line, column;
-	size_t at;
-	locate(s, needle, &line, &column, &at);
+	locate(s, needle, &line, &column);
 	va_list ap;
 	va_start(ap, fmt);
 	char *msg = NULL;
@@ -307,10 +298,13 @@ static int read_event(struct source *s, struct vendor_uarch *u, json_t *e, const
 	v.name = xstrdup(name);
 	v.description = xstrdup(desc ? desc : "");
 	v.file = xstrdup(s->rel);
-	locate(s, arch_std && !string_field(e, "EventName") ? arch_std : name, &v.line, &v.column, &s->last);
-	s->last_line = v.line;
-	s->last_column = v.column;
-	s->named = true;
+	const char *at = locate(s, arch_std && !string_field(e, "EventName") ? arch_std : name, &v.line, &v.column);
+	if (at) {
+		/* past its opening quote: the same name may come again */
+		s->from = (size_t)(at - s->text) + 1;
+		s->from_line = v.line;
+		s->from_column = v.column + 1;
+	}
 	v.unit = xstrdup(unit);
 	note_unit(u, unit);
 	*(struct vendor_event *)vec_push(&u->events) = v;
@@ -322,7 +316,7 @@ static int read_event(struct source *s, struct vendor_uarch *u, json_t *e, const
 static int read_events_file(const char *path, const char *rel, struct vendor_uarch *u, const char *unit, json_t *std,
 			    char **error)
 {
-	struct source s = { path, rel, NULL, 0, false, 0, 1, 1 };
+	struct source s = { path, rel, NULL, 0, 0, 1, 1 };
 	int r = read_text(&s, error);
 	json_t *root = r ? NULL : parse(&s, error);
 	/* an object without "Events" lists no events (perf's metricgroups.json) */
@@ -381,7 +375,7 @@ static int read_std_events(const char *archdir, json_t *std, char **error)
 	int r = 0;
 	for (int i = 0; i < n; i++) {
 		char *path = xprintf("%s/%s", archdir, names[i]->d_name);
-		struct source s = { path, path, NULL, 0, false, 0, 1, 1 };
+		struct source s = { path, path, NULL, 0, 0, 1, 1 };
 		json_t *root = !r && !read_text(&s, error) ? parse(&s, error) : NULL;
 		if (!r && !root)
 			r = -1;
