@@ -373,11 +373,12 @@ static uint64_t widest_libpfm_code(const struct model *m, const struct pmu *p, c
 	return bytes >= 8 ? UINT64_MAX : (1ULL << (8 * bytes)) - 1;
 }
 
-static int check_code_width(struct ydoc *d, const struct override *o, const struct model *m, struct pmu *p)
+/* EV: the event O names, or NULL when O adds it. */
+static int check_code_width(struct ydoc *d, const struct override *o, const struct model *m, const struct pmu *p,
+			    const struct event *ev)
 {
 	if (!o->has_code)
 		return 0;
-	const struct event *ev = pmu_find_event(p, o->event);
 	uint64_t widest = widest_libpfm_code(m, p, ev, o->umask != NULL);
 	if (!(o->code & ~widest))
 		return 0;
@@ -394,7 +395,7 @@ static int apply_to_event(struct ydoc *d, struct override *o, const struct model
 	bool add = !strcmp(o->action, "add") && !o->umask;
 	if (add != !ev)
 		return ydoc_fail(d, at, add ? "event '%s' already exists in %s" : "unknown event '%s' in %s", o->event, p->name);
-	if (check_code_width(d, o, m, p))
+	if (check_code_width(d, o, m, p, ev))
 		return -1;
 	if (o->umask)
 		return apply_to_umask(d, o, p, ev);
