@@ -276,6 +276,12 @@ static void unmapped_core_pmus(struct pmudb *db, char *out, size_t outlen)
 	sqlite3_finalize(st);
 }
 
+/* The CPUID map cannot be read: SQLite's words for why. */
+static int map_unreadable(struct pmudb *db, struct pmudb_error *err)
+{
+	return set_error(err, PMUDB_ERR_CATALOG, "%s: cannot read the CPUID map: %s", db->what, catalog_sql_error(db));
+}
+
 /*
  * Whether the map holds the entries the build wrote (meta's
  * cpuid_entries), each with its PMUs: SQLite reads past some damaged
@@ -292,10 +298,9 @@ static int map_complete(struct pmudb *db, int read, struct pmudb_error *err)
 	if (sqlite3_prepare_v2(catalog_sql(db),
 			       "SELECT (SELECT count(*) FROM cpuid_map), (SELECT count(DISTINCT map_id) FROM cpuid_map_pmu),"
 			       " (SELECT value FROM meta WHERE key = 'cpuid_entries')", -1, &st, NULL) != SQLITE_OK)
-		return set_error(err, PMUDB_ERR_CATALOG, "%s: cannot read the CPUID map: %s", db->what,
-				 catalog_sql_error(db));
+		return map_unreadable(db, err);
 	if (sqlite3_step(st) != SQLITE_ROW) {
-		r = set_error(err, PMUDB_ERR_CATALOG, "%s: cannot read the CPUID map: %s", db->what, catalog_sql_error(db));
+		r = map_unreadable(db, err);
 	} else if (sqlite3_column_type(st, 2) == SQLITE_NULL) {
 		/* every build writes it */
 		r = set_error(err, PMUDB_ERR_CATALOG, "%s: the CPUID map is damaged: meta has no cpuid_entries", db->what);
@@ -328,8 +333,7 @@ static int matching_entry(struct pmudb *db, const struct pmudb_cpu *cpu, char na
 			       "   AND x.family = ?2 AND ?3 BETWEEN x.model_lo AND x.model_hi"
 			       "   AND (?4 < 0 OR ?4 BETWEEN x.stepping_lo AND x.stepping_hi))"
 			       " ORDER BY p.position", -1, &st, NULL) != SQLITE_OK)
-		return set_error(err, PMUDB_ERR_CATALOG, "%s: cannot read the CPUID map: %s", db->what,
-				 catalog_sql_error(db));
+		return map_unreadable(db, err);
 	sqlite3_bind_text(st, 1, cpu->vendor, -1, SQLITE_STATIC);
 	sqlite3_bind_int(st, 2, cpu->family);
 	sqlite3_bind_int(st, 3, cpu->model);
@@ -349,7 +353,7 @@ static int matching_entry(struct pmudb *db, const struct pmudb_cpu *cpu, char na
 	}
 	/* a damaged map is not one without an entry for the CPU */
 	if (!r && rc != SQLITE_DONE)
-		r = set_error(err, PMUDB_ERR_CATALOG, "%s: cannot read the CPUID map: %s", db->what, catalog_sql_error(db));
+		r = map_unreadable(db, err);
 	sqlite3_finalize(st);
 	return r ? r : n;
 }
@@ -414,8 +418,7 @@ static int read_entries(struct pmudb *db, struct pmudb_cpuid_entry **out, int *c
 			       "SELECT m.id, m.vendor, m.family, m.model_lo, m.model_hi, m.stepping_lo, m.stepping_hi,"
 			       " m.why, p.pmu_name FROM cpuid_map m JOIN cpuid_map_pmu p ON p.map_id = m.id"
 			       " ORDER BY m.id, p.position", -1, &st, NULL) != SQLITE_OK)
-		return set_error(err, PMUDB_ERR_CATALOG, "%s: cannot read the CPUID map: %s", db->what,
-				 catalog_sql_error(db));
+		return map_unreadable(db, err);
 	int r = 0, cap = 0, rc;
 	int64_t last = -1;
 	while (!r && (rc = sqlite3_step(st)) == SQLITE_ROW) {
@@ -449,7 +452,7 @@ static int read_entries(struct pmudb *db, struct pmudb_cpuid_entry **out, int *c
 			snprintf(e->pmus[e->npmus++], sizeof(e->pmus[0]), "%s", name);
 	}
 	if (!r && rc != SQLITE_DONE)
-		r = set_error(err, PMUDB_ERR_CATALOG, "%s: cannot read the CPUID map: %s", db->what, catalog_sql_error(db));
+		r = map_unreadable(db, err);
 	sqlite3_finalize(st);
 	return r ? r : map_complete(db, *count, err);
 }
