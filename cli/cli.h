@@ -45,6 +45,11 @@ void cli_close(struct cli *c);
 const struct pmudb_scope *cli_scope(struct cli *c);
 /* The scope EVENT needs: none for "pmu::event" (the host is not looked up). */
 const struct pmudb_scope *cli_scope_for(struct cli *c, const char *event);
+/* R, what encoding or finding EVENT returned: for a name without "pmu::"
+ * not found where the host's scope could not be had, ERR becomes why not
+ * (no table for its CPU, say), and R PMUDB_ERR_CATALOG where that is a
+ * damaged catalog. */
+int cli_why_not_found(struct cli *c, const char *event, int r, struct pmudb_error *err);
 /* Whether the host's scope failed because the catalog is damaged (its
  * CPUID map): then says so for COMMAND, in one line. */
 bool cli_scope_damaged(struct cli *c, const char *command);

@@ -254,10 +254,8 @@ static int decode_one(struct cli *c, const char *input, bool json, int max, stru
 		return EXIT_USAGE;
 	if (!chosen) {
 		out_flush(o);
-		if (!c->has_scope && is_core_name(raw.pmu) && c->scope_error.code == PMUDB_ERR_CATALOG) {
-			fprintf(stderr, "pmudb: decode: %s\n", c->scope_error.message);
+		if (is_core_name(raw.pmu) && cli_scope_damaged(c, "decode"))
 			return EXIT_USAGE;
-		}
 		if (!c->has_scope && is_core_name(raw.pmu))
 			fprintf(stderr, "pmudb: decode: %s: %s (name the PMU with --pmu or --cpu)\n", input,
 				c->scope_error.message);

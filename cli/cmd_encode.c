@@ -74,13 +74,7 @@ static void print_json_error(struct out *o, const char *event, size_t len, const
  * named, not "not found", for an unprefixed name). */
 static int encode_one(struct cli *c, const char *event, struct pmudb_encoding *enc, struct pmudb_error *err)
 {
-	int r = pmudb_encode(c->db, event, cli_scope_for(c, event), enc, err);
-	if (r == PMUDB_ERR_NOTFOUND && !c->has_scope && !cli_names_pmu(event)) {
-		*err = c->scope_error;
-		if (err->code == PMUDB_ERR_CATALOG)
-			r = err->code;	/* a damaged CPUID map, not a name not found */
-	}
-	return r;
+	return cli_why_not_found(c, event, pmudb_encode(c->db, event, cli_scope_for(c, event), enc, err), err);
 }
 
 static void print_text(const struct pmudb_encoding *e)

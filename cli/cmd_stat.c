@@ -279,8 +279,7 @@ static int encode_events(struct stat_run *s)
 		struct event *ev = &s->events[i];
 		struct pmudb_error err;
 		int r = pmudb_encode(s->cli->db, ev->name, cli_scope(s->cli), &ev->enc, &err);
-		if (r && err.code == PMUDB_ERR_NOTFOUND && !s->cli->has_scope && !strstr(ev->name, "::"))
-			err = s->cli->scope_error;	/* no CPU: say so, not "not found" */
+		r = cli_why_not_found(s->cli, ev->name, r, &err);	/* no CPU: say so, not "not found" */
 		if (!r)
 			r = pmudb_to_perf_attr(&ev->enc, &ev->attr, sizeof(ev->attr), &err);
 		if (r) {

@@ -82,6 +82,15 @@ const struct pmudb_scope *cli_scope(struct cli *c)
 	return c->has_scope ? &c->scope : &none;
 }
 
+int cli_why_not_found(struct cli *c, const char *event, int r, struct pmudb_error *err)
+{
+	if (r != PMUDB_ERR_NOTFOUND || c->has_scope || cli_names_pmu(event))
+		return r;
+	*err = c->scope_error;
+	/* a damaged CPUID map, not a name not found */
+	return err->code == PMUDB_ERR_CATALOG ? err->code : r;
+}
+
 bool cli_scope_damaged(struct cli *c, const char *command)
 {
 	cli_scope(c);
