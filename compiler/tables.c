@@ -37,11 +37,12 @@ static int yaml_file(const struct dirent *e)
 static int list_files(const char *path, struct file_list *out, char **error)
 {
 	struct stat sb;
-	if (!stat(path, &sb) && !S_ISDIR(sb.st_mode) && !S_ISREG(sb.st_mode)) {
+	bool found = !stat(path, &sb);
+	if (found && !S_ISDIR(sb.st_mode) && !S_ISREG(sb.st_mode)) {
 		*error = xprintf("%s: not a regular file (a table is a YAML file)", path);
 		return -1;
 	}
-	if (stat(path, &sb) || !S_ISDIR(sb.st_mode)) {
+	if (!found || !S_ISDIR(sb.st_mode)) {
 		*(char **)vec_push(out) = xstrdup(path);
 		return 0;	/* read, or its absence named, by the loader */
 	}
