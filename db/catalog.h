@@ -57,7 +57,7 @@ struct pmudb {
 	/* PMUs found by name: hash << 32 | index + 1 (catalog_lookup_pmu) */
 	_Atomic uint64_t pmu_cache[PMU_CACHE_SLOTS];
 	/* events found by "PMU::EVENT" (event_cache.h) */
-	_Atomic uint64_t event_cache[EVENT_CACHE_SLOTS];
+	alignas(64) _Atomic uint64_t event_cache[EVENT_CACHE_SLOTS];
 };
 
 /* PMU INDEX, read if not yet; NULL with ERR set if it cannot be. */
