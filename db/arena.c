@@ -74,6 +74,15 @@ char *arena_strdup(struct arena *a, const char *s)
 	return d ? memcpy(d, s, n) : NULL;
 }
 
+size_t arena_extent_from(const struct arena *a, const void *p)
+{
+	if (!a->chunks)
+		return 0;
+	/* compared as integers: P may lie in another chunk */
+	uintptr_t at = (uintptr_t)p, start = (uintptr_t)a->chunks->data, top = start + a->used;
+	return at >= start && at <= top ? top - at : 0;
+}
+
 /* Frees chunk C, or keeps it as A's spare: a rewind mostly undoes an
  * allocation that had just opened a new chunk (an event's modifier set,
  * decoded, found equal to one decoded before and dropped), and the next

@@ -23,6 +23,10 @@ void *arena_calloc(struct arena *a, size_t count, size_t size);
  * what an encoding reads of one thing in as few cache lines as it can. */
 void *arena_calloc_aligned(struct arena *a, size_t count, size_t size, size_t align);
 char *arena_strdup(struct arena *a, const char *s);
+/* The bytes from P, allocated from A, to where A's next allocation would
+ * start (what was allocated since P, in one piece), or 0 when P is not
+ * in the piece A allocates from now. */
+size_t arena_extent_from(const struct arena *a, const void *p);
 void arena_free(struct arena *a);
 
 /* Where A stands, and back there: what was allocated since is freed. */

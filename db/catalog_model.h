@@ -248,6 +248,11 @@ struct event {
 	bool raw_layout_bit0;	/* a raw one's bit 0 sends filter 1 to config1's high half */
 	bool defaults_keep_select;	/* measured: defaults libpfm adds never replace
 					 * the event select (asked unit masks do) */
+	/* the cache lines from the event on that its decoding filled (its
+	 * unit masks, their index, rules and form), up to 255, or 0 where
+	 * they are not in one piece: what an encoding of it may read, fetched
+	 * at once when the encodings move to it (encode.c) */
+	uint8_t record_lines;
 	uint32_t *pair_slots;	/* by pair_slot, index + 1 (unpack.c); NULL: no pairs */
 	struct pair_default *pairs;
 	uint16_t *pair_added;

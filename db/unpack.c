@@ -609,6 +609,8 @@ int unpack_event(struct event_table *t, int e, unsigned plm, struct event **out,
 		*why = u.fault ? u.fault : "out of memory";
 		return -1;
 	}
+	size_t lines = (arena_extent_from(&t->arena, ev) + 63) / 64;
+	ev->record_lines = (uint8_t)(lines < UINT8_MAX ? lines : UINT8_MAX);
 	*out = ev;
 	return 0;
 }
