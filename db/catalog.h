@@ -27,8 +27,16 @@
 
 /* Slots of the cache of PMUs found by name: more than a CPU's PMUs. */
 #define PMU_CACHE_SLOTS 256
-/* Slots of the cache of events found by "PMU::EVENT". */
-#define EVENT_CACHE_SLOTS 4096
+/* Sets of the cache of events found by "PMU::EVENT" (event_cache.h), of
+ * EVENT_CACHE_WAYS each: a set's keys and bare encodings in one cache line. */
+#define EVENT_CACHE_SETS 1024
+#define EVENT_CACHE_WAYS 4
+
+struct bare_encoding;
+struct event_cache_set {
+	alignas(64) _Atomic uint32_t key[EVENT_CACHE_WAYS];
+	_Atomic(const struct bare_encoding *) bare[EVENT_CACHE_WAYS];
+};
 
 /* The statements a handle runs once per table read, kept prepared:
  * preparing one cost as much as decompressing the table it reads. */
@@ -45,6 +53,7 @@ struct pmudb {
 	/* the built-in catalog's blobs (image.h), or none: data NULL */
 	struct image image;
 	bool sql_failed;	/* SQLite on the built-in catalog would not open */
+	bool express_off;	/* the express lane declines all (express.h) */
 	const unsigned char *directory;	/* the PMU directory blob: malloc'd, or the image's */
 	size_t directory_size;
 	uint32_t nslots;
@@ -57,7 +66,7 @@ struct pmudb {
 	/* PMUs found by name: hash << 32 | index + 1 (catalog_lookup_pmu) */
 	_Atomic uint64_t pmu_cache[PMU_CACHE_SLOTS];
 	/* events found by "PMU::EVENT" (event_cache.h) */
-	alignas(64) _Atomic uint64_t event_cache[EVENT_CACHE_SLOTS];
+	struct event_cache_set event_cache[EVENT_CACHE_SETS];
 };
 
 /* PMU INDEX, read if not yet; NULL with ERR set if it cannot be. */

@@ -73,6 +73,7 @@ struct modifier_set {
 	struct modifier *items;
 	int ldlat;		/* position of "ldlat", or -1 */
 	struct name_index by_name;
+	struct word_index by_word;	/* the names that fit a word */
 	uint64_t from_perf;	/* the perf_events layer's */
 	uint64_t ranged;	/* checked against min..max when given */
 	uint64_t requiring;	/* need another modifier non-zero */
@@ -167,6 +168,10 @@ struct fstr_form {
 	uint64_t pmu, perf;	/* the modifiers it holds */
 	int len, perf_at;	/* its length, where the perf part starts */
 	int perf_digit, digits;	/* the perf part's first digit, and the count */
+	/* where the digit of each kind of perf modifier is, + 1 (0: none),
+	 * when no kind has two (kinds_apart) */
+	uint8_t kind_at[P_NONE];
+	bool kinds_apart;
 	int period_at;		/* where a period's keys go in it, or -1 */
 	uint64_t period_mods;	/* the modifiers whose keys those are */
 	/* the perf digits show what the perf layer settles, without perf
@@ -194,8 +199,6 @@ static inline uint32_t pair_slot(uint32_t key)
 	return h ^ h >> 16;
 }
 
-struct bare_encoding;
-
 /*
  * An event, in cache lines (it is aligned to them): what every encoding
  * reads first, then what unit masks read, then what rules, measured
@@ -207,8 +210,6 @@ struct event {
 	alignas(64) const char *name;
 	const struct modifier_set *modifiers;	/* never NULL */
 	const char *equiv;
-	/* the event encoded alone, through one PMU, once asked (encode.c) */
-	_Atomic(const struct bare_encoding *) bare;
 	/* the modifiers' part of fstr, laid out (fstr_form.h); NULL: none */
 	const struct fstr_form *form;
 	uint64_t hidden;	/* bit m: PMU modifier m left out of fstr unless given */
@@ -326,6 +327,7 @@ struct event_table {
 };
 
 struct family;
+struct bare_encoding;
 
 /* libpfm's privilege levels. */
 #define PLM0 0x1
@@ -354,6 +356,9 @@ struct pmu {
 	atomic_int sysfs_type;	/* read from sysfs once: -1 absent, INT32_MIN not yet */
 	struct event_table *table;
 	const struct family *family;
+	/* its events encoded alone (bare.h), by position in the table, made
+	 * as they are first named; NULL until the first is */
+	_Atomic(_Atomic(const struct bare_encoding *) *) bares;
 };
 
 /* fstr's room after "PMU::": libpfm's 256 bytes and the "::" and NUL. */

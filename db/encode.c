@@ -15,7 +15,11 @@
 #include <string.h>
 #include <strings.h>
 
+#include "attr_value.h"
+#include "bare.h"
 #include "event_cache.h"
+#include "express.h"
+#include "intake.h"
 #include "family_encoders.h"
 #include "perf_layer.h"
 #include "rules.h"
@@ -30,20 +34,6 @@
 /* ---- one attribute ------------------------------------------------------ */
 
 static int parse_attrs(struct request *rq, char *attrs);
-
-/* "y", "t", "1", "n", "f", "0" as libpfm reads a boolean, either case:
- * a table, not tolower's call and six comparisons. */
-static int parse_bool(const char *s, uint64_t *out)
-{
-	/* 1 + the value */
-	static const unsigned char value[256] = { ['y'] = 2, ['Y'] = 2, ['t'] = 2, ['T'] = 2, ['1'] = 2,
-						  ['n'] = 1, ['N'] = 1, ['f'] = 1, ['F'] = 1, ['0'] = 1 };
-	unsigned v = value[(unsigned char)s[0]];
-	if (!v || s[1])	/* one character */
-		return -1;
-	*out = v - 1;
-	return 0;
-}
 
 /* The unit masks as the user wrote them: the first two distinct, and a
  * count that goes past two when there are more. */
@@ -149,14 +139,12 @@ static int apply_attributes(struct request *rq)
 	return 0;
 }
 
-/* A string to cut into tokens: in BUF when it fits, else on the heap
- * (*HEAP then to be freed); followed by SCAN_PAD zeros for scan.h.  Its
- * length in *LEN when LEN is not NULL. */
-static char *working_copy(const char *s, char *buf, size_t size, char **heap, size_t *len)
+/* S, LEN bytes long, as a string to cut into tokens: in BUF when it fits,
+ * else on the heap (*HEAP then to be freed, else NULL); followed by
+ * SCAN_PAD zeros for scan.h. */
+static char *working_copy(const char *s, size_t len, char *buf, size_t size, char **heap)
 {
-	size_t n = strlen(s) + 1;
-	if (len)
-		*len = n - 1;
+	size_t n = len + 1;
 	*heap = NULL;
 	char *copy = n + SCAN_PAD <= size ? buf : (*heap = malloc(n + SCAN_PAD));
 	if (!copy)
@@ -171,7 +159,7 @@ static char *working_copy(const char *s, char *buf, size_t size, char **heap, si
 static int parse_catalog_attrs(struct request *rq, const char *attrs)
 {
 	char buf[256], *heap;
-	char *copy = working_copy(attrs, buf, sizeof(buf), &heap, NULL);
+	char *copy = working_copy(attrs, strlen(attrs), buf, sizeof(buf), &heap);
 	if (!copy)
 		return fail(rq, PMUDB_ERR_NOMEM, "out of memory");
 	/* libpfm parses an equiv apart: its unit masks do not count against
@@ -179,7 +167,8 @@ static int parse_catalog_attrs(struct request *rq, const char *attrs)
 	rq->in_catalog++;
 	int r = parse_attrs(rq, copy);
 	rq->in_catalog--;
-	free(heap);
+	if (heap)
+		free(heap);
 	return r;
 }
 
@@ -214,33 +203,10 @@ static int expand_umask(struct request *rq, const struct umask *um)
 	return r;
 }
 
-/* "0", or up to 20 decimal digits not starting with 0 that fit in 64
- * bits, as strtoull(S, &end, 0) reads them whole: most values are (the
- * largest period, 2^64 - 1, is twenty), and strtoull's locale and base
- * handling cost more than the digits.  False for anything else, which
- * strtoull reads (an overflow included: it gives ULLONG_MAX, as libpfm). */
-static bool plain_decimal(const char *s, uint64_t *value)
-{
-	uint64_t v = 0;
-	size_t i = 0;
-	if (s[0] == '0')
-		return !s[1] && (*value = 0, true);
-	/* nineteen digits cannot overflow; the twentieth is checked */
-	for (; i < 19 && (unsigned char)(s[i] - '0') < 10; i++)
-		v = v * 10 + (uint64_t)(s[i] - '0');
-	if (i == 19 && (unsigned char)(s[i] - '0') < 10) {
-		if (__builtin_mul_overflow(v, 10, &v) || __builtin_add_overflow(v, (uint64_t)(s[i] - '0'), &v))
-			return false;
-		i++;
-	}
-	if (!i || s[i])
-		return false;
-	*value = v;
-	return true;
-}
-
+/* VAL (VAL_LEN bytes, NUL-terminated) the value of TOK, modifier MOD's:
+ * NULL when none is given. */
 static int parse_value(struct request *rq, const struct modifier *mod, const char *tok, const char *val,
-		       uint64_t *value)
+		       size_t val_len, uint64_t *value)
 {
 	*value = 1;
 	if (!val) {
@@ -256,9 +222,9 @@ static int parse_value(struct request *rq, const struct modifier *mod, const cha
 	if (!val)
 		return 0;	/* a boolean given alone is set */
 	if (!mod->is_integer) {
-		if (parse_bool(val, value))
+		if (attr_bool(val, val_len, value))
 			return fail(rq, PMUDB_ERR_ATTR_VAL, "'%s=%s': a boolean is 0 or 1", tok, val);
-	} else if (!plain_decimal(val, value)) {
+	} else if (!attr_decimal(val, val_len, value)) {
 		char *end = NULL;
 		*value = strtoull(val, &end, 0);	/* as libpfm: no overflow check */
 		if (*end)
@@ -299,8 +265,10 @@ static int parse_attr(struct request *rq, char *tok, size_t len, size_t at)
 	const struct event *ev = rq->ev;
 	rq->token = tok;
 	char *eq = at < len ? tok + at : NULL;
+	size_t val_len = 0;
 	if (eq) {
 		*eq = '\0';
+		val_len = len - at - 1;
 		len = at;
 	}
 	const char *val = eq ? eq + 1 : NULL;
@@ -328,7 +296,7 @@ static int parse_attr(struct request *rq, char *tok, size_t len, size_t at)
 		return fail(rq, PMUDB_ERR_ATTR, "unknown attribute '%s' for %s::%s", tok, rq->pmu->name, ev->name);
 	}
 	uint64_t value;
-	int r = parse_value(rq, &ev->modifiers->items[m], tok, val, &value);
+	int r = parse_value(rq, &ev->modifiers->items[m], tok, val, val_len, &value);
 	return r ? r : add_modifier(rq, m, value);
 }
 
@@ -415,19 +383,28 @@ static int look_in(struct request *rq, int index, const char *name, size_t len, 
 	return rq->ev ? 0 : rq->err->code;
 }
 
-/* Finds the event named NAME (LEN bytes): in PMU PNAME (PLEN bytes), else
- * in SCOPE (or every PMU). */
-static int find_event(struct request *rq, const char *pname, size_t plen, const char *name, size_t len,
-		      const struct pmudb_scope *scope, const char **attrs)
+static const struct bare_encoding *make_bare(struct request *rq);
+
+/* Notes the event just found by PMU::NAME (PMU index INDEX), KEY the
+ * hash of what was asked, in the event cache: where it was found by its
+ * own names, not an alias's, nor as the number a PMU reads from its name. */
+static void remember(struct request *rq, uint32_t key, const char *pname, const char *name)
 {
-	/* "PMU::EVENT" in the working copy (not an event of a scope): the
-	 * cache's key is one hash of that whole span; the two names are
-	 * hashed apart only when the cache does not know it */
-	uint32_t key = pname ? event_cache_key(pname, (size_t)(name + len - pname)) : 0;
-	if (pname && event_cache_find(rq->db, key, pname, plen, name, len, &rq->pmu, &rq->ev)) {
-		*attrs = NULL;
-		return 0;
-	}
+	const struct pmu *p = rq->pmu;
+	if ((p->family && p->family->match_name) || !same_name(p->name, pname) || !same_name(rq->ev->name, name))
+		return;
+	const struct bare_encoding *b = bare_read(p, rq->event_index);
+	if (!b)
+		b = make_bare(rq);
+	if (b)
+		event_cache_add(rq->db, key, b);
+}
+
+/* Finds the event named NAME (LEN bytes): in PMU PNAME (PLEN bytes), else
+ * in SCOPE (or every PMU).  KEY: the event cache's key of "PNAME::NAME". */
+static int find_event(struct request *rq, const char *pname, size_t plen, const char *name, size_t len,
+		      const struct pmudb_scope *scope, const char **attrs, uint32_t key)
+{
 	uint32_t hash = name_index_hash(name, len);
 	if (pname) {
 		int index = catalog_lookup_pmu(rq->db, pname, name_index_hash(pname, plen), rq->err);
@@ -440,7 +417,7 @@ static int find_event(struct request *rq, const char *pname, size_t plen, const 
 			return fail(rq, PMUDB_ERR_NOTFOUND, "no event '%s' in PMU %s", name,
 				    catalog_pmu(rq->db, index, NULL)->name);
 		if (!r && !*attrs)
-			event_cache_add(rq->db, key, pname, name, index, rq->event_index);
+			remember(rq, key, pname, name);
 		return r;
 	}
 	int n = scope ? scope->count : rq->db->npmus;
@@ -450,6 +427,23 @@ static int find_event(struct request *rq, const char *pname, size_t plen, const 
 			return r;
 	}
 	return fail(rq, PMUDB_ERR_NOTFOUND, "no event '%s' in the PMUs of the selected CPU", name);
+}
+
+/* The event the cache found, B's. */
+static void take_cached(struct request *rq, const struct bare_encoding *b)
+{
+	rq->pmu = b->pmu;
+	rq->ev = b->ev;
+	rq->event_index = b->index;
+	/* what the stages read next, asked for at once: otherwise each of
+	 * these lines is a miss that waits for the one before it (a warm
+	 * pass after other work meets every event cold) */
+	__builtin_prefetch(b->ev->umask_by_name.slots);
+	__builtin_prefetch(b->ev->umasks);
+	/* its third and fourth lines: the rules, pairs and measured
+	 * registers a unit mask's encoding reads */
+	__builtin_prefetch(&b->ev->rule_groups);
+	__builtin_prefetch(&b->ev->filter_base);
 }
 
 /*
@@ -494,52 +488,8 @@ static int follow_equiv(struct request *rq)
 	if (!ev)
 		return rq->err->code;
 	rq->ev = ev;
+	rq->event_index = e;
 	return equiv[len] ? parse_catalog_attrs(rq, equiv + len + 1) : 0;
-}
-
-/* A PMU whose type the kernel assigns: read sysfs once per handle. */
-static int sysfs_type(const struct pmu *p)
-{
-	struct pmu *mp = (struct pmu *)p;	/* the cache is the only mutable part */
-	int type = atomic_load_explicit(&mp->sysfs_type, memory_order_relaxed);
-	if (type != INT32_MIN)
-		return type;
-	char path[256];
-	snprintf(path, sizeof(path), "/sys/bus/event_source/devices/%s/type", p->sysfs_name);
-	FILE *f = fopen(path, "r");
-	type = -1;
-	if (f) {
-		if (fscanf(f, "%d", &type) != 1 || type < 0)
-			type = -1;
-		fclose(f);
-	}
-	atomic_store_explicit(&mp->sysfs_type, type, memory_order_relaxed);
-	return type;
-}
-
-/* Copies S into DST of SIZE bytes, cut to fit; returns the length. */
-static size_t copy_cut(char *dst, size_t size, const char *s)
-{
-	size_t n = strnlen(s, size - 1);
-	memcpy(dst, s, n);
-	dst[n] = '\0';
-	return n;
-}
-
-/* The type from sysfs where the PMU has a kernel name, else (or where this
- * machine's sysfs lacks it) the catalog's: -1 for uncore PMUs, PERF_TYPE_RAW
- * for a hybrid's core PMUs, as libpfm falls back. */
-static void resolve_perf_type(struct request *rq)
-{
-	struct pmudb_encoding *out = rq->out;
-	int type = rq->ev->perf_type != INT32_MIN ? rq->ev->perf_type : rq->pmu->perf_type;
-	out->type = type;
-	if ((type >= 0 && rq->ev->perf_type != INT32_MIN) || !rq->pmu->sysfs_name)
-		return;
-	copy_cut(out->sysfs_pmu, sizeof(out->sysfs_pmu), rq->pmu->sysfs_name);
-	int found = sysfs_type(rq->pmu);
-	if (found >= 0)
-		out->type = found;
 }
 
 static int parse_everything(struct request *rq, const char *alias_attrs, char *user_attrs)
@@ -592,25 +542,18 @@ static int pmu_stages(struct request *rq)
 	return r;
 }
 
-/*
- * The event encoded alone through one PMU: its registers and its fstr from
- * "PMU::" on.  The registers and the PMU's part of fstr follow from the
- * unit masks and the PMU's modifiers only (the perf layer's modifiers are
- * its own), so an encoding that gives neither starts from these and runs
- * the perf layer alone.  Half of the harness corpus's AMD core strings and
- * a quarter of its Intel ones give an event and perf modifiers only (u, k,
- * a period, a CPU), and the stages before the perf layer were half of
- * their work.
- */
-static void start(struct request *rq, pmudb_t *db, struct pmudb_encoding *out, struct pmudb_error *err);
+/* Makes RQ, whose db, out, err and quiet are set, a request with nothing
+ * found or given yet, and its out as nothing encoded. */
+static void start(struct request *rq);
 
-struct bare_encoding {
-	alignas(64) const struct pmu *pmu;	/* in as few cache lines as can be */
-	uint64_t config, config1, config2;	/* the raw code words are 0 */
-	int fstr_len, form_at;	/* after "PMU::", as rq->fstr_len and form_at */
-	int whole_len;		/* of FSTR, "PMU::" and the rest */
-	char fstr[];
-};
+/*
+ * The event encoded alone through one PMU (bare.h): its registers and its
+ * fstr from "PMU::" on.  The registers and the PMU's part of fstr follow
+ * from the unit masks and the PMU's modifiers only (the perf layer's
+ * modifiers are its own), so an encoding that gives neither starts from
+ * these and runs the perf layer alone (here, for the strings the express
+ * lane declines: an event named without its PMU, say).
+ */
 
 /* Whether RQ gives neither unit masks nor PMU modifiers, for an event
  * that is one (not a number a PMU reads from its name, perf_raw's). */
@@ -621,52 +564,53 @@ static bool takes_bare(const struct request *rq)
 	       && !(rq->given & rq->ev->hidden) && !rq->ev->equiv && family && !family->match_name;
 }
 
-/* Kept for an event refused alone, encoded without an fstr or with raw
- * code words: of no PMU, so never taken, and never made again. */
-static const struct bare_encoding none_kept = { .pmu = NULL };
-
-/* Encodes RQ's event alone and keeps it in the event, or none_kept, when
- * the event keeps nothing yet; what the event keeps then. */
+/* Encodes RQ's event alone through RQ's PMU and keeps it (bare.h), when
+ * it keeps none yet; what it keeps then, or NULL when out of memory.  An
+ * event that is another's name, or a number a PMU reads, is kept as not
+ * encoding alone: its bare encoding only names it. */
 static const struct bare_encoding *make_bare(struct request *rq)
 {
 	struct pmudb_encoding out;
 	struct pmudb_error err;
 	struct request b;
-	start(&b, rq->db, &out, &err);
-	b.quiet = b.making_bare = true;
-	b.pmu = rq->pmu;
-	b.ev = rq->ev;
-	start_fstr(&b);
-	bool encodes = !pmu_stages(&b) && !b.no_fstr && !(b.codes[0] | b.codes[1] | b.codes[2] | b.codes[3]);
+	b.db = rq->db;
+	b.out = &out;
+	b.err = &err;
+	b.quiet = true;
+	const struct family *family = rq->pmu->family;
+	bool encodes = false;
+	start(&b);
+	if (!rq->ev->equiv && family && !family->match_name) {
+		b.making_bare = true;
+		b.pmu = rq->pmu;
+		b.ev = rq->ev;
+		start_fstr(&b);
+		encodes = !pmu_stages(&b) && !b.no_fstr && !(b.codes[0] | b.codes[1] | b.codes[2] | b.codes[3]);
+	}
 	struct pmudb *db = rq->db;
-	struct event *ev = (struct event *)rq->ev;	/* the bare encoding is its only mutable part */
+	struct pmu *p = (struct pmu *)rq->pmu;	/* its bare encodings are its only mutable part */
+	struct arena *arena = &p->table->arena;
 	pthread_mutex_lock(&db->lock);
-	const struct bare_encoding *kept = atomic_load_explicit(&ev->bare, memory_order_relaxed);
+	const struct bare_encoding *kept = bare_read(p, rq->event_index);
 	if (!kept) {
-		int whole = (int)(b.fstr - out.fstr) + b.fstr_len;
-		struct bare_encoding *k = encodes ? arena_calloc_aligned(&rq->pmu->table->arena, 1, sizeof(*k) + (size_t)whole + 1,
-									  alignof(struct bare_encoding))
-					  : NULL;
-		if (k) {
-			*k = (struct bare_encoding){ rq->pmu, out.config, out.config1, out.config2, b.fstr_len, b.form_at, whole };
-			memcpy(k->fstr, out.fstr, (size_t)whole + 1);
-		}
-		/* out of memory too: the stages serve it as before */
-		kept = k ? k : &none_kept;
-		atomic_store_explicit(&ev->bare, kept, memory_order_release);
+		struct bare_encoding *k = bare_make(arena, p, rq->event_index, rq->ev, encodes ? &out : NULL,
+						    b.fstr_len, b.form_at);
+		/* out of memory: the stages serve it as before */
+		if (k && !bare_publish(p, k, arena))
+			kept = k;
 	}
 	pthread_mutex_unlock(&db->lock);
 	return kept;
 }
 
-/* RQ's event alone through RQ's PMU, made if need be; NULL when another
- * PMU's is kept, or the event alone has no fstr or is refused. */
+/* RQ's event alone through RQ's PMU, made if need be; NULL when it does
+ * not encode alone. */
 static const struct bare_encoding *bare_of(struct request *rq)
 {
-	const struct bare_encoding *b = atomic_load_explicit(&rq->ev->bare, memory_order_acquire);
+	const struct bare_encoding *b = bare_read(rq->pmu, rq->event_index);
 	if (!b)
 		b = make_bare(rq);
-	return b && b->pmu == rq->pmu ? b : NULL;
+	return b && b->encodes ? b : NULL;
 }
 
 /* The PMU's part as the bare encoding B has it, fstr's "PMU::" with it. */
@@ -699,7 +643,7 @@ static int run_stages(struct request *rq, const char *alias_attrs, char *user_at
 	if (!r)
 		r = apply_perf_layer(rq);
 	if (!r) {
-		resolve_perf_type(rq);
+		perf_type_resolve(rq->pmu, rq->ev, rq->out);
 		size_t n = rq->pmu->out_name_len;
 		memcpy(rq->out->pmu, rq->pmu->name, n);
 		rq->out->pmu[n] = '\0';
@@ -722,13 +666,12 @@ static int check_scope(struct pmudb *db, const struct pmudb_scope *scope, struct
 	return 0;
 }
 
-static void start(struct request *rq, pmudb_t *db, struct pmudb_encoding *out, struct pmudb_error *err)
+static void start(struct request *rq)
 {
-	rq->db = db;
-	rq->err = err;
-	rq->out = out;
+	struct pmudb_encoding *out = rq->out;
 	rq->pmu = NULL;
 	rq->ev = NULL;
+	rq->event_index = -1;
 	rq->token = NULL;
 	rq->nasked = rq->nfinal = rq->fstr_len = rq->ntyped = rq->expanding = 0;
 	rq->named_umask = rq->has_raw = false;
@@ -750,56 +693,96 @@ static void start(struct request *rq, pmudb_t *db, struct pmudb_encoding *out, s
 	out->cpu = -1;
 }
 
-/* Splits the string (in COPY, its first "::" at SEP or none) into PMU,
- * event and attributes, finds the event and runs the stages.  The event's
- * name ends at the first ':' or '.', as libpfm reads it, or with WHOLE at
- * the first ':' (a vendor's dotted name: only aliases have dots); *DOTTED
- * tells whether a '.' ended it libpfm's way. */
-static int encode_copy(struct request *rq, char *copy, char *sep, const struct pmudb_scope *scope, bool whole,
-		       bool *dotted)
+/* Splits the string (in COPY, its first "::" at SEP or none, the event's
+ * name LEN bytes from there) into PMU, event and attributes, finds the
+ * event (FOUND, when the event cache gave it already) and runs the
+ * stages. */
+static int encode_copy(struct request *rq, char *copy, char *sep, size_t len, const struct pmudb_scope *scope,
+		       const struct bare_encoding *found)
 {
-	char *pname = NULL, *rest = copy;
-	size_t plen = 0;
-	if (sep) {
-		*sep = '\0';
-		pname = copy;
-		plen = (size_t)(sep - copy);
-		rest = sep + 2;
-	}
+	char *rest = sep ? sep + 2 : copy;
 	const char *alias_attrs = NULL;
-	size_t len = scan_token_length(rest);
-	*dotted = rest[len] == '.';
-	if (whole)
-		len = (size_t)(strchrnul(rest, ':') - rest);
+	/* "PMU::EVENT" as written (not an event of a scope): the cache's key
+	 * is one hash of it, the two names are looked up apart only when the
+	 * cache does not know it */
+	uint32_t key = 0;
+	const struct bare_encoding *cached = found;
+	if (sep && !cached) {
+		size_t n = (size_t)(rest + len - copy);
+		key = event_cache_key(copy, n);
+		cached = event_cache_find(rq->db, key, copy, n, n + SCAN_PAD);
+	}
 	char *name = rest;
 	rest = rest[len] ? rest + len + 1 : NULL;
+	start(rq);
+	if (sep)
+		*sep = '\0';
 	name[len] = '\0';
-	int r = find_event(rq, pname, plen, name, len, scope, &alias_attrs);
+	int r = 0;
+	if (cached)
+		take_cached(rq, cached);
+	else
+		r = find_event(rq, sep ? copy : NULL, sep ? (size_t)(sep - copy) : 0, name, len, scope, &alias_attrs, key);
 	if (r)
 		return r;
 	fetch_record(rq->ev);
 	return run_stages(rq, alias_attrs, rest);
 }
 
-/* EVENT, in a working copy of its own, as encode_copy reads it (WHOLE,
- * *DOTTED there). */
-static int encode_string(struct pmudb *db, const char *event, const struct pmudb_scope *scope,
-			 struct pmudb_encoding *out, struct pmudb_error *err, bool quiet, bool whole, bool *dotted)
+/* Where COPY (of LEN bytes, the NUL not counted) names its PMU (*SEP, or
+ * NULL) and how long its event's name is (*NAME_LEN): as IN read the
+ * string, or scanned here.  The event's name ends at the first ':' or '.',
+ * as libpfm reads it, or with WHOLE at the first ':' (a vendor's dotted
+ * name: only aliases have dots); *DOTTED tells whether a '.' ended it
+ * libpfm's way.  True when the string holds a blank or ','. */
+static bool split(const struct intake *in, const char *event, char *copy, size_t len, bool whole, char **sep,
+		  size_t *name_len, bool *dotted)
+{
+	if (in->marked) {
+		/* the intake looked at every byte: only where it saw a byte
+		 * below '-' may there be a blank or ',' */
+		if (in->low && strpbrk(event, ", \t\n"))
+			return true;
+		*sep = in->has_pmu ? copy + in->pmu_end : NULL;
+		*name_len = in->name_end - (in->has_pmu ? in->pmu_end + 2 : 0);
+	} else {
+		if (scan_event(copy, len, sep))
+			return true;
+		*name_len = scan_token_length(*sep ? *sep + 2 : copy);
+	}
+	char *name = *sep ? *sep + 2 : copy;
+	*dotted = name[*name_len] == '.';
+	if (whole)
+		*name_len = (size_t)(strchrnul(name, ':') - name);
+	return false;
+}
+
+/* EVENT (read into IN), in a working copy of its own, as encode_copy reads
+ * it (WHOLE, *DOTTED as split says; FOUND there). */
+static int encode_string(struct pmudb *db, const char *event, const struct intake *in,
+			 const struct pmudb_scope *scope, struct pmudb_encoding *out, struct pmudb_error *err,
+			 bool quiet, bool whole, bool *dotted, const struct bare_encoding *found)
 {
 	char buf[512], *heap;
-	size_t len;
-	char *copy = working_copy(event, buf, sizeof(buf), &heap, &len);
+	size_t len = in->len - 1;
+	char *copy = working_copy(event, len, buf, sizeof(buf), &heap);
 	if (!copy)
 		return set_error(err, PMUDB_ERR_NOMEM, "%s", pmudb_strerror(PMUDB_ERR_NOMEM));
+	/* start() clears the rest */
 	struct request request;
-	start(&request, db, out, err);
+	request.db = db;
+	request.out = out;
+	request.err = err;
 	request.quiet = quiet;
 	char *sep;
+	size_t name_len;
 	*dotted = false;
-	int r = scan_event(copy, len, &sep) ? set_error(err, PMUDB_ERR_INVAL, "%s: one event at a time, without blanks or ','",
-						   pmudb_strerror(PMUDB_ERR_INVAL))
-		: encode_copy(&request, copy, sep, scope, whole, dotted);
-	free(heap);
+	int r = split(in, event, copy, len, whole, &sep, &name_len, dotted)
+			? set_error(err, PMUDB_ERR_INVAL, "%s: one event at a time, without blanks or ','",
+				    pmudb_strerror(PMUDB_ERR_INVAL))
+			: encode_copy(&request, copy, sep, name_len, scope, whole ? NULL : found);
+	if (heap)
+		free(heap);
 	return r;
 }
 
@@ -817,15 +800,22 @@ int pmudb_encode(pmudb_t *db, const char *event, const struct pmudb_scope *scope
 				 pmudb_strerror(PMUDB_ERR_INVAL));
 	if (scope && check_scope(db, scope, err))
 		return PMUDB_ERR_INVAL;
-	bool dotted;
-	int r = encode_string(db, event, scope, out, err, quiet, false, &dotted);
+	/* the string read once, the express lane first: the stages answer
+	 * what it declines, from the event it found if it found one */
+	struct intake in;
+	intake_read(event, &in);
+	const struct bare_encoding *found;
+	int r = express_encode(db, event, &in, out, quiet, &found);
+	bool dotted = false;
+	if (r == EXPRESS_DECLINED)
+		r = encode_string(db, event, &in, scope, out, err, quiet, false, &dotted, found);
 	/* a dotted name libpfm's way failed (L2_LD.SELF.PREFETCH.E_STATE: the
 	 * event L2_LD, unit masks SELF, PREFETCH, E_STATE): as a vendor's
 	 * name, whole.  What libpfm answers stands wherever it answers; where
 	 * the name is no alias either, the first refusal and its message */
 	if (r && r != PMUDB_ERR_CATALOG && dotted) {
 		struct pmudb_error first = *err;
-		int vendor = encode_string(db, event, scope, out, err, quiet, true, &dotted);
+		int vendor = encode_string(db, event, &in, scope, out, err, quiet, true, &dotted, NULL);
 		if (vendor && vendor != PMUDB_ERR_CATALOG)
 			*err = first;
 		else

@@ -1,35 +1,35 @@
 /*
  * event_cache.h - the events a handle found by "PMU::EVENT", by the
- * names' hashes: a probe and two name comparisons instead of probing for
- * the PMU, then for the event (two fifths of what a warm encoding spent
- * finding its event).
+ * name's hash: one probe and one comparison of the name instead of
+ * probing for the PMU, then for the event.  What it holds is each event's
+ * bare encoding (bare.h), which holds the name it was found by.
  *
- * A slot (cache_slot.h) holds the PMU's index and the event's position.
  * An entry is made only for an event found by its own name (not an alias,
- * nor a PMU whose names are numbers), and taken only when the PMU and the
- * event bear the names asked for, case aside: a name lookup gives the same
- * answer for every spelling of a name, so a hit gives what the lookups
- * would.
+ * nor a PMU whose names are numbers), and taken only when that name is the
+ * name asked, case aside: a name lookup gives the same answer for every
+ * spelling of a name, so a hit gives what the lookups would.  A set's
+ * slots are read and written without a lock, a word at a time: a slot
+ * read while another thread writes it costs the lookups it stands in for,
+ * never a wrong answer, as the name is compared.
  */
 #ifndef PMUDB_EVENT_CACHE_H
 #define PMUDB_EVENT_CACHE_H
 
+#include "bare.h"
 #include "catalog.h"
 
-/* The key of "PMU::EVENT", the N bytes at SPAN (the PMU's name, two bytes
- * between, the event's name): one hash of the whole, which a hit needs
- * and a miss has no use for. */
-static inline uint32_t event_cache_key(const char *span, size_t n)
+/* The key of "PMU::EVENT", the N bytes at NAME. */
+static inline uint32_t event_cache_key(const char *name, size_t n)
 {
-	return name_index_hash(span, n);
+	return name_index_hash(name, n);
 }
 
-/* True, with *P and *EV set, when the cache knows PNAME::NAME (PLEN and
- * LEN bytes, within the span KEY was made of) by KEY. */
-bool event_cache_find(struct pmudb *db, uint32_t key, const char *pname, size_t plen, const char *name, size_t len,
-		      const struct pmu **p, const struct event **ev);
+/* The bare encoding of "PMU::EVENT", the N bytes at NAME (AVAIL bytes
+ * readable there), by its KEY; NULL when the cache does not know it. */
+const struct bare_encoding *event_cache_find(struct pmudb *db, uint32_t key, const char *name, size_t n,
+					     size_t avail);
 
-/* Notes that PNAME::NAME (KEY) is event E of PMU INDEX, found by name. */
-void event_cache_add(struct pmudb *db, uint32_t key, const char *pname, const char *name, int index, int e);
+/* Notes B, found by its own name, whose key is KEY. */
+void event_cache_add(struct pmudb *db, uint32_t key, const struct bare_encoding *b);
 
 #endif

@@ -109,6 +109,7 @@ static int lay_out_form(const struct modifier_set *set, uint64_t hidden, unsigne
 	/* a period or frequency goes where its keys fall among the perf
 	 * modifiers always printed; all in one place, or -1 */
 	f->period_at = -1;
+	f->kinds_apart = true;
 	bool period_seen = false, apart = false;
 	for (each_bit(m, set->from_perf)) {
 		enum perf_mod kind = set->items[m].perf_kind;
@@ -124,6 +125,8 @@ static int lay_out_form(const struct modifier_set *set, uint64_t hidden, unsigne
 		if (!lay_out(&set->items[m], form, &len, digits, &n))
 			return 0;
 		digits[n - 1].reg = (int8_t)kind;
+		f->kinds_apart &= !f->kind_at[kind];
+		f->kind_at[kind] = (uint8_t)(digits[n - 1].at + 1);
 	}
 	if (apart)
 		f->period_at = -1;
@@ -204,14 +207,11 @@ bool fstr_form_pmu(struct request *rq, uint64_t (*value)(struct request *rq, int
 	return true;
 }
 
-/* The keys of the period-like modifiers of EV's set, each with
- * VALUE, into BUF (FSTR_MAX bytes); their length. */
-static int period_keys(const struct event *ev, uint64_t value, char *buf)
+int fstr_form_period_keys(const struct fstr_form *form, const struct modifier_set *set, uint64_t value, char *buf)
 {
-	const struct modifier_set *set = ev->modifiers;
 	char digits[24];
 	int ndigits = (int)fstr_decimal(digits, value), len = 0, m;
-	for (each_bit(m, ev->form->period_mods)) {
+	for (each_bit(m, form->period_mods)) {
 		const struct modifier *mod = &set->items[m];
 		if (len + mod->fstr_key_len + ndigits >= FSTR_MAX)
 			return -1;
@@ -220,6 +220,27 @@ static int period_keys(const struct event *ev, uint64_t value, char *buf)
 		len += mod->fstr_key_len + ndigits;
 	}
 	return len;
+}
+
+void fstr_form_put_kinds(const struct fstr_form *form, char *f, const uint8_t shows[P_NONE + 1], unsigned kinds)
+{
+	int k;
+	for (each_bit(k, kinds))
+		if (form->kind_at[k])
+			f[form->kind_at[k] - 1] = (char)('0' + shows[k]);
+}
+
+void fstr_form_put_perf(const struct fstr_form *form, char *f, const uint8_t shows[P_NONE + 1])
+{
+	const struct form_digit *d = form->digit;
+	/* one digit each: the form holds the kinds always printed, whose
+	 * values are 0 or 1 but precise_ip's, which perf_take keeps to 3.
+	 * The bounds in locals: a store through F may alias the form, and
+	 * they were read again at each digit. */
+	for (int k = form->perf_digit, end = form->digits; k < end; k++) {
+		int at = d[k].at, reg = d[k].reg;
+		f[at] = (char)('0' + shows[reg]);
+	}
 }
 
 bool fstr_form_shows_defaults(const struct request *rq)
@@ -237,16 +258,12 @@ bool fstr_form_perf(struct request *rq, const uint8_t shows[P_NONE + 1])
 	if (rq->form_at < 0 || rq->fstr_len != rq->form_at + form->len)
 		return false;
 	char *f = rq->fstr + rq->form_at;
-	const struct form_digit *d = form->digit;
-	/* one digit each: the form holds the kinds always printed, whose
-	 * values are 0 or 1 but precise_ip's, which apply_one keeps to 3 */
-	for (int k = form->perf_digit; k < form->digits; k++)
-		f[d[k].at] = (char)('0' + shows[d[k].reg]);
+	fstr_form_put_perf(form, f, shows);
 	if (!rq->out->sample_period)
 		return true;
 	/* a period's keys go in at their place, the rest of the form after */
 	char keys[FSTR_MAX];
-	int n = form->period_at >= 0 ? period_keys(ev, rq->out->sample_period, keys) : -1;
+	int n = form->period_at >= 0 ? fstr_form_period_keys(form, ev->modifiers, rq->out->sample_period, keys) : -1;
 	if (n < 0 || rq->fstr_len + n >= FSTR_MAX) {
 		/* the form's perf part, written already, comes off again */
 		rq->fstr_len = rq->form_at + form->perf_at;

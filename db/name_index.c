@@ -102,3 +102,32 @@ int name_index_find_hashed(const struct name_index *ix, const char *name, size_t
 {
 	return ix->slots ? find(ix, name, len, hash) : -1;
 }
+
+int word_index_build(struct word_index *ix, const void *list, int count, name_at_fn name_at, struct arena *arena)
+{
+	/* at most half full: an empty slot ends every probe */
+	unsigned bits = 4;
+	while ((1 << bits) < 2 * count)
+		bits++;
+	ix->shift = 64 - bits;
+	ix->slots = arena_calloc(arena, (size_t)1 << bits, sizeof(*ix->slots));
+	if (!ix->slots)
+		return -1;
+	uint64_t mask = (1ULL << bits) - 1;
+	for (int i = 0; i < count; i++) {
+		const char *name = name_at(list, i);
+		size_t n = name ? strlen(name) : 0;
+		if (!n || n > NAME_WORD_MAX)
+			continue;
+		char padded[8] = { 0 };
+		memcpy(padded, name, n);
+		uint64_t word = name_word(padded, n);
+		if (word_index_find(ix, word) >= 0)
+			continue;	/* the first of equal names wins */
+		uint64_t h = word * 0x9e3779b97f4a7c15ull >> ix->shift;
+		while (ix->slots[h].word)
+			h = (h + 1) & mask;
+		ix->slots[h] = (struct word_slot){ word, i };
+	}
+	return 0;
+}

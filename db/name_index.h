@@ -1,6 +1,7 @@
 /*
  * name_index.h - case-insensitive lookup of names by hashing: the events
- * and aliases of a table, an event's unit masks, a set's modifiers.  A
+ * and aliases of a table, an event's unit masks, a set's modifiers; and
+ * the short names of a set's modifiers by their word (word_index).  A
  * name that appears twice keeps its first position, as libpfm's lookups
  * do.
  */
@@ -135,5 +136,77 @@ int name_index_find(const struct name_index *ix, const char *name);
 /* The same, with NAME's length and name_index_hash given; NAME need not
  * end there (a token inside a longer string). */
 int name_index_find_hashed(const struct name_index *ix, const char *name, size_t len, uint32_t hash);
+
+/* ---- names of up to eight bytes, by their word ------------------------ */
+
+/* The longest name a word holds. */
+#define NAME_WORD_MAX 8
+
+/* The word of a name of N bytes (1 to NAME_WORD_MAX), from W, eight
+ * bytes whose first N are the name's (the first in the low bits): its
+ * bytes from the lowest up, ASCII letters in lower case (the C locale's
+ * strcasecmp folds no others), zeros past its end.  No name's word is 0. */
+static inline uint64_t name_word_of(uint64_t w, size_t n)
+{
+	const uint64_t ones = 0x0101010101010101ull, high = 0x8080808080808080ull;
+	if (n < 8)
+		w &= (1ULL << (8 * n)) - 1;
+	/* each byte's low seven bits plus a constant sets its high bit from
+	 * 'A' on, and from past 'Z' on; no byte carries into the next */
+	uint64_t low7 = w & ~high;
+	uint64_t upper = (low7 + ones * (0x80 - 'A')) & ~(low7 + ones * (0x80 - 'Z' - 1)) & ~w & high;
+	return w | upper >> 2;
+}
+
+/* Eight bytes at S as a word, the first in the low bits. */
+static inline uint64_t name_word_load(const char *s)
+{
+	uint64_t w;
+	memcpy(&w, s, 8);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	w = __builtin_bswap64(w);
+#endif
+	return w;
+}
+
+/* The word of the name of N bytes at S, which eight readable bytes
+ * follow. */
+static inline uint64_t name_word(const char *s, size_t n)
+{
+	return name_word_of(name_word_load(s), n);
+}
+
+/* The names of up to NAME_WORD_MAX bytes of a list by their words: one
+ * probe and one comparison of a word, where name_index hashes the name
+ * and compares it byte-wise (a set's modifiers, which every attribute of
+ * an encoding's string is looked up in). */
+struct word_slot {
+	uint64_t word;		/* 0: an empty slot */
+	int position;
+};
+
+struct word_index {
+	unsigned shift;		/* 64 - log2 of the slot count */
+	struct word_slot *slots;
+};
+
+/* Indexes the names of COUNT (up to 64) of LIST that fit a word, the slots
+ * in ARENA.  0, or -1 when out of memory. */
+int word_index_build(struct word_index *ix, const void *list, int count, name_at_fn name_at, struct arena *arena);
+
+/* The position of the name whose word is WORD, or -1. */
+static inline int word_index_find(const struct word_index *ix, uint64_t word)
+{
+	if (!ix->slots)
+		return -1;
+	uint64_t mask = (1ULL << (64 - ix->shift)) - 1;
+	for (uint64_t h = word * 0x9e3779b97f4a7c15ull >> ix->shift;; h = (h + 1) & mask) {
+		const struct word_slot *s = &ix->slots[h];
+		if (s->word == word)
+			return s->position;
+		if (!s->word)
+			return -1;
+	}
+}
 
 #endif

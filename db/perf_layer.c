@@ -8,6 +8,7 @@
  * perf layer takes them as its parser left them).
  */
 #include <limits.h>
+#include <stdio.h>
 #include <string.h>
 #include <strings.h>
 
@@ -16,32 +17,33 @@
 #include "fstr_form.h"
 #include "perf_defaults.h"
 
-struct perf_state {
-	unsigned plm, vmx_plm;
-	bool has_plm, has_vmx_plm;
-};
-
-static int apply_one(struct request *rq, enum perf_mod which, uint64_t v, struct perf_state *st)
+int perf_take(struct perf_state *st, struct pmudb_encoding *out, enum perf_mod which, uint64_t v)
 {
-	struct pmudb_encoding *out = rq->out;
+	/* the levels, most strings' perf modifiers, without the switch's
+	 * jump, which a varied corpus mispredicts */
+	static const unsigned level[] = { [P_U] = PLM3, [P_K] = PLM0, [P_H] = PLMH };
+	_Static_assert(P_U == 0 && P_K == 1 && P_H == 2, "the levels come first");
+	if (which <= P_H) {
+		st->plm |= v ? level[which] : 0;
+		st->has_plm = true;
+		return 0;
+	}
 	switch (which) {
-	case P_U: st->plm |= v ? PLM3 : 0; st->has_plm = true; break;
-	case P_K: st->plm |= v ? PLM0 : 0; st->has_plm = true; break;
-	case P_H: st->plm |= v ? PLMH : 0; st->has_plm = true; break;
+	case P_U: case P_K: case P_H: break;
 	case P_PERIOD:
 		if (!v || out->freq)
-			return fail(rq, PMUDB_ERR_ATTR_VAL, "period must be non-zero and cannot go with freq");
+			return PMUDB_ERR_ATTR_VAL;
 		out->sample_period = v;
 		break;
 	case P_FREQ:
 		if (!v || out->sample_period)
-			return fail(rq, PMUDB_ERR_ATTR_VAL, "freq must be non-zero and cannot go with period");
+			return PMUDB_ERR_ATTR_VAL;
 		out->sample_period = v;
 		out->freq = true;
 		break;
 	case P_PRECISE:
 		if (v > 3)
-			return fail(rq, PMUDB_ERR_ATTR_VAL, "precise=%llu: the largest is 3", (unsigned long long)v);
+			return PMUDB_ERR_ATTR_VAL;
 		out->precise_ip = (unsigned)v;
 		break;
 	case P_EXCL: out->exclusive |= v != 0; break;
@@ -50,7 +52,7 @@ static int apply_one(struct request *rq, enum perf_mod which, uint64_t v, struct
 	case P_MH: st->vmx_plm |= PLM0; st->has_vmx_plm = true; break;
 	case P_CPU:
 		if (v >= INT_MAX)
-			return fail(rq, PMUDB_ERR_ATTR_VAL, "cpu=%llu is too large", (unsigned long long)v);
+			return PMUDB_ERR_ATTR_VAL;
 		out->cpu = (int)v;
 		break;
 	case P_PINNED: out->pinned = v != 0; break;
@@ -58,6 +60,71 @@ static int apply_one(struct request *rq, enum perf_mod which, uint64_t v, struct
 	case P_NONE: break;
 	}
 	return 0;
+}
+
+/* What perf_take refused, said. */
+static int refuse(struct request *rq, int code, enum perf_mod which, uint64_t v)
+{
+	unsigned long long value = v;
+	switch (which) {
+	case P_PERIOD: return fail(rq, code, "period must be non-zero and cannot go with freq");
+	case P_FREQ: return fail(rq, code, "freq must be non-zero and cannot go with period");
+	case P_PRECISE: return fail(rq, code, "precise=%llu: the largest is 3", value);
+	case P_CPU: return fail(rq, code, "cpu=%llu is too large", value);
+	default: return fail(rq, code, "%llu is refused", value);
+	}
+}
+
+void perf_settle(const struct perf_state *st, unsigned supported, struct pmudb_encoding *out, unsigned *plm,
+		 unsigned *vmx_plm)
+{
+	*plm = perf_settled_plm(st->plm, st->has_plm, supported);
+	*vmx_plm = perf_settled_vmx_plm(st->vmx_plm, st->has_vmx_plm, supported);
+	out->exclude_user = !(*plm & PLM3);
+	out->exclude_kernel = !(*plm & PLM0);
+	out->exclude_hv = !(*plm & PLMH);
+	out->exclude_guest = !(*vmx_plm & PLM3);
+	out->exclude_host = !(*vmx_plm & PLM0);
+}
+
+/* The type of PMU P, read from sysfs once per handle. */
+static int sysfs_type(const struct pmu *p)
+{
+	struct pmu *mp = (struct pmu *)p;	/* the cache is the only mutable part */
+	int type = atomic_load_explicit(&mp->sysfs_type, memory_order_relaxed);
+	if (type != INT32_MIN)
+		return type;
+	char path[256];
+	snprintf(path, sizeof(path), "/sys/bus/event_source/devices/%s/type", p->sysfs_name);
+	FILE *f = fopen(path, "r");
+	type = -1;
+	if (f) {
+		if (fscanf(f, "%d", &type) != 1 || type < 0)
+			type = -1;
+		fclose(f);
+	}
+	atomic_store_explicit(&mp->sysfs_type, type, memory_order_relaxed);
+	return type;
+}
+
+int perf_type_fixed(const struct pmu *p, const struct event *ev)
+{
+	int type = ev->perf_type != INT32_MIN ? ev->perf_type : p->perf_type;
+	return (type >= 0 && ev->perf_type != INT32_MIN) || !p->sysfs_name ? type : INT32_MIN;
+}
+
+void perf_type_resolve(const struct pmu *p, const struct event *ev, struct pmudb_encoding *out)
+{
+	int type = ev->perf_type != INT32_MIN ? ev->perf_type : p->perf_type;
+	out->type = type;
+	if (perf_type_fixed(p, ev) != INT32_MIN)
+		return;
+	size_t n = strnlen(p->sysfs_name, sizeof(out->sysfs_pmu) - 1);
+	memcpy(out->sysfs_pmu, p->sysfs_name, n);
+	out->sysfs_pmu[n] = '\0';
+	int found = sysfs_type(p);
+	if (found >= 0)
+		out->type = found;
 }
 
 static void fstr_perf(struct request *rq, int m, const uint8_t shows[P_NONE + 1])
@@ -108,19 +175,15 @@ int apply_perf_layer(struct request *rq)
 	int m;
 	for (int i = 0; given && i < rq->nattrs; i++) {
 		m = rq->attrs[i].modifier;
-		if (m >= 0 && set->items[m].from_perf
-		    && (r = apply_one(rq, set->items[m].perf_kind, rq->attrs[i].value, &st)))
-			return r;
+		if (m < 0 || !set->items[m].from_perf)
+			continue;
+		enum perf_mod which = set->items[m].perf_kind;
+		if ((r = perf_take(&st, rq->out, which, rq->attrs[i].value)))
+			return refuse(rq, r, which, rq->attrs[i].value);
 	}
-	unsigned supported = rq->pmu->supported_plm;
-	unsigned plm = perf_settled_plm(st.plm, st.has_plm, supported);
-	unsigned vmx_plm = perf_settled_vmx_plm(st.vmx_plm, st.has_vmx_plm, supported);
+	unsigned plm, vmx_plm;
 	struct pmudb_encoding *out = rq->out;
-	out->exclude_user = !(plm & PLM3);
-	out->exclude_kernel = !(plm & PLM0);
-	out->exclude_hv = !(plm & PLMH);
-	out->exclude_guest = !(vmx_plm & PLM3);
-	out->exclude_host = !(vmx_plm & PLM0);
+	perf_settle(&st, rq->pmu->supported_plm, out, &plm, &vmx_plm);
 
 	/* no perf modifier given: the form shows the defaults already */
 	if (!given && fstr_form_shows_defaults(rq))

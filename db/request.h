@@ -28,7 +28,7 @@ struct request {
 	struct pmudb *db;
 	const struct pmu *pmu;
 	const struct event *ev;		/* after following an equiv */
-	int event_index;		/* the event found, before following it */
+	int event_index;		/* ev's position in pmu's table */
 	const char *token;		/* the token being worked on, for errors */
 	struct pmudb_error *err;
 	bool quiet;			/* the caller wants the code, not the message */

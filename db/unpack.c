@@ -193,7 +193,8 @@ static const struct modifier_set *modifier_set(struct unpacker *u, int s)
 			       ? 1ULL << m : 0;
 		set->requiring |= mod->requires >= 0 ? 1ULL << m : 0;
 	}
-	if (name_index_build(&set->by_name, set->items, set->count, modifier_name, &t->arena)) {
+	if (name_index_build(&set->by_name, set->items, set->count, modifier_name, &t->arena)
+	    || word_index_build(&set->by_word, set->items, set->count, modifier_name, &t->arena)) {
 		refuse(u, "out of memory");
 		return NULL;
 	}

@@ -1,0 +1,116 @@
+/*
+ * bare.c - see bare.h.  What the express lane may change in a bare
+ * encoding is decided here, once per event, from the catalog's model: a
+ * PMU modifier qualifies where placing its value into the bare registers
+ * and writing its digit into the bare fstr gives what the stages give.
+ */
+#include "bare.h"
+
+#include "family_encoders.h"
+#include "fstr_form.h"
+#include "perf_layer.h"
+
+/* The digit of PMU modifier M in FORM (M among form->pmu). */
+static const struct form_digit *digit_of(const struct fstr_form *form, int m)
+{
+	return &form->digit[__builtin_popcountll(form->pmu & ((1ULL << m) - 1))];
+}
+
+/*
+ * Whether the lane places PMU modifier M of EV through P, B holding the
+ * event alone: its value lands in one field of config and nothing else
+ * (no bits set beside it, no constant shown, not inert, not ldlat, which
+ * the Intel encoder checks against the unit masks), its digit shows that
+ * field, and the field is its own: no bit of it is set in the bare
+ * registers (the family's codes, which some encoders OR in after the
+ * modifiers: a landing there would not replace them), cleared by the
+ * perf encoding, or shown by another digit.
+ */
+static bool placed(const struct pmu *p, const struct event *ev, const struct bare_encoding *b, int m)
+{
+	const struct modifier_set *set = ev->modifiers;
+	const struct fstr_form *form = ev->form;
+	const struct modifier *mod = &set->items[m];
+	if (!(form->pmu >> m & 1) || mod->nlandings != 1 || mod->landings[0].field != F_CONFIG || mod->npresence
+	    || mod->nnonzero || mod->has_shown || (mod->shown_from >= 0 && mod->shown_from != m)
+	    || mod->inert_unless_implied || m == set->ldlat)
+		return false;
+	uint64_t mask = mod->landings[0].mask;
+	const struct form_digit *d = digit_of(form, m);
+	if (!mask || d->reg != 0 || d->shift != __builtin_ctzll(mask) || d->width != mask >> d->shift
+	    || (b->config & mask) || (p->config_cleared & mask))
+		return false;
+	int other;
+	for (each_bit(other, form->pmu)) {
+		const struct form_digit *o = digit_of(form, other);
+		if (other != m && o->reg == 0 && (o->width << o->shift & mask))
+			return false;
+	}
+	return true;
+}
+
+/* Whether the lane takes EV's strings through P: it encodes alone
+ * through a family encoder into the registers and an fstr that ends with
+ * the form (whose digits the lane writes), with no equivalence to follow
+ * and no unit mask that takes away the perf modifiers. */
+static bool takes_express(const struct pmu *p, const struct event *ev, const struct bare_encoding *b)
+{
+	const struct fstr_form *form = ev->form;
+	return b->encodes && p->family && p->family->encode && !p->family->match_name && !ev->equiv
+	       && !ev->some_take_no_modifiers && form && b->form_at >= 0 && b->fstr_len == b->form_at + form->len
+	       && b->fstr_len < FSTR_MAX;
+}
+
+struct bare_encoding *bare_make(struct arena *arena, const struct pmu *p, int e, const struct event *ev,
+				const struct pmudb_encoding *alone, int fstr_len, int form_at)
+{
+	size_t name_len = p->name_len + 2 + (size_t)ev->name_len;
+	size_t room = (name_len + BARE_NAME_CHUNK) / BARE_NAME_CHUNK * BARE_NAME_CHUNK;
+	int whole_len = alone ? (int)strlen(alone->fstr) : 0;
+	if (name_len > INT32_MAX / 2)
+		return NULL;
+	struct bare_encoding *b = arena_calloc_aligned(arena, 1, sizeof(*b) + 2 * room + (size_t)whole_len + 1,
+						       alignof(struct bare_encoding));
+	if (!b)
+		return NULL;
+	*b = (struct bare_encoding){ .pmu = p, .ev = ev, .index = e, .name_len = (int)name_len, .form_at = -1,
+				     .name_room = (int)room };
+	char *t = b->text, *folded = t + room;
+	memcpy(t, p->name, p->name_len);
+	memcpy(t + p->name_len, "::", 2);
+	memcpy(t + p->name_len + 2, ev->name, (size_t)ev->name_len);
+	for (size_t i = 0; i < name_len; i++)
+		folded[i] = (char)((unsigned)(t[i] - 'A') < 26u ? t[i] + 'a' - 'A' : t[i]);
+	b->fstr = t + 2 * room;
+	b->type = perf_type_fixed(p, ev);
+	const struct modifier_set *set = ev->modifiers;
+	for (int m = 0; m < set->count; m++)
+		b->shadowed |= name_index_find(&ev->umask_by_name, set->items[m].name) >= 0 ? 1ULL << m : 0;
+	if (!alone)
+		return b;
+	b->encodes = true;
+	b->config = alone->config;
+	b->config1 = alone->config1;
+	b->config2 = alone->config2;
+	b->fstr_len = fstr_len;
+	b->form_at = form_at;
+	b->whole_len = whole_len;
+	memcpy(t + 2 * room, alone->fstr, (size_t)whole_len + 1);
+	b->express = takes_express(p, ev, b);
+	for (int m = 0; b->express && m < set->count; m++)
+		b->placed |= placed(p, ev, b, m) ? 1ULL << m : 0;
+	return b;
+}
+
+int bare_publish(struct pmu *p, const struct bare_encoding *b, struct arena *arena)
+{
+	_Atomic(const struct bare_encoding *) *bares = atomic_load_explicit(&p->bares, memory_order_relaxed);
+	if (!bares) {
+		bares = arena_calloc(arena, (size_t)p->table->nevents + 1, sizeof(*bares));
+		if (!bares)
+			return -1;
+		atomic_store_explicit(&p->bares, bares, memory_order_release);
+	}
+	atomic_store_explicit(&bares[b->index], b, memory_order_release);
+	return 0;
+}

@@ -1,0 +1,116 @@
+/*
+ * bare.h - an event encoded alone through one PMU, its bare encoding,
+ * kept per PMU and event once the event is first named.  It is what the
+ * event cache finds by "PMU::EVENT" (event_cache.h), what an encoding
+ * that gives neither unit masks nor PMU modifiers starts from (encode.c),
+ * and what the express lane starts from (express.c): so beside the
+ * registers and the fstr it holds the name it is found by and what the
+ * lane may change in it.
+ */
+#ifndef PMUDB_BARE_H
+#define PMUDB_BARE_H
+
+#include <stdalign.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
+#include "catalog_model.h"
+
+/* The chunks its name is compared in (with SSE2, sixteen bytes). */
+#define BARE_NAME_CHUNK 16
+
+struct bare_encoding {
+	/* what finding it and the express lane read first */
+	alignas(64) const struct pmu *pmu;
+	const struct event *ev;
+	int index;		/* the event's position in the PMU's table */
+	int name_len;		/* of "PMU::EVENT" */
+	int name_room;		/* its bytes in text, zeros after it included */
+	/* the modifiers a live unit mask's name hides: a token without a
+	 * value is that unit mask (libpfm looks unit masks up first) */
+	uint64_t shadowed;
+	/* the PMU modifiers the express lane places itself (bare.c) */
+	uint64_t placed;
+	bool encodes;		/* the event alone encodes: what follows holds it */
+	bool express;		/* the express lane takes its strings */
+	int type;		/* perf_type_fixed(), INT32_MIN: sysfs decides */
+	uint64_t config, config1, config2;
+	int fstr_len, form_at;	/* after "PMU::", as a request's fstr_len and form_at */
+	int whole_len;		/* of the fstr, "PMU::" and the rest */
+	const char *fstr;	/* in text, after the names */
+	/* "PMU::EVENT" as the catalog spells it, then with ASCII letters in
+	 * lower case, each with zeros after it to the end of its last chunk
+	 * (NAME_ROOM bytes); then the fstr */
+	alignas(16) char text[];
+};
+
+/* The bare encoding of event E of P, or NULL when none is made yet. */
+static inline const struct bare_encoding *bare_read(const struct pmu *p, int e)
+{
+	_Atomic(const struct bare_encoding *) *bares = atomic_load_explicit(&p->bares, memory_order_acquire);
+	return bares && e >= 0 && e < p->table->nevents ? atomic_load_explicit(&bares[e], memory_order_acquire) : NULL;
+}
+
+/*
+ * Lays out the bare encoding of event E (EV) of P in ARENA: ALONE the
+ * event encoded alone with its fstr's part after "PMU::" FSTR_LEN bytes
+ * long and the form at FORM_AT (as a request's), or NULL when it does
+ * not encode alone.  NULL when out of memory.
+ */
+struct bare_encoding *bare_make(struct arena *arena, const struct pmu *p, int e, const struct event *ev,
+				const struct pmudb_encoding *alone, int fstr_len, int form_at);
+
+/* Makes B the bare encoding of P's event B->index (ARENA holds P's list
+ * of them).  Called under the handle's lock, when it has none yet. */
+int bare_publish(struct pmu *p, const struct bare_encoding *b, struct arena *arena);
+
+/* The N bytes at A are the first N of B, whose zeros after them fill its
+ * last chunk; AVAIL bytes can be read at A (N or more).  No byte past
+ * either is read: a name's last chunk is read ending at its end. */
+static inline bool bare_same_bytes(const char *a, const char *b, size_t n, size_t avail)
+{
+#ifdef __SSE2__
+#define SAME16(x, y) _mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(x)), \
+						    _mm_loadu_si128((const __m128i *)(y))))
+	if (n >= BARE_NAME_CHUNK) {
+		size_t i = 0;
+		for (; i + BARE_NAME_CHUNK <= n; i += BARE_NAME_CHUNK)
+			if (SAME16(a + i, b + i) != 0xffff)
+				return false;
+		return i == n || SAME16(a + n - BARE_NAME_CHUNK, b + n - BARE_NAME_CHUNK) == 0xffff;
+	}
+	if (avail >= BARE_NAME_CHUNK) {
+		unsigned want = (1u << n) - 1;
+		return ((unsigned)SAME16(a, b) & want) == want;
+	}
+#undef SAME16
+#else
+	(void)avail;
+#endif
+	return !memcmp(a, b, n);
+}
+
+/* The N bytes at NAME (AVAIL of them readable) are B's "PMU::EVENT",
+ * case aside (strcasecmp's C locale): mostly as B spells it, else with
+ * letters folded. */
+static inline bool bare_named(const struct bare_encoding *b, const char *name, size_t n, size_t avail)
+{
+	if ((size_t)b->name_len != n)
+		return false;
+	if (bare_same_bytes(name, b->text, n, avail))
+		return true;
+	const char *folded = b->text + b->name_room;
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)name[i];
+		if ((unsigned char)((unsigned)(c - 'A') < 26u ? c + 'a' - 'A' : c) != (unsigned char)folded[i])
+			return false;
+	}
+	return true;
+}
+
+#endif
