@@ -9,19 +9,30 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* The N bytes at S, "y", "t", "1", "n", "f" or "0" as libpfm reads a
- * boolean, either case: a table, not tolower's call and six comparisons.
- * 0, or -1 for anything else. */
+/* One character C as libpfm reads a value of one: an integer's digit, or
+ * (not INTEGER) a boolean, "y", "t", "1", "n", "f" or "0" in either case.
+ * A table, not tolower's call and six comparisons, and no branch on the
+ * kind: strings of both kinds follow each other.  False for anything
+ * else. */
+static inline bool attr_char(unsigned char c, bool integer, uint64_t *out)
+{
+	/* 1 + the value: a digit's in the low half, a boolean's in the high */
+#define DIGIT(d) [(d) + '0'] = (d) + 1
+	static const unsigned char value[256] = { DIGIT(2), DIGIT(3), DIGIT(4), DIGIT(5), DIGIT(6), DIGIT(7),
+						  DIGIT(8), DIGIT(9), ['0'] = 1 | 1 << 4, ['1'] = 2 | 2 << 4,
+						  ['y'] = 2 << 4, ['Y'] = 2 << 4, ['t'] = 2 << 4, ['T'] = 2 << 4,
+						  ['n'] = 1 << 4, ['N'] = 1 << 4, ['f'] = 1 << 4, ['F'] = 1 << 4 };
+#undef DIGIT
+	unsigned v = value[c] >> (integer ? 0 : 4) & 15;
+	*out = v - 1;
+	return v != 0;
+}
+
+/* The N bytes at S as libpfm reads a boolean: 0, or -1 for anything but
+ * one of attr_char's. */
 static inline int attr_bool(const char *s, size_t n, uint64_t *out)
 {
-	/* 1 + the value */
-	static const unsigned char value[256] = { ['y'] = 2, ['Y'] = 2, ['t'] = 2, ['T'] = 2, ['1'] = 2,
-						  ['n'] = 1, ['N'] = 1, ['f'] = 1, ['F'] = 1, ['0'] = 1 };
-	unsigned v = n == 1 ? value[(unsigned char)s[0]] : 0;
-	if (!v)
-		return -1;
-	*out = v - 1;
-	return 0;
+	return n == 1 && attr_char((unsigned char)s[0], false, out) ? 0 : -1;
 }
 
 /* The N bytes at S, "0" or up to 20 decimal digits not starting with 0

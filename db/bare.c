@@ -61,28 +61,45 @@ static bool takes_express(const struct pmu *p, const struct event *ev, const str
 	       && b->fstr_len < FSTR_MAX;
 }
 
+/* N bytes at DST, S's ASCII letters in lower case. */
+static void fold(char *dst, const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		dst[i] = (char)((unsigned)(s[i] - 'A') < 26u ? s[i] + 'a' - 'A' : s[i]);
+}
+
 struct bare_encoding *bare_make(struct arena *arena, const struct pmu *p, int e, const struct event *ev,
 				const struct pmudb_encoding *alone, int fstr_len, int form_at)
 {
 	size_t name_len = p->name_len + 2 + (size_t)ev->name_len;
-	size_t room = (name_len + BARE_NAME_CHUNK) / BARE_NAME_CHUNK * BARE_NAME_CHUNK;
-	int whole_len = alone ? (int)strlen(alone->fstr) : 0;
-	if (name_len > INT32_MAX / 2)
+	if (name_len > INT32_MAX / 4)
 		return NULL;
-	struct bare_encoding *b = arena_calloc_aligned(arena, 1, sizeof(*b) + 2 * room + (size_t)whole_len + 1,
+	int whole_len = alone ? (int)strlen(alone->fstr) : 0;
+	/* the name, at least a chunk long (bare_same_bytes) */
+	size_t room = (name_len + BARE_NAME_CHUNK) / BARE_NAME_CHUNK * BARE_NAME_CHUNK;
+	bool in_fstr = alone && (size_t)whole_len >= BARE_NAME_CHUNK && (size_t)whole_len >= name_len
+		       && !memcmp(alone->fstr, p->name, p->name_len) && !memcmp(alone->fstr + p->name_len, "::", 2)
+		       && !memcmp(alone->fstr + p->name_len + 2, ev->name, (size_t)ev->name_len);
+	struct bare_encoding *b = arena_calloc_aligned(arena, 1,
+						       sizeof(*b) + (size_t)whole_len + 1 + (in_fstr ? 1 : 2) * room,
 						       alignof(struct bare_encoding));
 	if (!b)
 		return NULL;
 	*b = (struct bare_encoding){ .pmu = p, .ev = ev, .index = e, .name_len = (int)name_len, .form_at = -1,
-				     .name_room = (int)room };
-	char *t = b->text, *folded = t + room;
-	memcpy(t, p->name, p->name_len);
-	memcpy(t + p->name_len, "::", 2);
-	memcpy(t + p->name_len + 2, ev->name, (size_t)ev->name_len);
-	for (size_t i = 0; i < name_len; i++)
-		folded[i] = (char)((unsigned)(t[i] - 'A') < 26u ? t[i] + 'a' - 'A' : t[i]);
-	b->fstr = t + 2 * room;
-	b->type = perf_type_fixed(p, ev);
+				     .set = ev->modifiers, .form = ev->form, .plm = p->supported_plm,
+				     .out_name_len = (int)p->out_name_len, .type = perf_type_fixed(p, ev) };
+	char *folded = b->fstr + whole_len + 1, *spelled = folded + room;
+	memcpy(b->fstr, alone ? alone->fstr : "", (size_t)whole_len + 1);
+	b->spelled = in_fstr ? b->fstr : spelled;
+	if (!in_fstr) {
+		memcpy(spelled, p->name, p->name_len);
+		memcpy(spelled + p->name_len, "::", 2);
+		memcpy(spelled + p->name_len + 2, ev->name, (size_t)ev->name_len);
+	}
+	fold(folded, p->name, p->name_len);
+	memcpy(folded + p->name_len, "::", 2);
+	fold(folded + p->name_len + 2, ev->name, (size_t)ev->name_len);
+	b->folded = folded;
 	const struct modifier_set *set = ev->modifiers;
 	for (int m = 0; m < set->count; m++)
 		b->shadowed |= name_index_find(&ev->umask_by_name, set->items[m].name) >= 0 ? 1ULL << m : 0;
@@ -95,7 +112,6 @@ struct bare_encoding *bare_make(struct arena *arena, const struct pmu *p, int e,
 	b->fstr_len = fstr_len;
 	b->form_at = form_at;
 	b->whole_len = whole_len;
-	memcpy(t + 2 * room, alone->fstr, (size_t)whole_len + 1);
 	b->express = takes_express(p, ev, b);
 	for (int m = 0; b->express && m < set->count; m++)
 		b->placed |= placed(p, ev, b, m) ? 1ULL << m : 0;

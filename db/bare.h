@@ -24,29 +24,38 @@
 /* The chunks its name is compared in (with SSE2, sixteen bytes). */
 #define BARE_NAME_CHUNK 16
 
+/*
+ * In the order an encoding reads it: the name, what the lane checks, the
+ * registers; then the fstr, whose start is the name where it holds it
+ * whole.  The lane reads nothing of the PMU or the event but what is
+ * copied here, and their sets and forms, shared by many events: a warm
+ * pass after other work meets each event's lines cold, each a miss.
+ */
 struct bare_encoding {
-	/* what finding it and the express lane read first */
-	alignas(64) const struct pmu *pmu;
-	const struct event *ev;
-	int index;		/* the event's position in the PMU's table */
-	int name_len;		/* of "PMU::EVENT" */
-	int name_room;		/* its bytes in text, zeros after it included */
+	alignas(64) const char *spelled;	/* "PMU::EVENT" as the catalog spells it */
+	const char *folded;	/* the same, ASCII letters in lower case */
+	int name_len;
+	bool encodes;		/* the event alone encodes: what follows holds it */
+	bool express;		/* the express lane takes its strings */
+	int out_name_len;	/* the PMU's, as pmudb_encoding.pmu holds it */
+	const struct modifier_set *set;	/* the event's */
+	const struct fstr_form *form;	/* the event's */
 	/* the modifiers a live unit mask's name hides: a token without a
 	 * value is that unit mask (libpfm looks unit masks up first) */
 	uint64_t shadowed;
 	/* the PMU modifiers the express lane places itself (bare.c) */
 	uint64_t placed;
-	bool encodes;		/* the event alone encodes: what follows holds it */
-	bool express;		/* the express lane takes its strings */
+	unsigned plm;		/* the levels the PMU filters */
 	int type;		/* perf_type_fixed(), INT32_MIN: sysfs decides */
 	uint64_t config, config1, config2;
 	int fstr_len, form_at;	/* after "PMU::", as a request's fstr_len and form_at */
 	int whole_len;		/* of the fstr, "PMU::" and the rest */
-	const char *fstr;	/* in text, after the names */
-	/* "PMU::EVENT" as the catalog spells it, then with ASCII letters in
-	 * lower case, each with zeros after it to the end of its last chunk
-	 * (NAME_ROOM bytes); then the fstr */
-	alignas(16) char text[];
+	const struct pmu *pmu;
+	const struct event *ev;
+	int index;		/* the event's position in the PMU's table */
+	/* the fstr, then the names (each with zeros to the end of its last
+	 * chunk), spelled only where the fstr does not start with it */
+	char fstr[];
 };
 
 /* The bare encoding of event E of P, or NULL when none is made yet. */
@@ -69,9 +78,9 @@ struct bare_encoding *bare_make(struct arena *arena, const struct pmu *p, int e,
  * of them).  Called under the handle's lock, when it has none yet. */
 int bare_publish(struct pmu *p, const struct bare_encoding *b, struct arena *arena);
 
-/* The N bytes at A are the first N of B, whose zeros after them fill its
- * last chunk; AVAIL bytes can be read at A (N or more).  No byte past
- * either is read: a name's last chunk is read ending at its end. */
+/* The N bytes at A are the first N of B, which is at least
+ * BARE_NAME_CHUNK long; AVAIL bytes can be read at A (N or more).  No byte
+ * past either is read: a name's last chunk is read ending at its end. */
 static inline bool bare_same_bytes(const char *a, const char *b, size_t n, size_t avail)
 {
 #ifdef __SSE2__
@@ -102,12 +111,11 @@ static inline bool bare_named(const struct bare_encoding *b, const char *name, s
 {
 	if ((size_t)b->name_len != n)
 		return false;
-	if (bare_same_bytes(name, b->text, n, avail))
+	if (bare_same_bytes(name, b->spelled, n, avail))
 		return true;
-	const char *folded = b->text + b->name_room;
 	for (size_t i = 0; i < n; i++) {
 		unsigned char c = (unsigned char)name[i];
-		if ((unsigned char)((unsigned)(c - 'A') < 26u ? c + 'a' - 'A' : c) != (unsigned char)folded[i])
+		if ((unsigned char)((unsigned)(c - 'A') < 26u ? c + 'a' - 'A' : c) != (unsigned char)b->folded[i])
 			return false;
 	}
 	return true;

@@ -168,10 +168,9 @@ struct fstr_form {
 	uint64_t pmu, perf;	/* the modifiers it holds */
 	int len, perf_at;	/* its length, where the perf part starts */
 	int perf_digit, digits;	/* the perf part's first digit, and the count */
-	/* where the digit of each kind of perf modifier is, + 1 (0: none),
-	 * when no kind has two (kinds_apart) */
+	/* where the digit of each kind of perf modifier is, + 1 (0: none;
+	 * a set whose kinds repeat gets no form) */
 	uint8_t kind_at[P_NONE];
-	bool kinds_apart;
 	int period_at;		/* where a period's keys go in it, or -1 */
 	uint64_t period_mods;	/* the modifiers whose keys those are */
 	/* the perf digits show what the perf layer settles, without perf

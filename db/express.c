@@ -36,9 +36,9 @@
  * NUL (at least 8): read from where eight bytes fit in the string. */
 static inline uint64_t word_at(const char *s, size_t len, size_t at, size_t n)
 {
-	if (at + 8 <= len)
-		return name_word(s + at, n);
-	return name_word_of(name_word_load(s + len - 8) >> (8 * (at + 8 - len)), n);
+	/* no branch: which way a string's last token goes is not predicted */
+	size_t from = at + 8 <= len ? at : len - 8;
+	return name_word_of(name_word_load(s + from) >> (8 * (at - from)), n);
 }
 
 /* One attribute: a modifier's position in the event's set, its value. */
@@ -64,7 +64,9 @@ static bool read_value(const struct modifier *mod, const char *value, size_t n, 
 		*v = 1;
 		return !mod->is_integer;
 	}
-	return mod->is_integer ? attr_decimal(value, n, v) : !attr_bool(value, n, v);
+	if (n == 1)
+		return attr_char((unsigned char)value[0], mod->is_integer, v);
+	return mod->is_integer && attr_decimal(value, n, v);
 }
 
 /* The attributes of S (read into IN) after the event's name: each a
@@ -72,7 +74,7 @@ static bool read_value(const struct modifier *mod, const char *value, size_t n, 
 static bool read_attributes(const char *s, const struct intake *in, struct reading *rd)
 {
 	const struct bare_encoding *b = rd->bare;
-	const struct modifier_set *set = b->ev->modifiers;
+	const struct modifier_set *set = b->set;
 	for (size_t at = in->name_end; at + 1 < in->len;) {
 		/* NAME or NAME=VALUE, ended by ':', '.' or the NUL */
 		size_t tok = at + 1, end = intake_next(in, tok), eq = end;
@@ -105,7 +107,7 @@ static bool read_attributes(const char *s, const struct intake *in, struct readi
  * before they place any: 0 or the refusal. */
 static int place_modifiers(const struct reading *rd, uint64_t *config)
 {
-	const struct modifier_set *set = rd->bare->ev->modifiers;
+	const struct modifier_set *set = rd->bare->set;
 	uint64_t pmu = rd->given & ~set->from_perf;
 	if (!pmu)
 		return 0;
@@ -133,7 +135,7 @@ static int requirements(const struct reading *rd, struct pmudb_encoding *out)
 	struct request rq;
 	rq.db = NULL;
 	rq.pmu = rd->bare->pmu;
-	rq.ev = rd->bare->ev;
+	rq.ev = rd->bare->ev;	/* the rule's rare: these lines may be read */
 	rq.err = &spare;
 	rq.quiet = true;
 	rq.out = out;
@@ -148,7 +150,7 @@ static int requirements(const struct reading *rd, struct pmudb_encoding *out)
 /* The perf modifiers, in the order given: 0 or the refusal. */
 static int take_perf(const struct reading *rd, struct perf_state *st, struct pmudb_encoding *out)
 {
-	const struct modifier_set *set = rd->bare->ev->modifiers;
+	const struct modifier_set *set = rd->bare->set;
 	for (int i = 0; rd->kinds && i < rd->count; i++) {
 		const struct modifier *mod = &set->items[rd->attrs[i].m];
 		int r = mod->from_perf ? perf_take(st, out, mod->perf_kind, rd->attrs[i].value) : 0;
@@ -156,16 +158,6 @@ static int take_perf(const struct reading *rd, struct perf_state *st, struct pmu
 			return r;
 	}
 	return 0;
-}
-
-/* The kinds of perf modifier whose digits change when those of KINDS are
- * given: each shows the levels, guest and host, or precise_ip, settled
- * by all of its group (perf_defaults.h). */
-static unsigned digits_changed(unsigned kinds)
-{
-	const unsigned levels = 1u << P_U | 1u << P_K | 1u << P_H, vmx = 1u << P_MG | 1u << P_MH,
-		       precise = 1u << P_PRECISE | 1u << P_HW_SMPL, excl = 1u << P_EXCL;
-	return (kinds & levels ? levels : 0) | (kinds & vmx ? vmx : 0) | (kinds & precise ? precise : 0) | (kinds & excl);
 }
 
 /* What goes into the bare fstr: LEN bytes at AT of the part after "PMU::"
@@ -177,17 +169,16 @@ struct patch {
 
 /*
  * OUT's fstr: the bare one with the placed modifiers' digits (read back
- * from CONFIG, as the encoders print them), the perf digits of KINDS as
- * SHOWS has them and a period's keys in their place.  False, with OUT's
+ * from CONFIG, as the encoders print them), the perf digits as SHOWS has
+ * them and a period's keys in their place.  False, with OUT's
  * fstr untouched, when the result would reach libpfm's limit (where the
  * stages cut it).
  */
-static bool write_fstr(const struct reading *rd, uint64_t config, const uint8_t shows[P_NONE + 1], unsigned kinds,
+static bool write_fstr(const struct reading *rd, uint64_t config, const uint8_t shows[P_NONE + 1],
 		       struct pmudb_encoding *out)
 {
 	const struct bare_encoding *b = rd->bare;
-	const struct event *ev = b->ev;
-	const struct fstr_form *form = ev->form;
+	const struct fstr_form *form = b->form;
 	struct patch patches[EXPRESS_ATTRS + 1];
 	char digits[EXPRESS_ATTRS][24], keys[FSTR_MAX];
 	int npatches = 0, len = b->fstr_len, m;
@@ -199,7 +190,7 @@ static bool write_fstr(const struct reading *rd, uint64_t config, const uint8_t 
 		npatches++;
 	}
 	if (out->sample_period) {
-		int n = form->period_at >= 0 ? fstr_form_period_keys(form, ev->modifiers, out->sample_period, keys) : -1;
+		int n = form->period_at >= 0 ? fstr_form_period_keys(form, b->set, out->sample_period, keys) : -1;
 		if (n < 0)
 			return false;
 		patches[npatches++] = (struct patch){ b->form_at + form->period_at, 0, n, keys };
@@ -210,8 +201,7 @@ static bool write_fstr(const struct reading *rd, uint64_t config, const uint8_t 
 		return false;
 	char *part = out->fstr + (b->whole_len - b->fstr_len);
 	memcpy(out->fstr, b->fstr, (size_t)b->whole_len + 1);
-	if (kinds)
-		fstr_form_put_kinds(form, part + b->form_at, shows, kinds);
+	fstr_form_put_perf(form, part + b->form_at, shows);
 	/* from the last place back, so that each place still holds */
 	int tail = b->fstr_len;
 	for (int i = npatches - 1; i >= 0; i--) {
@@ -230,7 +220,6 @@ static bool write_fstr(const struct reading *rd, uint64_t config, const uint8_t 
 static int encode_reading(const struct reading *rd, struct pmudb_encoding *out, bool quiet)
 {
 	const struct bare_encoding *b = rd->bare;
-	const struct pmu *p = b->pmu;
 	uint64_t config = b->config;
 	int r = place_modifiers(rd, &config);
 	memset(&out->config, 0, sizeof(*out) - offsetof(struct pmudb_encoding, config));
@@ -238,7 +227,7 @@ static int encode_reading(const struct reading *rd, struct pmudb_encoding *out, 
 	out->config1 = b->config1;
 	out->config2 = b->config2;
 	out->cpu = -1;
-	if (!r && b->ev->modifiers->requiring)
+	if (!r && b->set->requiring)
 		r = requirements(rd, out);
 	struct perf_state st = { 0 };
 	if (!r)
@@ -246,23 +235,18 @@ static int encode_reading(const struct reading *rd, struct pmudb_encoding *out, 
 	if (r)
 		return quiet ? r : EXPRESS_DECLINED;	/* the stages say why */
 	unsigned plm, vmx_plm;
-	perf_settle(&st, p->supported_plm, out, &plm, &vmx_plm);
-	/* the bare fstr's perf digits are the form's, the levels of the PMU
-	 * it was laid out for: those of the kinds given change, or all where
-	 * that PMU filters other levels */
-	unsigned kinds = b->ev->form->plm == p->supported_plm ? digits_changed(rd->kinds) : ~0u;
 	uint8_t shows[P_NONE + 1];
-	if (kinds)
-		perf_shows(plm, vmx_plm, out->precise_ip, out->exclusive, shows);
-	if (!write_fstr(rd, config, shows, kinds, out))
+	perf_settle(&st, b->plm, out, &plm, &vmx_plm);
+	perf_shows(plm, vmx_plm, out->precise_ip, out->exclusive, shows);
+	if (!write_fstr(rd, config, shows, out))
 		return EXPRESS_DECLINED;
 	out->sysfs_pmu[0] = '\0';
 	if (b->type != INT32_MIN)
 		out->type = b->type;
 	else
-		perf_type_resolve(p, b->ev, out);
-	memcpy(out->pmu, p->name, p->out_name_len);
-	out->pmu[p->out_name_len] = '\0';
+		perf_type_resolve(b->pmu, b->ev, out);
+	memcpy(out->pmu, b->spelled, (size_t)b->out_name_len);
+	out->pmu[b->out_name_len] = '\0';
 	return 0;
 }
 

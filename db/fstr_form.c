@@ -109,7 +109,6 @@ static int lay_out_form(const struct modifier_set *set, uint64_t hidden, unsigne
 	/* a period or frequency goes where its keys fall among the perf
 	 * modifiers always printed; all in one place, or -1 */
 	f->period_at = -1;
-	f->kinds_apart = true;
 	bool period_seen = false, apart = false;
 	for (each_bit(m, set->from_perf)) {
 		enum perf_mod kind = set->items[m].perf_kind;
@@ -122,10 +121,9 @@ static int lay_out_form(const struct modifier_set *set, uint64_t hidden, unsigne
 		}
 		if (!(perf >> m & 1))
 			continue;
-		if (!lay_out(&set->items[m], form, &len, digits, &n))
+		if (f->kind_at[kind] || !lay_out(&set->items[m], form, &len, digits, &n))
 			return 0;
 		digits[n - 1].reg = (int8_t)kind;
-		f->kinds_apart &= !f->kind_at[kind];
 		f->kind_at[kind] = (uint8_t)(digits[n - 1].at + 1);
 	}
 	if (apart)
@@ -222,24 +220,17 @@ int fstr_form_period_keys(const struct fstr_form *form, const struct modifier_se
 	return len;
 }
 
-void fstr_form_put_kinds(const struct fstr_form *form, char *f, const uint8_t shows[P_NONE + 1], unsigned kinds)
-{
-	int k;
-	for (each_bit(k, kinds))
-		if (form->kind_at[k])
-			f[form->kind_at[k] - 1] = (char)('0' + shows[k]);
-}
-
 void fstr_form_put_perf(const struct fstr_form *form, char *f, const uint8_t shows[P_NONE + 1])
 {
-	const struct form_digit *d = form->digit;
-	/* one digit each: the form holds the kinds always printed, whose
-	 * values are 0 or 1 but precise_ip's, which perf_take keeps to 3.
-	 * The bounds in locals: a store through F may alias the form, and
-	 * they were read again at each digit. */
-	for (int k = form->perf_digit, end = form->digits; k < end; k++) {
-		int at = d[k].at, reg = d[k].reg;
-		f[at] = (char)('0' + shows[reg]);
+	/* one digit each: the kinds always printed show 0 or 1 but
+	 * precise_ip's, which perf_take keeps to 3.  Every kind, through a
+	 * spare byte where the form has none: no branch, as strings that give
+	 * different kinds follow each other */
+	char spare[1];
+	for (int k = 0; k < P_NONE; k++) {
+		int at = form->kind_at[k];
+		if (fstr_always_printed((enum perf_mod)k))
+			*(at ? f + at - 1 : spare) = (char)('0' + shows[k]);
 	}
 }
 

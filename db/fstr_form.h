@@ -50,9 +50,6 @@ bool fstr_form_perf(struct request *rq, const uint8_t shows[P_NONE + 1]);
 
 /* FORM's perf digits, at F (where the form starts), as SHOWS has them. */
 void fstr_form_put_perf(const struct fstr_form *form, char *f, const uint8_t shows[P_NONE + 1]);
-/* The same for the kinds of perf modifier in KINDS (bit k: enum perf_mod
- * k), where FORM's kinds are apart. */
-void fstr_form_put_kinds(const struct fstr_form *form, char *f, const uint8_t shows[P_NONE + 1], unsigned kinds);
 
 /* The keys of FORM's period-like modifiers (of SET), each with VALUE,
  * into BUF (FSTR_MAX bytes): their length, or -1 when they do not fit. */

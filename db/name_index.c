@@ -103,31 +103,63 @@ int name_index_find_hashed(const struct name_index *ix, const char *name, size_t
 	return ix->slots ? find(ix, name, len, hash) : -1;
 }
 
+/* Places the N words of WORDS (positions POS) in 2^BITS slots with
+ * MULTIPLIER, none sharing a slot: false when two would. */
+static bool place_words(struct word_index *ix, const uint64_t *words, const int8_t *pos, int n, unsigned bits,
+			uint64_t multiplier)
+{
+	size_t slots = (size_t)1 << bits;
+	memset(ix->words, 0, slots * sizeof(*ix->words));
+	ix->multiplier = multiplier;
+	ix->shift = 64 - bits;
+	for (int i = 0; i < n; i++) {
+		uint64_t h = words[i] * multiplier >> ix->shift;
+		if (ix->words[h])
+			return false;
+		ix->words[h] = words[i];
+		ix->positions[h] = pos[i];
+	}
+	return true;
+}
+
 int word_index_build(struct word_index *ix, const void *list, int count, name_at_fn name_at, struct arena *arena)
 {
-	/* at most half full: an empty slot ends every probe */
-	unsigned bits = 4;
-	while ((1 << bits) < 2 * count)
-		bits++;
-	ix->shift = 64 - bits;
-	ix->slots = arena_calloc(arena, (size_t)1 << bits, sizeof(*ix->slots));
-	if (!ix->slots)
-		return -1;
-	uint64_t mask = (1ULL << bits) - 1;
-	for (int i = 0; i < count; i++) {
+	uint64_t words[64];
+	int8_t pos[64];
+	int n = 0;
+	ix->words = NULL;
+	for (int i = 0; i < count && i < 64; i++) {
 		const char *name = name_at(list, i);
-		size_t n = name ? strlen(name) : 0;
-		if (!n || n > NAME_WORD_MAX)
+		size_t len = name ? strlen(name) : 0;
+		if (!len || len > NAME_WORD_MAX)
 			continue;
 		char padded[8] = { 0 };
-		memcpy(padded, name, n);
-		uint64_t word = name_word(padded, n);
-		if (word_index_find(ix, word) >= 0)
-			continue;	/* the first of equal names wins */
-		uint64_t h = word * 0x9e3779b97f4a7c15ull >> ix->shift;
-		while (ix->slots[h].word)
-			h = (h + 1) & mask;
-		ix->slots[h] = (struct word_slot){ word, i };
+		memcpy(padded, name, len);
+		uint64_t word = name_word(padded, len);
+		bool seen = false;
+		for (int k = 0; k < n && !seen; k++)
+			seen = words[k] == word;	/* the first of equal names wins */
+		if (!seen) {
+			words[n] = word;
+			pos[n++] = (int8_t)i;
+		}
 	}
+	/* eight slots a name, then more, until some multiplier (odd, from a
+	 * fixed sequence: the same catalog, the same layout) separates them */
+	uint64_t multiplier = 0x9e3779b97f4a7c15ull;
+	for (unsigned bits = 4; bits <= 12; bits++) {
+		if ((1u << bits) < 8u * (unsigned)n)
+			continue;
+		ix->words = arena_calloc(arena, (size_t)1 << bits, sizeof(*ix->words));
+		ix->positions = arena_calloc(arena, (size_t)1 << bits, sizeof(*ix->positions));
+		if (!ix->words || !ix->positions)
+			return -1;
+		for (int tries = 0; tries < 64; tries++, multiplier = multiplier * 0x5851f42d4c957f2dull + 0x14057b7ef767814full)
+			if (place_words(ix, words, pos, n, bits, multiplier | 1))
+				return 0;
+	}
+	/* none found (names no catalog has): no index, and a lookup finds
+	 * nothing (the lane then leaves every string to the stages) */
+	ix->words = NULL;
 	return 0;
 }

@@ -177,17 +177,16 @@ static inline uint64_t name_word(const char *s, size_t n)
 }
 
 /* The names of up to NAME_WORD_MAX bytes of a list by their words: one
- * probe and one comparison of a word, where name_index hashes the name
- * and compares it byte-wise (a set's modifiers, which every attribute of
- * an encoding's string is looked up in). */
-struct word_slot {
-	uint64_t word;		/* 0: an empty slot */
-	int position;
-};
-
+ * slot read and one word compared, where name_index hashes the name and
+ * compares it byte-wise (a set's modifiers, which every attribute of an
+ * encoding's string is looked up in).  The slots are laid out so that no
+ * two names share one (a multiplier tried until none do): a lookup has no
+ * loop, whose exit a varied corpus mispredicted. */
 struct word_index {
+	uint64_t multiplier;
 	unsigned shift;		/* 64 - log2 of the slot count */
-	struct word_slot *slots;
+	uint64_t *words;	/* the name in each slot, 0: none */
+	int8_t *positions;
 };
 
 /* Indexes the names of COUNT (up to 64) of LIST that fit a word, the slots
@@ -197,16 +196,10 @@ int word_index_build(struct word_index *ix, const void *list, int count, name_at
 /* The position of the name whose word is WORD, or -1. */
 static inline int word_index_find(const struct word_index *ix, uint64_t word)
 {
-	if (!ix->slots)
+	if (!ix->words)
 		return -1;
-	uint64_t mask = (1ULL << (64 - ix->shift)) - 1;
-	for (uint64_t h = word * 0x9e3779b97f4a7c15ull >> ix->shift;; h = (h + 1) & mask) {
-		const struct word_slot *s = &ix->slots[h];
-		if (s->word == word)
-			return s->position;
-		if (!s->word)
-			return -1;
-	}
+	uint64_t h = word * ix->multiplier >> ix->shift;
+	return ix->words[h] == word ? ix->positions[h] : -1;
 }
 
 #endif
