@@ -87,7 +87,8 @@ struct bare_encoding *bare_make(struct arena *arena, const struct pmu *p, int e,
 		return NULL;
 	*b = (struct bare_encoding){ .pmu = p, .ev = ev, .index = e, .name_len = (int)name_len, .form_at = -1,
 				     .set = ev->modifiers, .form = ev->form, .plm = p->supported_plm,
-				     .out_name_len = (int)p->out_name_len, .type = perf_type_fixed(p, ev) };
+				     .out_name_len = (int)p->out_name_len, .type = perf_type_fixed(p, ev),
+				     .names_another = ev->equiv != NULL };
 	char *folded = b->fstr + whole_len + 1, *spelled = folded + room;
 	memcpy(b->fstr, alone ? alone->fstr : "", (size_t)whole_len + 1);
 	b->spelled = in_fstr ? b->fstr : spelled;

@@ -23,6 +23,9 @@
 
 /* The chunks its name is compared in (with SSE2, sixteen bytes). */
 #define BARE_NAME_CHUNK 16
+/* The cache lines an encoding reads of it, mostly: its fields and an
+ * fstr of up to 128 bytes. */
+#define BARE_LINES 5
 
 /*
  * In the order an encoding reads it: the name, what the lane checks, the
@@ -36,7 +39,8 @@ struct bare_encoding {
 	const char *folded;	/* the same, ASCII letters in lower case */
 	int name_len;
 	bool encodes;		/* the event alone encodes: what follows holds it */
-	bool express;		/* the express lane takes its strings */
+	bool express;		/* the express lane takes its strings from it */
+	bool names_another;	/* the event is another's name (an equivalence) */
 	int out_name_len;	/* the PMU's, as pmudb_encoding.pmu holds it */
 	const struct modifier_set *set;	/* the event's */
 	const struct fstr_form *form;	/* the event's */
@@ -77,6 +81,28 @@ struct bare_encoding *bare_make(struct arena *arena, const struct pmu *p, int e,
 /* Makes B the bare encoding of P's event B->index (ARENA holds P's list
  * of them).  Called under the handle's lock, when it has none yet. */
 int bare_publish(struct pmu *p, const struct bare_encoding *b, struct arena *arena);
+
+/* B's fstr and its NUL into DST, no byte past them: in sixteen-byte
+ * chunks, the last ending at the NUL, eight of them whatever the length
+ * up to 128 (a chunk copied twice is the same), so that no branch on the
+ * length is mispredicted as events of other lengths follow each other;
+ * past 128, eight more. */
+static inline void bare_copy_fstr(char *dst, const struct bare_encoding *b)
+{
+	size_t n = (size_t)b->whole_len + 1;
+	if (n < BARE_NAME_CHUNK) {
+		memcpy(dst, b->fstr, n);
+		return;
+	}
+	size_t last = n - BARE_NAME_CHUNK;
+	for (size_t base = 0; base < n; base += 8 * BARE_NAME_CHUNK)
+		for (size_t at = base; at < base + 8 * BARE_NAME_CHUNK; at += BARE_NAME_CHUNK) {
+			size_t from = at < last ? at : last;
+			char chunk[BARE_NAME_CHUNK];
+			memcpy(chunk, b->fstr + from, BARE_NAME_CHUNK);
+			memcpy(dst + from, chunk, BARE_NAME_CHUNK);
+		}
+}
 
 /* The N bytes at A are the first N of B, which is at least
  * BARE_NAME_CHUNK long; AVAIL bytes can be read at A (N or more).  No byte

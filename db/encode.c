@@ -1,7 +1,9 @@
 /*
- * encode.c - pmudb_encode(): reads an event string the way libpfm does,
- * then runs the stages: unit-mask rules, the PMU's family encoder, the
- * perf_events layer.
+ * encode.c - pmudb_encode(): the string read once (intake.c), the express
+ * lane first (express.c); what it declines is parsed here the way libpfm
+ * parses it, in a working copy cut into tokens, its event found by name
+ * (PMU, scope, alias, equivalence), and the stages run (stages.c): unit-
+ * mask rules, the PMU's family encoder, the perf_events layer.
  *
  * The grammar is libpfm's: one event (no ',' or blanks), an optional
  * "PMU::" prefix, the event name, then attributes separated by ':' or '.',
@@ -16,14 +18,14 @@
 #include <strings.h>
 
 #include "attr_value.h"
+#include "attributes.h"
 #include "bare.h"
 #include "event_cache.h"
 #include "express.h"
-#include "intake.h"
 #include "family_encoders.h"
-#include "perf_layer.h"
-#include "rules.h"
+#include "intake.h"
 #include "scan.h"
+#include "stages.h"
 
 #define ATTR_DELIMS ":."
 
@@ -34,110 +36,6 @@
 /* ---- one attribute ------------------------------------------------------ */
 
 static int parse_attrs(struct request *rq, char *attrs);
-
-/* The unit masks as the user wrote them: the first two distinct, and a
- * count that goes past two when there are more. */
-static void note_typed(struct request *rq, int u)
-{
-	for (int i = 0; i < rq->ntyped && i < 2; i++)
-		if (rq->typed[i] == u)
-			return;
-	if (rq->ntyped < 2)
-		rq->typed[rq->ntyped] = (uint16_t)u;
-	rq->ntyped++;
-}
-
-_Static_assert(MAX_UMASKS % 64 == 0 && MAX_MODIFIERS <= 64 && MAX_ATTRS <= MAX_UMASKS,
-	       "a bit for each unit mask and modifier; the attributes fit the list of unit masks asked");
-
-static int too_many(struct request *rq)
-{
-	return fail(rq, PMUDB_ERR_TOOMANY, "too many attributes at '%s' (libpfm takes %d)", rq->token, MAX_ATTRS);
-}
-
-/* Notes an attribute as parsed and, while none repeats, applies it as
- * libpfm's pass would (apply_attributes): most strings repeat none, and
- * the pass then had nothing to do but cost a walk over them all. */
-static int add_attr(struct request *rq, int umask, int modifier, uint64_t value)
-{
-	if (rq->nattrs == MAX_ATTRS)
-		return too_many(rq);
-	struct given_attr *a = &rq->attrs[rq->nattrs++];
-	a->umask = (int16_t)umask;
-	a->modifier = (int16_t)modifier;
-	a->value = value;
-	if (umask == RAW_UMASK_ATTR)
-		return 0;
-	if (modifier >= 0) {
-		uint64_t bit = 1ULL << modifier;
-		rq->repeats |= (rq->given & bit) != 0;
-		rq->given |= bit;
-		rq->value[modifier] = value;
-	} else {
-		uint64_t *word = &rq->umasks_seen[umask / 64], bit = 1ULL << (umask % 64);
-		rq->repeats |= (*word & bit) != 0;
-		*word |= bit;
-		rq->asked[rq->nasked++] = (uint16_t)umask;
-	}
-	return 0;
-}
-
-static int add_umask(struct request *rq, int u)
-{
-	return add_attr(rq, u, -1, 0);
-}
-
-static int add_modifier(struct request *rq, int m, uint64_t value)
-{
-	return add_attr(rq, -1, m, value);
-}
-
-/*
- * libpfm's pass over the parsed attributes, as libpfm does it: each is
- * compared with those after it; an equal one is removed and the one that
- * moves into its place is not compared (so of U:U:U two stay, and of
- * m=0:m=0:m the m=1 escapes), and a modifier with another value is
- * PFM_ERR_ATTR_SET.  Then what stays applies in order: a repeated unit
- * mask counts once; a modifier's last value is its value (the earlier one
- * stays in rq->attrs for the checks and the perf layer).
- */
-static int apply_attributes(struct request *rq)
-{
-	struct given_attr *a = rq->attrs;
-	/* what add_attr applied stands unless something repeats */
-	if (!rq->repeats)
-		return 0;
-	rq->given = 0;
-	rq->nasked = 0;
-	for (int i = 0; i < rq->nattrs; i++)
-		for (int j = i + 1; j < rq->nattrs; j++) {
-			if (a[i].umask != a[j].umask || a[i].modifier != a[j].modifier)
-				continue;
-			if (a[i].value != a[j].value)
-				return fail(rq, PMUDB_ERR_ATTR_SET, "'%s' is given twice with different values",
-					    rq->ev->modifiers->items[a[i].modifier].name);
-			memmove(&a[j], &a[j + 1], (size_t)(rq->nattrs - j - 1) * sizeof(*a));
-			rq->nattrs--;
-		}
-	for (int i = 0; i < rq->nattrs; i++) {
-		int m = a[i].modifier;
-		if (m >= 0) {
-			rq->value[m] = a[i].value;
-			rq->given |= 1ULL << m;
-			continue;
-		}
-		if (a[i].umask == RAW_UMASK_ATTR)
-			continue;
-		bool seen = false;
-		for (int k = 0; k < rq->nasked && !seen; k++)
-			seen = rq->asked[k] == a[i].umask;
-		if (!seen)
-			rq->asked[rq->nasked++] = (uint16_t)a[i].umask;
-		else
-			rq->repeated[rq->nrepeated++] = (uint16_t)a[i].umask;
-	}
-	return 0;
-}
 
 /* S, LEN bytes long, as a string to cut into tokens: in BUF when it fits,
  * else on the heap (*HEAP then to be freed, else NULL); followed by
@@ -187,7 +85,7 @@ static int add_expansion(struct request *rq, const uint16_t *list)
 	for (int i = 1; i <= list[0] && !r; i++) {
 		const struct umask *u = &rq->ev->umasks[list[i]];
 		rq->token = u->name;	/* the token, as the equiv spells it */
-		r = u->equiv ? expand_umask(rq, u) : add_umask(rq, list[i]);
+		r = u->equiv ? expand_umask(rq, u) : attributes_add(rq, list[i], -1, 0);
 	}
 	rq->in_catalog--;
 	return r;
@@ -218,7 +116,7 @@ static int parse_value(struct request *rq, const struct modifier *mod, const cha
 	/* libpfm counts a modifier against its limit before it reads the
 	 * value: a bad value past the limit is "too many" */
 	if (rq->nattrs == MAX_ATTRS)
-		return too_many(rq);
+		return attributes_too_many(rq);
 	if (!val)
 		return 0;	/* a boolean given alone is set */
 	if (!mod->is_integer) {
@@ -256,7 +154,7 @@ static int parse_raw_umask(struct request *rq, const char *tok, const char *val)
 	 * parsing, comes first */
 	rq->has_raw = true;
 	rq->raw_umask = value;
-	return add_attr(rq, RAW_UMASK_ATTR, -1, value);
+	return attributes_add(rq, RAW_UMASK_ATTR, -1, value);
 }
 
 /* TOK is LEN bytes long, its first '=' at EQ (LEN: none). */
@@ -285,9 +183,9 @@ static int parse_attr(struct request *rq, char *tok, size_t len, size_t at)
 		if (rq->has_raw && !rq->in_catalog)
 			return fail(rq, PMUDB_ERR_ATTR, "unit mask %s beside a raw unit mask", tok);
 		if (!rq->expanding)
-			note_typed(rq, u);
+			attributes_note_typed(rq, u);
 		rq->named_umask |= !rq->in_catalog;
-		return ev->umasks[u].equiv ? expand_umask(rq, &ev->umasks[u]) : add_umask(rq, u);
+		return ev->umasks[u].equiv ? expand_umask(rq, &ev->umasks[u]) : attributes_add(rq, u, -1, 0);
 	}
 	int m = name_index_find_hashed(&ev->modifiers->by_name, tok, len, hash);
 	if (m < 0) {
@@ -297,7 +195,7 @@ static int parse_attr(struct request *rq, char *tok, size_t len, size_t at)
 	}
 	uint64_t value;
 	int r = parse_value(rq, &ev->modifiers->items[m], tok, val, val_len, &value);
-	return r ? r : add_modifier(rq, m, value);
+	return r ? r : attributes_add(rq, -1, m, value);
 }
 
 /* strcspn(S, ATTR_DELIMS) of a catalog's string, which is not padded:
@@ -383,8 +281,6 @@ static int look_in(struct request *rq, int index, const char *name, size_t len, 
 	return rq->ev ? 0 : rq->err->code;
 }
 
-static const struct bare_encoding *make_bare(struct request *rq);
-
 /* Notes the event just found by PMU::NAME (PMU index INDEX), KEY the
  * hash of what was asked, in the event cache: where it was found by its
  * own names, not an alias's, nor as the number a PMU reads from its name. */
@@ -395,7 +291,7 @@ static void remember(struct request *rq, uint32_t key, const char *pname, const 
 		return;
 	const struct bare_encoding *b = bare_read(p, rq->event_index);
 	if (!b)
-		b = make_bare(rq);
+		b = stages_bare(rq);
 	if (b)
 		event_cache_add(rq->db, key, b);
 }
@@ -446,29 +342,6 @@ static void take_cached(struct request *rq, const struct bare_encoding *b)
 	__builtin_prefetch(&b->ev->filter_base);
 }
 
-/*
- * The event's record (catalog_model.h's record_lines) asked for at once
- * when a thread's encodings move to another event: otherwise each line
- * is a miss when first read, many waiting for the line before them (the
- * unit-mask index, then the unit mask).  A warm pass after other work
- * meets every event cold: of the bench's AMD core strings, the first of
- * each event's cost twice what the later ones did, the second and third
- * a third more.  Thirty-two lines, 2 KB, cover most events' records.
- */
-#define FETCHED_LINES_MAX 32
-
-static void fetch_record(const struct event *ev)
-{
-	static _Thread_local const struct event *last;
-	if (ev == last)
-		return;
-	last = ev;
-	int lines = ev->record_lines < FETCHED_LINES_MAX ? ev->record_lines : FETCHED_LINES_MAX;
-	/* the first line is read already */
-	for (int i = 1; i < lines; i++)
-		__builtin_prefetch((const char *)ev + 64 * i);
-}
-
 /* An event that is another's name: "OTHER:ATTRS" of the same PMU. */
 static int follow_equiv(struct request *rq)
 {
@@ -502,155 +375,15 @@ static int parse_everything(struct request *rq, const char *alias_attrs, char *u
 	if (!r && user_attrs)
 		r = parse_attrs(rq, user_attrs);
 	rq->token = NULL;
-	return r ? r : apply_attributes(rq);
+	return r ? r : attributes_apply(rq);
 }
 
-_Static_assert(FSTR_NAME_ROOM == FSTR_MAX + 3, "catalog.c cuts the PMU's name for start_fstr");
-
-/* out->fstr starts "PMU::"; what the stages add follows (rq->fstr). */
-static void start_fstr(struct request *rq)
-{
-	char *f = rq->out->fstr;
-	size_t n = rq->pmu->fstr_name_len;
-	memcpy(f, rq->pmu->name, n);
-	memcpy(f + n, "::", 3);
-	rq->fstr = f + n + 2;
-	rq->fstr_len = 0;
-}
-
-/* The stages of the PMU's part: unit-mask rules and defaults, the family
- * encoder and its part of fstr. */
-static int pmu_stages(struct request *rq)
-{
-	const struct family *family = rq->pmu->family;
-	if (!family || !family->encode)
-		return fail(rq, PMUDB_ERR_NOTSUPP, "pmudb has no encoder for the %s family of PMU %s",
-			    rq->pmu->family_name, rq->pmu->name);
-	/* perf_raw's fstr has no event name: libpfm's perf encoder for it
-	 * never writes one */
-	if (!family->match_name)
-		fstr_append(rq, rq->ev->name, (size_t)rq->ev->name_len);
-	int r = check_rules(rq);
-	if (!r)
-		r = add_umask_defaults(rq);
-	if (!r)
-		r = check_hidden_modifiers(rq);
-	if (!r)
-		r = family->encode(rq);
-	/* bits libpfm's perf encoding clears, whatever a code put there */
-	rq->out->config &= ~rq->pmu->config_cleared;
-	return r;
-}
-
-/* Makes RQ, whose db, out, err and quiet are set, a request with nothing
- * found or given yet, and its out as nothing encoded. */
-static void start(struct request *rq);
-
-/*
- * The event encoded alone through one PMU (bare.h): its registers and its
- * fstr from "PMU::" on.  The registers and the PMU's part of fstr follow
- * from the unit masks and the PMU's modifiers only (the perf layer's
- * modifiers are its own), so an encoding that gives neither starts from
- * these and runs the perf layer alone (here, for the strings the express
- * lane declines: an event named without its PMU, say).
- */
-
-/* Whether RQ gives neither unit masks nor PMU modifiers, for an event
- * that is one (not a number a PMU reads from its name, perf_raw's). */
-static bool takes_bare(const struct request *rq)
-{
-	const struct family *family = rq->pmu->family;
-	return !rq->making_bare && !rq->nasked && !rq->has_raw && !(rq->given & ~rq->ev->modifiers->from_perf)
-	       && !(rq->given & rq->ev->hidden) && !rq->ev->equiv && family && !family->match_name;
-}
-
-/* Encodes RQ's event alone through RQ's PMU and keeps it (bare.h), when
- * it keeps none yet; what it keeps then, or NULL when out of memory.  An
- * event that is another's name, or a number a PMU reads, is kept as not
- * encoding alone: its bare encoding only names it. */
-static const struct bare_encoding *make_bare(struct request *rq)
-{
-	struct pmudb_encoding out;
-	struct pmudb_error err;
-	struct request b;
-	b.db = rq->db;
-	b.out = &out;
-	b.err = &err;
-	b.quiet = true;
-	const struct family *family = rq->pmu->family;
-	bool encodes = false;
-	start(&b);
-	if (!rq->ev->equiv && family && !family->match_name) {
-		b.making_bare = true;
-		b.pmu = rq->pmu;
-		b.ev = rq->ev;
-		start_fstr(&b);
-		encodes = !pmu_stages(&b) && !b.no_fstr && !(b.codes[0] | b.codes[1] | b.codes[2] | b.codes[3]);
-	}
-	struct pmudb *db = rq->db;
-	struct pmu *p = (struct pmu *)rq->pmu;	/* its bare encodings are its only mutable part */
-	struct arena *arena = &p->table->arena;
-	pthread_mutex_lock(&db->lock);
-	const struct bare_encoding *kept = bare_read(p, rq->event_index);
-	if (!kept) {
-		struct bare_encoding *k = bare_make(arena, p, rq->event_index, rq->ev, encodes ? &out : NULL,
-						    b.fstr_len, b.form_at);
-		/* out of memory: the stages serve it as before */
-		if (k && !bare_publish(p, k, arena))
-			kept = k;
-	}
-	pthread_mutex_unlock(&db->lock);
-	return kept;
-}
-
-/* RQ's event alone through RQ's PMU, made if need be; NULL when it does
- * not encode alone. */
-static const struct bare_encoding *bare_of(struct request *rq)
-{
-	const struct bare_encoding *b = bare_read(rq->pmu, rq->event_index);
-	if (!b)
-		b = make_bare(rq);
-	return b && b->encodes ? b : NULL;
-}
-
-/* The PMU's part as the bare encoding B has it, fstr's "PMU::" with it. */
-static void take_bare(struct request *rq, const struct bare_encoding *b)
-{
-	struct pmudb_encoding *out = rq->out;
-	out->config = b->config;
-	out->config1 = b->config1;
-	out->config2 = b->config2;
-	memcpy(out->fstr, b->fstr, (size_t)b->whole_len + 1);
-	rq->fstr = out->fstr + (b->whole_len - b->fstr_len);
-	rq->fstr_len = b->fstr_len;
-	rq->form_at = b->form_at;
-}
-
+/* The string's attributes parsed (the alias's, ALIAS_ATTRS, and the
+ * user's, USER_ATTRS, after the event found), then the stages. */
 static int run_stages(struct request *rq, const char *alias_attrs, char *user_attrs)
 {
 	int r = parse_everything(rq, alias_attrs, user_attrs);
-	if (r)
-		return r;
-	const struct bare_encoding *b = takes_bare(rq) ? bare_of(rq) : NULL;
-	if (b) {
-		take_bare(rq, b);
-	} else {
-		start_fstr(rq);
-		r = pmu_stages(rq);
-	}
-	if (!r)
-		r = check_requirements(rq);
-	if (!r)
-		r = apply_perf_layer(rq);
-	if (!r) {
-		perf_type_resolve(rq->pmu, rq->ev, rq->out);
-		size_t n = rq->pmu->out_name_len;
-		memcpy(rq->out->pmu, rq->pmu->name, n);
-		rq->out->pmu[n] = '\0';
-		if (rq->no_fstr)
-			rq->out->fstr[0] = '\0';	/* libpfm gives none */
-	}
-	return r;
+	return r ? r : stages_encode(rq);
 }
 
 /* A scope the caller built: every index must name a PMU of the catalog. */
@@ -664,33 +397,6 @@ static int check_scope(struct pmudb *db, const struct pmudb_scope *scope, struct
 			return set_error(err, PMUDB_ERR_INVAL, "%s: the scope names PMU %d, the catalog has %d",
 					 pmudb_strerror(PMUDB_ERR_INVAL), scope->pmus[i], db->npmus);
 	return 0;
-}
-
-static void start(struct request *rq)
-{
-	struct pmudb_encoding *out = rq->out;
-	rq->pmu = NULL;
-	rq->ev = NULL;
-	rq->event_index = -1;
-	rq->token = NULL;
-	rq->nasked = rq->nfinal = rq->fstr_len = rq->ntyped = rq->expanding = 0;
-	rq->named_umask = rq->has_raw = false;
-	rq->in_catalog = 0;
-	rq->raw_umask = 0;
-	rq->fstr = out->fstr;
-	rq->no_fstr = rq->making_bare = false;
-	rq->form_at = -1;
-	rq->given = 0;
-	rq->nattrs = rq->nrepeated = 0;
-	rq->repeats = false;
-	memset(rq->umasks_seen, 0, sizeof(rq->umasks_seen));
-	memset(rq->codes, 0, sizeof(rq->codes));
-	/* the strings are written up to their NUL, the rest zeroed: the
-	 * whole of it was a tenth of a warm encoding's instructions */
-	out->pmu[0] = out->fstr[0] = out->sysfs_pmu[0] = '\0';
-	out->type = 0;
-	memset(&out->config, 0, sizeof(*out) - offsetof(struct pmudb_encoding, config));
-	out->cpu = -1;
 }
 
 /* Splits the string (in COPY, its first "::" at SEP or none, the event's
@@ -714,7 +420,7 @@ static int encode_copy(struct request *rq, char *copy, char *sep, size_t len, co
 	}
 	char *name = rest;
 	rest = rest[len] ? rest + len + 1 : NULL;
-	start(rq);
+	request_start(rq);
 	if (sep)
 		*sep = '\0';
 	name[len] = '\0';
@@ -725,7 +431,7 @@ static int encode_copy(struct request *rq, char *copy, char *sep, size_t len, co
 		r = find_event(rq, sep ? copy : NULL, sep ? (size_t)(sep - copy) : 0, name, len, scope, &alias_attrs, key);
 	if (r)
 		return r;
-	fetch_record(rq->ev);
+	stages_fetch(rq->ev);
 	return run_stages(rq, alias_attrs, rest);
 }
 
@@ -768,7 +474,7 @@ static int encode_string(struct pmudb *db, const char *event, const struct intak
 	char *copy = working_copy(event, len, buf, sizeof(buf), &heap);
 	if (!copy)
 		return set_error(err, PMUDB_ERR_NOMEM, "%s", pmudb_strerror(PMUDB_ERR_NOMEM));
-	/* start() clears the rest */
+	/* request_start() clears the rest */
 	struct request request;
 	request.db = db;
 	request.out = out;
@@ -805,7 +511,7 @@ int pmudb_encode(pmudb_t *db, const char *event, const struct pmudb_scope *scope
 	struct intake in;
 	intake_read(event, &in);
 	const struct bare_encoding *found;
-	int r = express_encode(db, event, &in, out, quiet, &found);
+	int r = express_encode(db, event, &in, out, err, quiet, &found);
 	bool dotted = false;
 	if (r == EXPRESS_DECLINED)
 		r = encode_string(db, event, &in, scope, out, err, quiet, false, &dotted, found);

@@ -1,19 +1,21 @@
 /*
  * express.c - the express lane: the strings most callers write,
- * "PMU::EVENT" with perf_events modifiers (u, k, period=...) and plain PMU
- * modifiers (c=1, i=1, e=1), encoded from the event's bare encoding
- * (bare.h) in one pass over the string, without the stages.
+ * "PMU::EVENT" with unit masks and modifiers, read where they lie (the
+ * intake's marks, the event cache, the modifiers' word index) without
+ * the stages' working copy and scans.  Those with perf_events modifiers
+ * (u, k, period=...) and plain PMU modifiers (c=1, i=1, e=1) alone are
+ * encoded from the event's bare encoding (bare.h); those with unit masks
+ * or other modifiers are handed to the stages as a request read
+ * (stages.h).
  *
- * The stages (encode.c) are the reference, and the lane gives their
- * answers: it takes an attribute only where its effect on the bare
- * encoding is known (bare.c decides which PMU modifiers qualify, once per
- * event), refuses only what the stages would refuse, in their order, and
- * only for a caller that wants no message; everything else (unit masks,
- * raw ones, repeats, aliases, names without "PMU::", a value strtoull
- * must read, an event not named before) it declines, and the stages
- * answer.  Through the stages, most of such a string's work was
- * bookkeeping these shapes do not need: the request's set-up, the scans
- * and lookups of each stage, every digit of fstr written again.
+ * The stages are the reference, and the lane gives their answers: it
+ * changes the bare encoding only where the effect of an attribute is known
+ * (bare.c decides which PMU modifiers qualify, once per event), refuses
+ * only what the stages would refuse, in their order, and only for a
+ * caller that wants no message; what it does not read (raw unit masks,
+ * repeats, aliases and equivalences, names without "PMU::", a value
+ * strtoull must read, an event not named before) it declines, and
+ * encode.c reads it the stages' way.
  */
 #include "express.h"
 
@@ -23,11 +25,13 @@
 #endif
 
 #include "attr_value.h"
+#include "attributes.h"
 #include "event_cache.h"
 #include "fstr_form.h"
 #include "perf_defaults.h"
 #include "perf_layer.h"
 #include "rules.h"
+#include "stages.h"
 
 /* The most attributes the lane reads: more go to the stages. */
 #define EXPRESS_ATTRS 8
@@ -37,14 +41,25 @@
 static inline uint64_t word_at(const char *s, size_t len, size_t at, size_t n)
 {
 	/* no branch: which way a string's last token goes is not predicted */
-	size_t from = at + 8 <= len ? at : len - 8;
+	size_t past = -(size_t)(at + 8 > len);
+	size_t from = (at & ~past) | ((len - 8) & past);
 	return name_word_of(name_word_load(s + from) >> (8 * (at - from)), n);
 }
 
-/* One attribute: a modifier's position in the event's set, its value. */
+/* One attribute: a modifier's position in the event's set and its
+ * value, or a unit mask's position (M -1). */
 struct given {
-	int m;
+	int m, umask;
 	uint64_t value;
+};
+
+/* What the lane makes of a string's attributes. */
+enum shape {
+	DECLINE,	/* the stages' whole work: the lane declines it */
+	BARE,		/* perf modifiers and placed PMU modifiers: the bare
+			 * encoding and what each changes */
+	STAGES,		/* unit masks or other modifiers, read by the lane and
+			 * run through the stages (stages.h) */
 };
 
 /* The string's event and attributes, read. */
@@ -52,6 +67,7 @@ struct reading {
 	const struct bare_encoding *bare;
 	uint64_t given;		/* bit m: modifier m */
 	unsigned kinds;		/* bit k: a perf modifier of kind k */
+	enum shape shape;
 	int count;
 	struct given attrs[EXPRESS_ATTRS];
 };
@@ -69,37 +85,68 @@ static bool read_value(const struct modifier *mod, const char *value, size_t n, 
 	return mod->is_integer && attr_decimal(value, n, v);
 }
 
-/* The attributes of S (read into IN) after the event's name: each a
- * modifier the lane takes, given once; false otherwise. */
-static bool read_attributes(const char *s, const struct intake *in, struct reading *rd)
+/* The live unit mask of RD's event named by the N bytes at NAME (not one
+ * the lane leaves to the stages: another's name), or -1. */
+static int umask_named(const struct reading *rd, const char *name, size_t n)
+{
+	const struct event *ev = rd->bare->ev;
+	stages_fetch(ev);
+	int u = name_index_find_hashed(&ev->umask_by_name, name, n, name_index_hash(name, n));
+	return u >= 0 && !ev->umasks[u].equiv ? u : -1;
+}
+
+/* One attribute of S (read into IN), from TOK to END, its '=' at EQ (END:
+ * none): into RD, false where the stages must read it. */
+static bool read_attribute(const char *s, const struct intake *in, size_t tok, size_t eq, size_t end,
+			   struct reading *rd)
 {
 	const struct bare_encoding *b = rd->bare;
 	const struct modifier_set *set = b->set;
+	bool has_value = eq < end;
+	size_t name_len = eq - tok;
+	if (!name_len || rd->count == EXPRESS_ATTRS)
+		return false;
+	/* a name that is both a unit mask and a modifier is the modifier
+	 * when it has a value, as in libpfm */
+	int m = name_len <= NAME_WORD_MAX ? word_index_find(&set->by_word, word_at(s, in->len, tok, name_len)) : -1;
+	uint64_t bit = m >= 0 ? 1ULL << m : 0;
+	if (!has_value && (!bit || (b->shadowed & bit))) {
+		int u = umask_named(rd, s + tok, name_len);
+		for (int i = 0; u >= 0 && i < rd->count; i++)
+			if (rd->attrs[i].umask == u)
+				return false;	/* given twice */
+		rd->attrs[rd->count++] = (struct given){ -1, u, 0 };
+		rd->shape = STAGES;
+		return u >= 0;
+	}
+	const struct modifier *mod = &set->items[m < 0 ? 0 : m];
+	uint64_t v;
+	if (!bit || (rd->given & bit) || !read_value(mod, has_value ? s + eq + 1 : NULL, has_value ? end - eq - 1 : 0, &v))
+		return false;
+	rd->given |= bit;
+	rd->kinds |= mod->from_perf ? 1u << mod->perf_kind : 0;
+	rd->attrs[rd->count++] = (struct given){ m, -1, v };
+	if (!mod->from_perf && !(b->placed & bit))
+		rd->shape = STAGES;
+	return true;
+}
+
+/* The attributes of S (read into IN) after the event's name: RD's shape,
+ * DECLINE for an attribute the lane does not read (one it does not know,
+ * one given twice, a raw unit mask, a value strtoull must read). */
+static enum shape read_attributes(const char *s, const struct intake *in, struct reading *rd)
+{
+	rd->shape = BARE;
 	for (size_t at = in->name_end; at + 1 < in->len;) {
 		/* NAME or NAME=VALUE, ended by ':', '.' or the NUL */
 		size_t tok = at + 1, end = intake_next(in, tok), eq = end;
-		bool has_value = s[end] == '=';
-		if (has_value && s[end = intake_next(in, eq + 1)] == '=')
-			return false;
-		size_t name_len = eq - tok;
-		if (!name_len || name_len > NAME_WORD_MAX || rd->count == EXPRESS_ATTRS)
-			return false;
-		int m = word_index_find(&set->by_word, word_at(s, in->len, tok, name_len));
-		uint64_t bit = m >= 0 ? 1ULL << m : 0;
-		const struct modifier *mod = &set->items[m < 0 ? 0 : m];
-		/* unknown, given before, a unit mask's name, a PMU modifier
-		 * the lane does not place */
-		if (!bit || (rd->given & bit) || (!has_value && (b->shadowed & bit)) || !(mod->from_perf || (b->placed & bit)))
-			return false;
-		uint64_t v;
-		if (!read_value(mod, has_value ? s + eq + 1 : NULL, has_value ? end - eq - 1 : 0, &v))
-			return false;
-		rd->given |= bit;
-		rd->kinds |= mod->from_perf ? 1u << mod->perf_kind : 0;
-		rd->attrs[rd->count++] = (struct given){ m, v };
+		if (s[end] == '=' && s[end = intake_next(in, eq + 1)] == '=')
+			return DECLINE;
+		if (!read_attribute(s, in, tok, eq, end, rd))
+			return DECLINE;
 		at = end;
 	}
-	return true;
+	return rd->shape;
 }
 
 /* The PMU modifiers placed into the bare registers, in the order given,
@@ -135,13 +182,13 @@ static int requirements(const struct reading *rd, struct pmudb_encoding *out)
 	struct request rq;
 	rq.db = NULL;
 	rq.pmu = rd->bare->pmu;
-	rq.ev = rd->bare->ev;	/* the rule's rare: these lines may be read */
+	rq.ev = rd->bare->ev;
 	rq.err = &spare;
 	rq.quiet = true;
 	rq.out = out;
 	rq.nasked = 0;
 	rq.given = rd->given;
-	memset(rq.codes, 0, sizeof(rq.codes));
+	rq.codes[0] = rq.codes[1] = rq.codes[2] = rq.codes[3] = 0;
 	for (int i = 0; i < rd->count; i++)
 		rq.value[rd->attrs[i].m] = rd->attrs[i].value;
 	return check_requirements(&rq);
@@ -167,12 +214,26 @@ struct patch {
 	const char *text;
 };
 
+/* The patches of PART (LEN bytes after "PMU::"), in the order of their
+ * places: from the last back, so that each place still holds. */
+static void apply_patches(char *part, int len, const struct patch *patches, int n)
+{
+	for (int i = n - 1; i >= 0; i--) {
+		const struct patch *p = &patches[i];
+		char *at = part + p->at;
+		memmove(at + p->n, at + p->len, (size_t)(len - p->at - p->len) + 1);
+		memcpy(at, p->text, (size_t)p->n);
+		len += p->n - p->len;
+	}
+}
+
 /*
  * OUT's fstr: the bare one with the placed modifiers' digits (read back
  * from CONFIG, as the encoders print them), the perf digits as SHOWS has
- * them and a period's keys in their place.  False, with OUT's
- * fstr untouched, when the result would reach libpfm's limit (where the
- * stages cut it).
+ * them and a period's keys in their place.  False, with OUT's fstr
+ * untouched, when the result would reach libpfm's limit (where the
+ * stages cut it).  A value of one digit is written in place; one of more,
+ * and a period, move what follows.
  */
 static bool write_fstr(const struct reading *rd, uint64_t config, const uint8_t shows[P_NONE + 1],
 		       struct pmudb_encoding *out)
@@ -180,13 +241,20 @@ static bool write_fstr(const struct reading *rd, uint64_t config, const uint8_t 
 	const struct bare_encoding *b = rd->bare;
 	const struct fstr_form *form = b->form;
 	struct patch patches[EXPRESS_ATTRS + 1];
-	char digits[EXPRESS_ATTRS][24], keys[FSTR_MAX];
-	int npatches = 0, len = b->fstr_len, m;
-	/* in the order of their places: the PMU digits, then the period */
+	char digits[EXPRESS_ATTRS][24], keys[FSTR_MAX + FSTR_KEYS_PAD], one[EXPRESS_ATTRS];
+	int npatches = 0, nones = 0, len = b->fstr_len, m;
+	int one_at[EXPRESS_ATTRS];
 	for (each_bit(m, rd->given & b->placed)) {
 		const struct form_digit *d = &form->digit[__builtin_popcountll(form->pmu & ((1ULL << m) - 1))];
-		int n = (int)fstr_decimal(digits[npatches], config >> d->shift & d->width);
+		uint64_t v = config >> d->shift & d->width;
+		if (v < 10) {
+			one_at[nones] = b->form_at + d->at;
+			one[nones++] = (char)('0' + v);
+			continue;
+		}
+		int n = (int)fstr_decimal(digits[npatches], v);
 		patches[npatches] = (struct patch){ b->form_at + d->at, 1, n, digits[npatches] };
+		len += n - 1;
 		npatches++;
 	}
 	if (out->sample_period) {
@@ -194,46 +262,39 @@ static bool write_fstr(const struct reading *rd, uint64_t config, const uint8_t 
 		if (n < 0)
 			return false;
 		patches[npatches++] = (struct patch){ b->form_at + form->period_at, 0, n, keys };
+		len += n;
 	}
-	for (int i = 0; i < npatches; i++)
-		len += patches[i].n - patches[i].len;
 	if (len >= FSTR_MAX - 1)
 		return false;
 	char *part = out->fstr + (b->whole_len - b->fstr_len);
-	memcpy(out->fstr, b->fstr, (size_t)b->whole_len + 1);
+	bare_copy_fstr(out->fstr, b);
 	fstr_form_put_perf(form, part + b->form_at, shows);
-	/* from the last place back, so that each place still holds */
-	int tail = b->fstr_len;
-	for (int i = npatches - 1; i >= 0; i--) {
-		const struct patch *p = &patches[i];
-		char *at = part + p->at;
-		if (p->n != p->len)
-			memmove(at + p->n, at + p->len, (size_t)(tail - p->at - p->len) + 1);
-		memcpy(at, p->text, (size_t)p->n);
-		tail += p->n - p->len;
-	}
+	for (int i = 0; i < nones; i++)
+		part[one_at[i]] = one[i];
+	if (npatches)
+		apply_patches(part, b->fstr_len, patches, npatches);
 	return true;
 }
 
-/* OUT from the reading, as the stages would write it: 0, a refusal, or
- * EXPRESS_DECLINED where the stages must answer. */
-static int encode_reading(const struct reading *rd, struct pmudb_encoding *out, bool quiet)
+/* OUT from the reading, of shape BARE, as the stages would write it: 0,
+ * a refusal (its code only), or EXPRESS_DECLINED where the stages must
+ * answer. */
+static int encode_reading(const struct reading *rd, struct pmudb_encoding *out)
 {
 	const struct bare_encoding *b = rd->bare;
 	uint64_t config = b->config;
 	int r = place_modifiers(rd, &config);
-	memset(&out->config, 0, sizeof(*out) - offsetof(struct pmudb_encoding, config));
+	encoding_clear(out);
 	out->config = config;
 	out->config1 = b->config1;
 	out->config2 = b->config2;
-	out->cpu = -1;
-	if (!r && b->set->requiring)
+	if (b->set->requiring && !r)
 		r = requirements(rd, out);
 	struct perf_state st = { 0 };
 	if (!r)
 		r = take_perf(rd, &st, out);
 	if (r)
-		return quiet ? r : EXPRESS_DECLINED;	/* the stages say why */
+		return r;
 	unsigned plm, vmx_plm;
 	uint8_t shows[P_NONE + 1];
 	perf_settle(&st, b->plm, out, &plm, &vmx_plm);
@@ -250,8 +311,39 @@ static int encode_reading(const struct reading *rd, struct pmudb_encoding *out, 
 	return 0;
 }
 
+/* RD through the stages: 0, or the refusal, in ERR with its message
+ * unless QUIET (the stages' messages name the catalog's names and the
+ * values, not the string's tokens: the same as encode.c's request's). */
+static int encode_by_stages(struct pmudb *db, const struct reading *rd, struct pmudb_encoding *out,
+			    struct pmudb_error *err, bool quiet)
+{
+	const struct bare_encoding *b = rd->bare;
+	struct request rq;
+	rq.db = db;
+	rq.out = out;
+	rq.err = err;
+	rq.quiet = quiet;
+	request_start(&rq);
+	rq.pmu = b->pmu;
+	rq.ev = b->ev;
+	rq.event_index = b->index;
+	rq.named_umask = true;
+	int r = 0;
+	for (int i = 0; i < rd->count && !r; i++) {
+		const struct given *g = &rd->attrs[i];
+		if (g->umask >= 0)
+			attributes_note_typed(&rq, g->umask);
+		r = attributes_add(&rq, g->umask, g->m, g->value);
+	}
+	if (!r)
+		r = attributes_apply(&rq);
+	if (!r)
+		r = stages_encode(&rq);
+	return r;
+}
+
 int express_encode(struct pmudb *db, const char *event, const struct intake *in, struct pmudb_encoding *out,
-		   bool quiet, const struct bare_encoding **found)
+		   struct pmudb_error *err, bool quiet, const struct bare_encoding **found)
 {
 	*found = NULL;
 	/* "PMU::EVENT", the event's name ended by ':' or the NUL (a '.'
@@ -264,9 +356,21 @@ int express_encode(struct pmudb *db, const char *event, const struct intake *in,
 	rd.given = 0;
 	rd.kinds = 0;
 	rd.count = 0;
-	if (!rd.bare || !rd.bare->express || !read_attributes(event, in, &rd))
+	/* an event that is another's name: the stages follow it */
+	if (!rd.bare || rd.bare->names_another)
 		return EXPRESS_DECLINED;
-	return encode_reading(&rd, out, quiet);
+	enum shape shape = read_attributes(event, in, &rd);
+	if (shape == DECLINE)
+		return EXPRESS_DECLINED;
+	if (shape == BARE && rd.bare->express) {
+		int r = encode_reading(&rd, out);
+		/* the stages write a refusal's message, and cut an fstr at
+		 * libpfm's limit */
+		if (!r || (r < 0 && quiet))
+			return r;
+	}
+	/* unit masks, or an event refused alone, say */
+	return encode_by_stages(db, &rd, out, err, quiet);
 }
 
 void express_allow(struct pmudb *db, bool allowed)

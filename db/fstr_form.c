@@ -207,15 +207,21 @@ bool fstr_form_pmu(struct request *rq, uint64_t (*value)(struct request *rq, int
 
 int fstr_form_period_keys(const struct fstr_form *form, const struct modifier_set *set, uint64_t value, char *buf)
 {
-	char digits[24];
+	/* fixed-size copies, of a key and its zeros, of the digits and what
+	 * follows them: a copy of each one's size mispredicted its size */
+	char digits[FSTR_DIGITS_COPY] = { 0 };
 	int ndigits = (int)fstr_decimal(digits, value), len = 0, m;
 	for (each_bit(m, form->period_mods)) {
 		const struct modifier *mod = &set->items[m];
-		if (len + mod->fstr_key_len + ndigits >= FSTR_MAX)
+		int key = mod->fstr_key_len;
+		if (len + key + ndigits >= FSTR_MAX)
 			return -1;
-		memcpy(buf + len, mod->fstr_key, (size_t)mod->fstr_key_len);
-		memcpy(buf + len + mod->fstr_key_len, digits, (size_t)ndigits);
-		len += mod->fstr_key_len + ndigits;
+		if (key < FSTR_KEY_COPY)
+			memcpy(buf + len, mod->fstr_key, FSTR_KEY_COPY);
+		else
+			memcpy(buf + len, mod->fstr_key, (size_t)key);
+		memcpy(buf + len + key, digits, FSTR_DIGITS_COPY);
+		len += key + ndigits;
 	}
 	return len;
 }
@@ -227,11 +233,13 @@ void fstr_form_put_perf(const struct fstr_form *form, char *f, const uint8_t sho
 	 * spare byte where the form has none: no branch, as strings that give
 	 * different kinds follow each other */
 	char spare[1];
-	for (int k = 0; k < P_NONE; k++) {
-		int at = form->kind_at[k];
-		if (fstr_always_printed((enum perf_mod)k))
-			*(at ? f + at - 1 : spare) = (char)('0' + shows[k]);
-	}
+#define PUT(k) *(form->kind_at[k] ? f + form->kind_at[k] - 1 : spare) = (char)('0' + shows[k])
+	PUT(P_U), PUT(P_K), PUT(P_H), PUT(P_PRECISE), PUT(P_HW_SMPL), PUT(P_MG), PUT(P_MH), PUT(P_EXCL);
+#undef PUT
+	_Static_assert(FSTR_ALWAYS_PRINTED
+			       == (1u << P_U | 1u << P_K | 1u << P_H | 1u << P_PRECISE | 1u << P_HW_SMPL | 1u << P_MG
+				   | 1u << P_MH | 1u << P_EXCL),
+		       "the kinds written here are those always printed");
 }
 
 bool fstr_form_shows_defaults(const struct request *rq)
@@ -253,7 +261,7 @@ bool fstr_form_perf(struct request *rq, const uint8_t shows[P_NONE + 1])
 	if (!rq->out->sample_period)
 		return true;
 	/* a period's keys go in at their place, the rest of the form after */
-	char keys[FSTR_MAX];
+	char keys[FSTR_MAX + FSTR_KEYS_PAD];
 	int n = form->period_at >= 0 ? fstr_form_period_keys(form, ev->modifiers, rq->out->sample_period, keys) : -1;
 	if (n < 0 || rq->fstr_len + n >= FSTR_MAX) {
 		/* the form's perf part, written already, comes off again */

@@ -15,11 +15,12 @@
 /* The perf modifiers libpfm prints whatever their value: the privilege
  * levels, precise, exclusive, guest/host (the period or frequency only
  * when set). */
+#define FSTR_ALWAYS_PRINTED                                                                                  \
+	(1u << P_U | 1u << P_K | 1u << P_H | 1u << P_PRECISE | 1u << P_HW_SMPL | 1u << P_MG | 1u << P_MH           \
+	 | 1u << P_EXCL)
 static inline bool fstr_always_printed(enum perf_mod kind)
 {
-	const unsigned always = 1u << P_U | 1u << P_K | 1u << P_H | 1u << P_PRECISE | 1u << P_HW_SMPL | 1u << P_MG
-				| 1u << P_MH | 1u << P_EXCL;
-	return always >> kind & 1;
+	return FSTR_ALWAYS_PRINTED >> kind & 1;
 }
 
 /* Sets EV's form: its set's for the modifiers EV hides and a PMU that can
@@ -51,8 +52,13 @@ bool fstr_form_perf(struct request *rq, const uint8_t shows[P_NONE + 1]);
 /* FORM's perf digits, at F (where the form starts), as SHOWS has them. */
 void fstr_form_put_perf(const struct fstr_form *form, char *f, const uint8_t shows[P_NONE + 1]);
 
+/* The room past FSTR_MAX that fstr_form_period_keys may write into. */
+#define FSTR_DIGITS_COPY 24
+#define FSTR_KEYS_PAD (FSTR_KEY_COPY + FSTR_DIGITS_COPY)
+
 /* The keys of FORM's period-like modifiers (of SET), each with VALUE,
- * into BUF (FSTR_MAX bytes): their length, or -1 when they do not fit. */
+ * into BUF (FSTR_MAX + FSTR_KEYS_PAD bytes, past the keys scribbled on):
+ * their length, or -1 when they do not fit in FSTR_MAX. */
 int fstr_form_period_keys(const struct fstr_form *form, const struct modifier_set *set, uint64_t value, char *buf);
 
 #endif

@@ -83,6 +83,19 @@ struct request {
 	int form_at;			/* where fstr_form_pmu wrote the form, or -1 */
 };
 
+/* OUT's registers and perf_events fields as nothing encoded (cpu -1):
+ * field by field, where memset's 48 bytes became a "rep stos", whose
+ * start-up cost more than the stores. */
+static inline void encoding_clear(struct pmudb_encoding *out)
+{
+	out->config = out->config1 = out->config2 = 0;
+	out->exclude_user = out->exclude_kernel = out->exclude_hv = out->exclude_host = out->exclude_guest = false;
+	out->precise_ip = 0;
+	out->sample_period = 0;
+	out->freq = out->exclusive = out->pinned = false;
+	out->cpu = -1;
+}
+
 static inline bool is_given(const struct request *rq, int m)
 {
 	return rq->given >> m & 1;

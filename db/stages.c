@@ -1,0 +1,209 @@
+/*
+ * stages.c - the stages an encoding runs once its string is read into a
+ * request (encode.c's parser, or the express lane's): the unit-mask rules
+ * and defaults, the PMU's family encoder, the requirements between
+ * modifiers and the perf_events layer; or, for a request that gives
+ * neither unit masks nor PMU modifiers, the event's bare encoding and the
+ * perf_events layer alone.
+ */
+#include "stages.h"
+
+#include <pthread.h>
+#include <string.h>
+
+#include "bare.h"
+#include "catalog.h"
+#include "family_encoders.h"
+#include "perf_layer.h"
+#include "rules.h"
+
+void request_start(struct request *rq)
+{
+	struct pmudb_encoding *out = rq->out;
+	rq->pmu = NULL;
+	rq->ev = NULL;
+	rq->event_index = -1;
+	rq->token = NULL;
+	rq->nasked = rq->nfinal = rq->fstr_len = rq->ntyped = rq->expanding = 0;
+	rq->named_umask = rq->has_raw = false;
+	rq->in_catalog = 0;
+	rq->raw_umask = 0;
+	rq->fstr = out->fstr;
+	rq->no_fstr = rq->making_bare = false;
+	rq->form_at = -1;
+	rq->given = 0;
+	rq->nattrs = rq->nrepeated = 0;
+	rq->repeats = false;
+	memset(rq->umasks_seen, 0, sizeof(rq->umasks_seen));
+	memset(rq->codes, 0, sizeof(rq->codes));
+	/* the strings are written up to their NUL, the rest zeroed: the
+	 * whole of it was a tenth of a warm encoding's instructions */
+	out->pmu[0] = out->fstr[0] = out->sysfs_pmu[0] = '\0';
+	out->type = 0;
+	encoding_clear(out);
+}
+
+/*
+ * The event's record (catalog_model.h's record_lines) asked for at once
+ * when a thread's encodings move to another event: otherwise each line
+ * is a miss when first read, many waiting for the line before them (the
+ * unit-mask index, then the unit mask).  A warm pass after other work
+ * meets every event cold: of the bench's AMD core strings, the first of
+ * each event's cost twice what the later ones did, the second and third
+ * a third more.  Thirty-two lines, 2 KB, cover most events' records.
+ */
+#define FETCHED_LINES_MAX 32
+
+void stages_fetch(const struct event *ev)
+{
+	static _Thread_local const struct event *last;
+	if (ev == last)
+		return;
+	last = ev;
+	int lines = ev->record_lines < FETCHED_LINES_MAX ? ev->record_lines : FETCHED_LINES_MAX;
+	/* the first line is read already */
+	for (int i = 1; i < lines; i++)
+		__builtin_prefetch((const char *)ev + 64 * i);
+}
+
+_Static_assert(FSTR_NAME_ROOM == FSTR_MAX + 3, "catalog.c cuts the PMU's name for start_fstr");
+
+/* out->fstr starts "PMU::"; what the stages add follows (rq->fstr). */
+static void start_fstr(struct request *rq)
+{
+	char *f = rq->out->fstr;
+	size_t n = rq->pmu->fstr_name_len;
+	memcpy(f, rq->pmu->name, n);
+	memcpy(f + n, "::", 3);
+	rq->fstr = f + n + 2;
+	rq->fstr_len = 0;
+}
+
+/* The stages of the PMU's part: unit-mask rules and defaults, the family
+ * encoder and its part of fstr. */
+static int pmu_stages(struct request *rq)
+{
+	const struct family *family = rq->pmu->family;
+	if (!family || !family->encode)
+		return fail(rq, PMUDB_ERR_NOTSUPP, "pmudb has no encoder for the %s family of PMU %s",
+			    rq->pmu->family_name, rq->pmu->name);
+	/* perf_raw's fstr has no event name: libpfm's perf encoder for it
+	 * never writes one */
+	if (!family->match_name)
+		fstr_append(rq, rq->ev->name, (size_t)rq->ev->name_len);
+	int r = check_rules(rq);
+	if (!r)
+		r = add_umask_defaults(rq);
+	if (!r)
+		r = check_hidden_modifiers(rq);
+	if (!r)
+		r = family->encode(rq);
+	/* bits libpfm's perf encoding clears, whatever a code put there */
+	rq->out->config &= ~rq->pmu->config_cleared;
+	return r;
+}
+
+/*
+ * The event encoded alone through one PMU (bare.h): its registers and its
+ * fstr from "PMU::" on.  The registers and the PMU's part of fstr follow
+ * from the unit masks and the PMU's modifiers only (the perf layer's
+ * modifiers are its own), so an encoding that gives neither starts from
+ * these and runs the perf layer alone (here, for the strings the express
+ * lane declines: an event named without its PMU, say).
+ */
+
+/* Whether RQ gives neither unit masks nor PMU modifiers, for an event
+ * that is one (not a number a PMU reads from its name, perf_raw's). */
+static bool takes_bare(const struct request *rq)
+{
+	const struct family *family = rq->pmu->family;
+	return !rq->making_bare && !rq->nasked && !rq->has_raw && !(rq->given & ~rq->ev->modifiers->from_perf)
+	       && !(rq->given & rq->ev->hidden) && !rq->ev->equiv && family && !family->match_name;
+}
+
+/* Encodes RQ's event alone through RQ's PMU and keeps it (bare.h), when
+ * it keeps none yet; what it keeps then, or NULL when out of memory.  An
+ * event that is another's name, or a number a PMU reads, is kept as not
+ * encoding alone: its bare encoding only names it. */
+const struct bare_encoding *stages_bare(struct request *rq)
+{
+	struct pmudb_encoding out;
+	struct pmudb_error err;
+	struct request b;
+	b.db = rq->db;
+	b.out = &out;
+	b.err = &err;
+	b.quiet = true;
+	const struct family *family = rq->pmu->family;
+	bool encodes = false;
+	request_start(&b);
+	if (!rq->ev->equiv && family && !family->match_name) {
+		b.making_bare = true;
+		b.pmu = rq->pmu;
+		b.ev = rq->ev;
+		start_fstr(&b);
+		encodes = !pmu_stages(&b) && !b.no_fstr && !(b.codes[0] | b.codes[1] | b.codes[2] | b.codes[3]);
+	}
+	struct pmudb *db = rq->db;
+	struct pmu *p = (struct pmu *)rq->pmu;	/* its bare encodings are its only mutable part */
+	struct arena *arena = &p->table->arena;
+	pthread_mutex_lock(&db->lock);
+	const struct bare_encoding *kept = bare_read(p, rq->event_index);
+	if (!kept) {
+		struct bare_encoding *k = bare_make(arena, p, rq->event_index, rq->ev, encodes ? &out : NULL,
+						    b.fstr_len, b.form_at);
+		/* out of memory: the stages serve it as before */
+		if (k && !bare_publish(p, k, arena))
+			kept = k;
+	}
+	pthread_mutex_unlock(&db->lock);
+	return kept;
+}
+
+/* RQ's event alone through RQ's PMU, made if need be; NULL when it does
+ * not encode alone. */
+static const struct bare_encoding *bare_of(struct request *rq)
+{
+	const struct bare_encoding *b = bare_read(rq->pmu, rq->event_index);
+	if (!b)
+		b = stages_bare(rq);
+	return b && b->encodes ? b : NULL;
+}
+
+/* The PMU's part as the bare encoding B has it, fstr's "PMU::" with it. */
+static void take_bare(struct request *rq, const struct bare_encoding *b)
+{
+	struct pmudb_encoding *out = rq->out;
+	out->config = b->config;
+	out->config1 = b->config1;
+	out->config2 = b->config2;
+	bare_copy_fstr(out->fstr, b);
+	rq->fstr = out->fstr + (b->whole_len - b->fstr_len);
+	rq->fstr_len = b->fstr_len;
+	rq->form_at = b->form_at;
+}
+
+int stages_encode(struct request *rq)
+{
+	int r = 0;
+	const struct bare_encoding *b = takes_bare(rq) ? bare_of(rq) : NULL;
+	if (b) {
+		take_bare(rq, b);
+	} else {
+		start_fstr(rq);
+		r = pmu_stages(rq);
+	}
+	if (!r)
+		r = check_requirements(rq);
+	if (!r)
+		r = apply_perf_layer(rq);
+	if (!r) {
+		perf_type_resolve(rq->pmu, rq->ev, rq->out);
+		size_t n = rq->pmu->out_name_len;
+		memcpy(rq->out->pmu, rq->pmu->name, n);
+		rq->out->pmu[n] = '\0';
+		if (rq->no_fstr)
+			rq->out->fstr[0] = '\0';	/* libpfm gives none */
+	}
+	return r;
+}
