@@ -58,4 +58,29 @@ static inline bool attr_decimal(const char *s, size_t n, uint64_t *value)
 	return true;
 }
 
+/* attr_decimal's reading of N bytes (1 to 8), the first in W's low bits
+ * (W's bytes past them anything), without a loop: each byte checked to be
+ * a digit and the eight combined in three multiplications, where a loop
+ * of as many digits as a value has mispredicted its end at most values. */
+static inline bool attr_decimal_word(uint64_t w, size_t n, uint64_t *value)
+{
+	const uint64_t zeros = 0x3030303030303030ull;
+	/* the digits in the high bytes, '0's before them */
+	size_t pad = 8 * (8 - n);
+	w = pad ? w << pad | (zeros >> (64 - pad)) : w;
+	/* every byte '0' to '9': its high half 3, and still 3 with 6 added */
+	if (((w & 0xf0f0f0f0f0f0f0f0ull) | ((w + 0x0606060606060606ull) & 0xf0f0f0f0f0f0f0f0ull) >> 4)
+	    != 0x3333333333333333ull)
+		return false;
+	/* "0" alone, not a leading zero (strtoull would read octal) */
+	if (n > 1 && (w >> pad & 0xff) == '0')
+		return false;
+	w -= zeros;
+	/* pairs, fours, then eight, the first digit the most significant */
+	w = (w * 10 + (w >> 8)) & 0x00ff00ff00ff00ffull;
+	w = (w * 100 + (w >> 16)) & 0x0000ffff0000ffffull;
+	*value = (w * 10000 + (w >> 32)) & 0xffffffffull;
+	return true;
+}
+
 #endif

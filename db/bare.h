@@ -112,7 +112,14 @@ static inline bool bare_same_bytes(const char *a, const char *b, size_t n, size_
 #ifdef __SSE2__
 #define SAME16(x, y) _mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(x)), \
 						    _mm_loadu_si128((const __m128i *)(y))))
-	if (n >= BARE_NAME_CHUNK) {
+	if (n >= BARE_NAME_CHUNK && n <= 4 * BARE_NAME_CHUNK) {
+		/* four chunks, the later ones clamped to end at N (one read
+		 * twice is the same): no loop, whose length names vary */
+		size_t last = n - BARE_NAME_CHUNK, at1 = last < 16 ? last : 16, at2 = last < 32 ? last : 32;
+		return (SAME16(a, b) & SAME16(a + at1, b + at1) & SAME16(a + at2, b + at2) & SAME16(a + last, b + last))
+		       == 0xffff;
+	}
+	if (n > 4 * BARE_NAME_CHUNK) {
 		size_t i = 0;
 		for (; i + BARE_NAME_CHUNK <= n; i += BARE_NAME_CHUNK)
 			if (SAME16(a + i, b + i) != 0xffff)

@@ -36,14 +36,15 @@
 /* The most attributes the lane reads: more go to the stages. */
 #define EXPRESS_ATTRS 8
 
-/* The word of the name of N bytes at AT of S, LEN bytes long with its
- * NUL (at least 8): read from where eight bytes fit in the string. */
-static inline uint64_t word_at(const char *s, size_t len, size_t at, size_t n)
+/* The eight bytes at AT of S, LEN bytes long with its NUL (at least 8),
+ * the first in the low bits: read from where eight bytes fit in the
+ * string, those past its end anything. */
+static inline uint64_t bytes_at(const char *s, size_t len, size_t at)
 {
 	/* no branch: which way a string's last token goes is not predicted */
 	size_t past = -(size_t)(at + 8 > len);
 	size_t from = (at & ~past) | ((len - 8) & past);
-	return name_word_of(name_word_load(s + from) >> (8 * (at - from)), n);
+	return name_word_load(s + from) >> (8 * (at - from));
 }
 
 /* One attribute: a modifier's position in the event's set and its
@@ -66,23 +67,26 @@ enum shape {
 struct reading {
 	const struct bare_encoding *bare;
 	uint64_t given;		/* bit m: modifier m */
-	unsigned kinds;		/* bit k: a perf modifier of kind k */
+	unsigned kinds;		/* bit k: a modifier of kind k (P_NONE: a PMU's) */
 	enum shape shape;
 	int count;
 	struct given attrs[EXPRESS_ATTRS];
 };
 
-/* The value of modifier MOD from the N bytes at VALUE (NULL: none
- * given): false where the stages must judge it. */
-static bool read_value(const struct modifier *mod, const char *value, size_t n, uint64_t *v)
+/* The value of modifier MOD from the N bytes at AT of S (read into IN;
+ * AT 0: none given): false where the stages must judge it. */
+static bool read_value(const struct modifier *mod, const char *s, const struct intake *in, size_t at, size_t n,
+		       uint64_t *v)
 {
-	if (!value) {
+	if (!at) {
 		*v = 1;
 		return !mod->is_integer;
 	}
-	if (n == 1)
-		return attr_char((unsigned char)value[0], mod->is_integer, v);
-	return mod->is_integer && attr_decimal(value, n, v);
+	if (!mod->is_integer)
+		return !attr_bool(s + at, n, v);
+	if (n - 1 < 8)
+		return attr_decimal_word(bytes_at(s, in->len, at), n, v);
+	return attr_decimal(s + at, n, v);
 }
 
 /* The live unit mask of RD's event named by the N bytes at NAME (not one
@@ -108,7 +112,8 @@ static bool read_attribute(const char *s, const struct intake *in, size_t tok, s
 		return false;
 	/* a name that is both a unit mask and a modifier is the modifier
 	 * when it has a value, as in libpfm */
-	int m = name_len <= NAME_WORD_MAX ? word_index_find(&set->by_word, word_at(s, in->len, tok, name_len)) : -1;
+	int m = name_len <= NAME_WORD_MAX ? word_index_find(&set->by_word, name_word_of(bytes_at(s, in->len, tok), name_len))
+					  : -1;
 	uint64_t bit = m >= 0 ? 1ULL << m : 0;
 	if (!has_value && (!bit || (b->shadowed & bit))) {
 		int u = umask_named(rd, s + tok, name_len);
@@ -121,10 +126,11 @@ static bool read_attribute(const char *s, const struct intake *in, size_t tok, s
 	}
 	const struct modifier *mod = &set->items[m < 0 ? 0 : m];
 	uint64_t v;
-	if (!bit || (rd->given & bit) || !read_value(mod, has_value ? s + eq + 1 : NULL, has_value ? end - eq - 1 : 0, &v))
+	if (!bit || (rd->given & bit) || !read_value(mod, s, in, has_value ? eq + 1 : 0, end - eq - 1, &v))
 		return false;
 	rd->given |= bit;
-	rd->kinds |= mod->from_perf ? 1u << mod->perf_kind : 0;
+	/* a PMU modifier's kind is P_NONE: a bit no perf kind has */
+	rd->kinds |= 1u << mod->perf_kind;
 	rd->attrs[rd->count++] = (struct given){ m, -1, v };
 	if (!mod->from_perf && !(b->placed & bit))
 		rd->shape = STAGES;
@@ -198,7 +204,7 @@ static int requirements(const struct reading *rd, struct pmudb_encoding *out)
 static int take_perf(const struct reading *rd, struct perf_state *st, struct pmudb_encoding *out)
 {
 	const struct modifier_set *set = rd->bare->set;
-	for (int i = 0; rd->kinds && i < rd->count; i++) {
+	for (int i = 0; (rd->kinds & ((1u << P_NONE) - 1)) && i < rd->count; i++) {
 		const struct modifier *mod = &set->items[rd->attrs[i].m];
 		int r = mod->from_perf ? perf_take(st, out, mod->perf_kind, rd->attrs[i].value) : 0;
 		if (r)
