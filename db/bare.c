@@ -76,8 +76,8 @@ struct bare_encoding *bare_make(struct arena *arena, const struct pmu *p, int e,
 		return NULL;
 	int whole_len = alone ? (int)strlen(alone->fstr) : 0;
 	/* the name, at least a chunk long (bare_same_bytes) */
-	size_t room = (name_len + BARE_NAME_CHUNK) / BARE_NAME_CHUNK * BARE_NAME_CHUNK;
-	bool in_fstr = alone && (size_t)whole_len >= BARE_NAME_CHUNK && (size_t)whole_len >= name_len
+	size_t room = (name_len + CHUNK_SIZE) / CHUNK_SIZE * CHUNK_SIZE;
+	bool in_fstr = alone && (size_t)whole_len >= CHUNK_SIZE && (size_t)whole_len >= name_len
 		       && !memcmp(alone->fstr, p->name, p->name_len) && !memcmp(alone->fstr + p->name_len, "::", 2)
 		       && !memcmp(alone->fstr + p->name_len + 2, ev->name, (size_t)ev->name_len);
 	struct bare_encoding *b = arena_calloc_aligned(arena, 1,

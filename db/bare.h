@@ -20,9 +20,8 @@
 #endif
 
 #include "catalog_model.h"
+#include "chunks.h"
 
-/* The chunks its name is compared in (with SSE2, sixteen bytes). */
-#define BARE_NAME_CHUNK 16
 /* The cache lines an encoding reads of it, mostly: its fields and an
  * fstr of up to 128 bytes. */
 #define BARE_LINES 5
@@ -82,51 +81,35 @@ struct bare_encoding *bare_make(struct arena *arena, const struct pmu *p, int e,
  * of them).  Called under the handle's lock, when it has none yet. */
 int bare_publish(struct pmu *p, const struct bare_encoding *b, struct arena *arena);
 
-/* B's fstr and its NUL into DST, no byte past them: in sixteen-byte
- * chunks, the last ending at the NUL, eight of them whatever the length
- * up to 128 (a chunk copied twice is the same), so that no branch on the
- * length is mispredicted as events of other lengths follow each other;
- * past 128, eight more. */
+/* B's fstr and its NUL into DST, no byte past them (chunks.h). */
 static inline void bare_copy_fstr(char *dst, const struct bare_encoding *b)
 {
-	size_t n = (size_t)b->whole_len + 1;
-	if (n < BARE_NAME_CHUNK) {
-		memcpy(dst, b->fstr, n);
-		return;
-	}
-	size_t last = n - BARE_NAME_CHUNK;
-	for (size_t base = 0; base < n; base += 8 * BARE_NAME_CHUNK)
-		for (size_t at = base; at < base + 8 * BARE_NAME_CHUNK; at += BARE_NAME_CHUNK) {
-			size_t from = at < last ? at : last;
-			char chunk[BARE_NAME_CHUNK];
-			memcpy(chunk, b->fstr + from, BARE_NAME_CHUNK);
-			memcpy(dst + from, chunk, BARE_NAME_CHUNK);
-		}
+	chunks_copy(dst, b->fstr, (size_t)b->whole_len + 1);
 }
 
 /* The N bytes at A are the first N of B, which is at least
- * BARE_NAME_CHUNK long; AVAIL bytes can be read at A (N or more).  No byte
+ * CHUNK_SIZE long; AVAIL bytes can be read at A (N or more).  No byte
  * past either is read: a name's last chunk is read ending at its end. */
 static inline bool bare_same_bytes(const char *a, const char *b, size_t n, size_t avail)
 {
 #ifdef __SSE2__
 #define SAME16(x, y) _mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(x)), \
 						    _mm_loadu_si128((const __m128i *)(y))))
-	if (n >= BARE_NAME_CHUNK && n <= 4 * BARE_NAME_CHUNK) {
+	if (n >= CHUNK_SIZE && n <= 4 * CHUNK_SIZE) {
 		/* four chunks, the later ones clamped to end at N (one read
 		 * twice is the same): no loop, whose length names vary */
-		size_t last = n - BARE_NAME_CHUNK, at1 = last < 16 ? last : 16, at2 = last < 32 ? last : 32;
+		size_t last = n - CHUNK_SIZE, at1 = last < 16 ? last : 16, at2 = last < 32 ? last : 32;
 		return (SAME16(a, b) & SAME16(a + at1, b + at1) & SAME16(a + at2, b + at2) & SAME16(a + last, b + last))
 		       == 0xffff;
 	}
-	if (n > 4 * BARE_NAME_CHUNK) {
+	if (n > 4 * CHUNK_SIZE) {
 		size_t i = 0;
-		for (; i + BARE_NAME_CHUNK <= n; i += BARE_NAME_CHUNK)
+		for (; i + CHUNK_SIZE <= n; i += CHUNK_SIZE)
 			if (SAME16(a + i, b + i) != 0xffff)
 				return false;
-		return i == n || SAME16(a + n - BARE_NAME_CHUNK, b + n - BARE_NAME_CHUNK) == 0xffff;
+		return i == n || SAME16(a + n - CHUNK_SIZE, b + n - CHUNK_SIZE) == 0xffff;
 	}
-	if (avail >= BARE_NAME_CHUNK) {
+	if (avail >= CHUNK_SIZE) {
 		unsigned want = (1u << n) - 1;
 		return ((unsigned)SAME16(a, b) & want) == want;
 	}

@@ -15,4 +15,6 @@ pmudb_builtin_catalog_end:
 pmudb_builtin_image:
 	.incbin IMAGE
 pmudb_builtin_image_end:
+	/* packed.h's PACKED_READ_PAD: its last name is read as any other */
+	.zero 64
 	.section .note.GNU-stack, "", @progbits

@@ -22,9 +22,10 @@ unsigned char *packed_open(ZSTD_DCtx *dctx, const void *frame, size_t n, const c
 	if (content == ZSTD_CONTENTSIZE_ERROR || content == ZSTD_CONTENTSIZE_UNKNOWN || content < PACKED_HEADER
 	    || content > PACKED_MAX_SIZE)
 		return NULL;
-	unsigned char *data = malloc((size_t)content);
+	unsigned char *data = malloc((size_t)content + PACKED_READ_PAD);
 	if (!data)
 		return NULL;
+	memset(data + content, 0, PACKED_READ_PAD);
 	size_t got = dctx ? ZSTD_decompressDCtx(dctx, data, (size_t)content, frame, n)
 			  : ZSTD_decompress(data, (size_t)content, frame, n);
 	if (ZSTD_isError(got) || got != content || memcmp(data, magic, PACKED_HEADER)) {

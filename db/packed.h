@@ -48,6 +48,10 @@
 #define PACKED_TABLE_MAGIC "pmudbT5"
 #define PACKED_ALIASES_MAGIC "pmudbA3"
 #define PACKED_MAX_SIZE (64u << 20)	/* of a blob, unpacked */
+/* The bytes past its end an unpacked blob can be read, zeros: a name in
+ * it, shorter than that, is copied whole in fixed-size chunks (chunks.h).
+ * The built-in image (builtin.S) ends with as many. */
+#define PACKED_READ_PAD 64
 
 /* Limits of what a packed table may hold; a blob past them is refused. */
 #define PACKED_MAX_EVENTS 65535
@@ -67,9 +71,10 @@ enum {
 	UM_TAKES_NO_MODIFIERS = 32, UM_CONFIG_MEASURED = 64, UM_REPEAT_REFUSED = 128,
 };
 
-/* The unpacked bytes of FRAME (N bytes), malloc'd, with *SIZE set; NULL
- * when it is not a zstd frame of known size up to PACKED_MAX_SIZE, fails
- * its checksum or does not start with MAGIC.  DCTX: zstd's state, kept by
+/* The unpacked bytes of FRAME (N bytes), malloc'd with PACKED_READ_PAD
+ * zeros after them, with *SIZE set; NULL when it is not a zstd frame of
+ * known size up to PACKED_MAX_SIZE, fails its checksum or does not start
+ * with MAGIC.  DCTX: zstd's state, kept by
  * the caller across calls (a short process then sets it up once), or NULL. */
 struct ZSTD_DCtx_s;
 unsigned char *packed_open(struct ZSTD_DCtx_s *dctx, const void *frame, size_t n, const char *magic, size_t *size);

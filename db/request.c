@@ -19,20 +19,43 @@ void fstr_append(struct request *rq, const char *s, size_t n)
 	rq->fstr[rq->fstr_len] = '\0';
 }
 
+/* rq->fstr ends at most FSTR_MAX - 1 bytes after it starts, which is at
+ * most sizeof(out->fstr) - FSTR_NAME_ROOM + 2 bytes into rq->text (the
+ * PMU's name is cut so: catalog.c): a whole chunk from anywhere before
+ * its end stays inside text. */
+_Static_assert(sizeof(((struct pmudb_encoding *)0)->fstr) - FSTR_NAME_ROOM + 2 + FSTR_MAX + CHUNKS_SHORT
+		       <= sizeof(((struct request *)0)->text),
+	       "a name's whole chunk fits in the request's text");
+
+/* N bytes of NAME, a catalog's name (packed.h's PACKED_READ_PAD), at F,
+ * LEN bytes into rq->fstr; N is under CHUNKS_SHORT and fits. */
+static void add_short_name(struct request *rq, char *f, const char *name, int n)
+{
+	chunks_copy_short(f, name);
+	f[n] = '\0';
+	rq->fstr_len = (int)(f - rq->fstr) + n;
+}
+
+void fstr_add_event(struct request *rq, const struct event *ev)
+{
+	int n = ev->name_len;
+	if (n < CHUNKS_SHORT && rq->fstr_len + n < FSTR_MAX)
+		add_short_name(rq, rq->fstr + rq->fstr_len, ev->name, n);
+	else
+		fstr_append(rq, ev->name, (size_t)n);
+}
+
 void fstr_add_umask(struct request *rq, const struct umask *u)
 {
-	size_t n = (size_t)u->name_len;
-	if (rq->fstr_len + 1 + (int)n < FSTR_MAX) {
-		/* the common case: it fits, one copy */
+	int n = u->name_len;
+	if (n < CHUNKS_SHORT && rq->fstr_len + 1 + n < FSTR_MAX) {
 		char *f = rq->fstr + rq->fstr_len;
 		f[0] = ':';
-		memcpy(f + 1, u->name, n);
-		f[n + 1] = '\0';
-		rq->fstr_len += (int)n + 1;
+		add_short_name(rq, f + 1, u->name, n);
 		return;
 	}
 	fstr_append(rq, ":", 1);
-	fstr_append(rq, u->name, n);
+	fstr_append(rq, u->name, (size_t)n);
 }
 
 /* V in decimal, ending at END (at most 20 bytes before it, no NUL);

@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "catalog_model.h"
+#include "chunks.h"
 #include "errors.h"
 
 #define FSTR_MAX 256		/* libpfm's PFMLIB_EVT_MAX_NAME_LEN */
@@ -75,7 +76,11 @@ struct request {
 	struct pmudb_encoding *out;
 	uint64_t codes[4];		/* raw words, for PMUs with no perf encoding */
 	uint64_t raw_code;		/* the number a match_name event name gave */
-	/* "EVENT:UMASK...:mod=value...", in out->fstr after "PMU::", cut at
+	/* "PMU::EVENT:UMASK...:mod=value...", built here and copied to
+	 * out->fstr once encoded: the names are copied in (request.c) whole
+	 * chunks, whose bytes past a name are not for out->fstr to keep */
+	char text[sizeof(((struct pmudb_encoding *)0)->fstr) + CHUNKS_SHORT];
+	/* "EVENT:UMASK...:mod=value...", in text after "PMU::", cut at
 	 * libpfm's limit */
 	char *fstr;
 	int fstr_len;
@@ -114,9 +119,10 @@ static inline uint64_t asked_implies(const struct request *rq)
  * for (each_bit(m, mask)) ... (modifier masks: bit m is position m). */
 #define each_bit(m, mask) uint64_t bits_ = (mask); bits_ && ((m) = __builtin_ctzll(bits_), 1); bits_ &= bits_ - 1
 
-/* Appends to rq->fstr, cut at libpfm's limit: N bytes of S; ":NAME" of a
- * unit mask; ":NAME=VALUE" of a modifier. */
+/* Appends to rq->fstr, cut at libpfm's limit: N bytes of S; the name of
+ * the event, ":NAME" of a unit mask; ":NAME=VALUE" of a modifier. */
 void fstr_append(struct request *rq, const char *s, size_t n);
+void fstr_add_event(struct request *rq, const struct event *ev);
 void fstr_add_umask(struct request *rq, const struct umask *u);
 void fstr_add_modifier(struct request *rq, const struct modifier *m, uint64_t value);
 /* V in decimal into BUF (20 bytes at most, no NUL); returns the length. */

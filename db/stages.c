@@ -28,7 +28,8 @@ void request_start(struct request *rq)
 	rq->named_umask = rq->has_raw = false;
 	rq->in_catalog = 0;
 	rq->raw_umask = 0;
-	rq->fstr = out->fstr;
+	rq->text[0] = '\0';
+	rq->fstr = rq->text;
 	rq->no_fstr = rq->making_bare = false;
 	rq->form_at = -1;
 	rq->given = 0;
@@ -68,12 +69,16 @@ void stages_fetch(const struct event *ev)
 
 _Static_assert(FSTR_NAME_ROOM == FSTR_MAX + 3, "catalog.c cuts the PMU's name for start_fstr");
 
-/* out->fstr starts "PMU::"; what the stages add follows (rq->fstr). */
+/* The text starts "PMU::"; what the stages add follows (rq->fstr). */
 static void start_fstr(struct request *rq)
 {
-	char *f = rq->out->fstr;
+	char *f = rq->text;
 	size_t n = rq->pmu->fstr_name_len;
-	memcpy(f, rq->pmu->name, n);
+	/* a catalog's name (packed.h's PACKED_READ_PAD) */
+	if (n < CHUNKS_SHORT)
+		chunks_copy_short(f, rq->pmu->name);
+	else
+		memcpy(f, rq->pmu->name, n);
 	memcpy(f + n, "::", 3);
 	rq->fstr = f + n + 2;
 	rq->fstr_len = 0;
@@ -90,7 +95,7 @@ static int pmu_stages(struct request *rq)
 	/* perf_raw's fstr has no event name: libpfm's perf encoder for it
 	 * never writes one */
 	if (!family->match_name)
-		fstr_append(rq, rq->ev->name, (size_t)rq->ev->name_len);
+		fstr_add_event(rq, rq->ev);
 	int r = check_rules(rq);
 	if (!r)
 		r = add_umask_defaults(rq);
@@ -143,6 +148,8 @@ const struct bare_encoding *stages_bare(struct request *rq)
 		b.ev = rq->ev;
 		start_fstr(&b);
 		encodes = !pmu_stages(&b) && !b.no_fstr && !(b.codes[0] | b.codes[1] | b.codes[2] | b.codes[3]);
+		if (encodes)
+			memcpy(out.fstr, b.text, (size_t)(b.fstr - b.text + b.fstr_len) + 1);
 	}
 	struct pmudb *db = rq->db;
 	struct pmu *p = (struct pmu *)rq->pmu;	/* its bare encodings are its only mutable part */
@@ -177,8 +184,8 @@ static void take_bare(struct request *rq, const struct bare_encoding *b)
 	out->config = b->config;
 	out->config1 = b->config1;
 	out->config2 = b->config2;
-	bare_copy_fstr(out->fstr, b);
-	rq->fstr = out->fstr + (b->whole_len - b->fstr_len);
+	bare_copy_fstr(rq->text, b);
+	rq->fstr = rq->text + (b->whole_len - b->fstr_len);
 	rq->fstr_len = b->fstr_len;
 	rq->form_at = b->form_at;
 }
@@ -204,6 +211,8 @@ int stages_encode(struct request *rq)
 		rq->out->pmu[n] = '\0';
 		if (rq->no_fstr)
 			rq->out->fstr[0] = '\0';	/* libpfm gives none */
+		else
+			chunks_copy(rq->out->fstr, rq->text, (size_t)(rq->fstr - rq->text + rq->fstr_len) + 1);
 	}
 	return r;
 }
