@@ -33,6 +33,23 @@ static inline void chunks_copy(char *dst, const char *src, size_t n)
 		}
 }
 
+/* N bytes of SRC into DST, N up to 64, no byte past them read or
+ * written: four chunks, the later ones clamped to end at N. */
+static inline void chunks_copy_64(char *dst, const char *src, size_t n)
+{
+	if (n < CHUNK_SIZE) {
+		memcpy(dst, src, n);
+		return;
+	}
+	size_t last = n - CHUNK_SIZE;
+	for (size_t at = 0; at < 4 * CHUNK_SIZE; at += CHUNK_SIZE) {
+		size_t from = at < last ? at : last;
+		char chunk[CHUNK_SIZE];
+		memcpy(chunk, src + from, CHUNK_SIZE);
+		memcpy(dst + from, chunk, CHUNK_SIZE);
+	}
+}
+
 /* CHUNKS_SHORT bytes of SRC into DST, for a string shorter than that
  * whose bytes after it may be read (a catalog's name: packed.h's
  * PACKED_READ_PAD) and overwritten at DST. */

@@ -67,6 +67,7 @@ enum shape {
 struct reading {
 	const struct bare_encoding *bare;
 	uint64_t given;		/* bit m: modifier m */
+	uint64_t umask_bits;	/* bit u % 64: unit mask u may be given */
 	unsigned kinds;		/* bit k: a modifier of kind k (P_NONE: a PMU's) */
 	enum shape shape;
 	int count;
@@ -112,14 +113,20 @@ static bool read_attribute(const char *s, const struct intake *in, size_t tok, s
 		return false;
 	/* a name that is both a unit mask and a modifier is the modifier
 	 * when it has a value, as in libpfm */
-	int m = name_len <= NAME_WORD_MAX ? word_index_find(&set->by_word, name_word_of(bytes_at(s, in->len, tok), name_len))
-					  : -1;
+	size_t word_len = name_len < NAME_WORD_MAX ? name_len : NAME_WORD_MAX;
+	int m = word_index_find(&set->by_word, name_word_of(bytes_at(s, in->len, tok), word_len));
+	/* no branch on the length, as unit masks and modifiers alternate */
+	m = name_len <= NAME_WORD_MAX ? m : -1;
 	uint64_t bit = m >= 0 ? 1ULL << m : 0;
 	if (!has_value && (!bit || (b->shadowed & bit))) {
 		int u = umask_named(rd, s + tok, name_len);
-		for (int i = 0; u >= 0 && i < rd->count; i++)
+		/* the list searched only when a unit mask of the same bit was
+		 * given: a loop as long as it mispredicted its end */
+		uint64_t ubit = 1ULL << (u & 63);
+		for (int i = 0; u >= 0 && (rd->umask_bits & ubit) && i < rd->count; i++)
 			if (rd->attrs[i].umask == u)
 				return false;	/* given twice */
+		rd->umask_bits |= ubit;
 		rd->attrs[rd->count++] = (struct given){ -1, u, 0 };
 		rd->shape = STAGES;
 		return u >= 0;
@@ -312,7 +319,7 @@ static int encode_reading(const struct reading *rd, struct pmudb_encoding *out)
 		out->type = b->type;
 	else
 		perf_type_resolve(b->pmu, b->ev, out);
-	memcpy(out->pmu, b->spelled, (size_t)b->out_name_len);
+	chunks_copy_64(out->pmu, b->spelled, (size_t)b->out_name_len);
 	out->pmu[b->out_name_len] = '\0';
 	return 0;
 }
@@ -359,7 +366,7 @@ int express_encode(struct pmudb *db, const char *event, const struct intake *in,
 		return EXPRESS_DECLINED;
 	struct reading rd;
 	rd.bare = *found = event_cache_find(db, event_cache_key(event, n), event, n, in->len);
-	rd.given = 0;
+	rd.given = rd.umask_bits = 0;
 	rd.kinds = 0;
 	rd.count = 0;
 	/* an event that is another's name: the stages follow it */

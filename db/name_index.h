@@ -36,10 +36,13 @@ static inline uint32_t name_index_hash(const char *s, size_t n)
 	const uint64_t fold = 0x2020202020202020ull, k = 0x9e3779b97f4a7c15ull;
 	uint64_t h = n * k;
 	if (n >= 8) {
+		/* the middle words' places by arithmetic: a choice branched on
+		 * the length, which names of an encoding vary */
+		size_t longer = (size_t)0 - (n > 16);
 		uint64_t a, b, c, d;
 		memcpy(&a, s, 8);
-		memcpy(&b, s + (n > 16 ? 8 : 0), 8);
-		memcpy(&c, s + (n > 16 ? n - 16 : 0), 8);
+		memcpy(&b, s + (8 & longer), 8);
+		memcpy(&c, s + ((n - 16) & longer), 8);
 		memcpy(&d, s + n - 8, 8);
 		h ^= ((a | fold) * (k + 2)) ^ ((b | fold) * (k + 4)) ^ ((c | fold) * (k + 6)) ^ ((d | fold) * (k + 8));
 	} else if (n >= 4) {
@@ -86,6 +89,18 @@ static inline bool name_bytes_equal(const char *a, const char *b, size_t n)
 			return ((p ^ q) | (r ^ t)) == 0;
 		}
 		return !n || ((a[0] ^ b[0]) | (a[n / 2] ^ b[n / 2]) | (a[n - 1] ^ b[n - 1])) == 0;
+	}
+	if (n <= 32) {
+		/* four words, the later ones clamped to end at N (one compared
+		 * twice is the same): no loop, whose end names of different
+		 * lengths mispredicted */
+		size_t last = n - 8, at1 = last < 8 ? last : 8, at2 = last < 16 ? last : 16;
+		uint64_t p[4], q[4];
+		memcpy(&p[0], a, 8), memcpy(&q[0], b, 8);
+		memcpy(&p[1], a + at1, 8), memcpy(&q[1], b + at1, 8);
+		memcpy(&p[2], a + at2, 8), memcpy(&q[2], b + at2, 8);
+		memcpy(&p[3], a + last, 8), memcpy(&q[3], b + last, 8);
+		return ((p[0] ^ q[0]) | (p[1] ^ q[1]) | (p[2] ^ q[2]) | (p[3] ^ q[3])) == 0;
 	}
 	for (size_t i = 0; i + 8 < n; i += 8) {
 		memcpy(&x, a + i, 8);
@@ -199,7 +214,9 @@ static inline int word_index_find(const struct word_index *ix, uint64_t word)
 	if (!ix->words)
 		return -1;
 	uint64_t h = word * ix->multiplier >> ix->shift;
-	return ix->words[h] == word ? ix->positions[h] : -1;
+	/* both read, one chosen: no branch on whether a name is a modifier */
+	int position = ix->positions[h];
+	return ix->words[h] == word ? position : -1;
 }
 
 #endif

@@ -207,7 +207,7 @@ int stages_encode(struct request *rq)
 	if (!r) {
 		perf_type_resolve(rq->pmu, rq->ev, rq->out);
 		size_t n = rq->pmu->out_name_len;
-		memcpy(rq->out->pmu, rq->pmu->name, n);
+		chunks_copy_64(rq->out->pmu, rq->pmu->name, n);
 		rq->out->pmu[n] = '\0';
 		if (rq->no_fstr)
 			rq->out->fstr[0] = '\0';	/* libpfm gives none */
