@@ -2,7 +2,8 @@
  * bare.c - see bare.h.  What the express lane may change in a bare
  * encoding is decided here, once per event, from the catalog's model: a
  * PMU modifier qualifies where placing its value into the bare registers
- * and writing its digit into the bare fstr gives what the stages give.
+ * (or, one that lands in none, nothing) and writing its digit into the
+ * bare fstr gives what the stages give.
  */
 #include "bare.h"
 
@@ -47,6 +48,22 @@ static bool placed(const struct pmu *p, const struct event *ev, const struct bar
 			return false;
 	}
 	return true;
+}
+
+/*
+ * Whether the lane writes PMU modifier M of EV, which lands in no register
+ * (AMD's g, in perf mode): its digit shows the value given, and nothing
+ * else follows from it (no presence bits, no constant shown, not another's
+ * value shown, not inert, not hidden, not ldlat).
+ */
+static bool shown_only(const struct event *ev, int m)
+{
+	const struct modifier_set *set = ev->modifiers;
+	const struct fstr_form *form = ev->form;
+	const struct modifier *mod = &set->items[m];
+	return !mod->from_perf && (form->pmu >> m & 1) && !mod->nlandings && !mod->npresence && !mod->nnonzero
+	       && !mod->has_shown && mod->shown_from < 0 && !mod->inert_unless_implied && m != set->ldlat
+	       && !(ev->hidden >> m & 1) && digit_of(form, m)->reg < 0;
 }
 
 /* Whether the lane takes EV's strings through P: it encodes alone
@@ -114,8 +131,10 @@ struct bare_encoding *bare_make(struct arena *arena, const struct pmu *p, int e,
 	b->form_at = form_at;
 	b->whole_len = whole_len;
 	b->express = takes_express(p, ev, b);
-	for (int m = 0; b->express && m < set->count; m++)
+	for (int m = 0; b->express && m < set->count; m++) {
 		b->placed |= placed(p, ev, b, m) ? 1ULL << m : 0;
+		b->shown_only |= shown_only(ev, m) ? 1ULL << m : 0;
+	}
 	return b;
 }
 

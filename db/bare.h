@@ -46,8 +46,9 @@ struct bare_encoding {
 	/* the modifiers a live unit mask's name hides: a token without a
 	 * value is that unit mask (libpfm looks unit masks up first) */
 	uint64_t shadowed;
-	/* the PMU modifiers the express lane places itself (bare.c) */
-	uint64_t placed;
+	/* the PMU modifiers the express lane places itself (bare.c), and
+	 * those it shows as given, which land in no register */
+	uint64_t placed, shown_only;
 	unsigned plm;		/* the levels the PMU filters */
 	int type;		/* perf_type_fixed(), INT32_MIN: sysfs decides */
 	uint64_t config, config1, config2;

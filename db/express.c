@@ -57,8 +57,8 @@ struct given {
 /* What the lane makes of a string's attributes. */
 enum shape {
 	DECLINE,	/* the stages' whole work: the lane declines it */
-	BARE,		/* perf modifiers and placed PMU modifiers: the bare
-			 * encoding and what each changes */
+	BARE,		/* perf modifiers and placed or shown-only PMU
+			 * modifiers: the bare encoding and what each changes */
 	STAGES,		/* unit masks or other modifiers, read by the lane and
 			 * run through the stages (stages.h) */
 };
@@ -139,7 +139,7 @@ static bool read_attribute(const char *s, const struct intake *in, size_t tok, s
 	/* a PMU modifier's kind is P_NONE: a bit no perf kind has */
 	rd->kinds |= 1u << mod->perf_kind;
 	rd->attrs[rd->count++] = (struct given){ m, -1, v };
-	if (!mod->from_perf && !(b->placed & bit))
+	if (!mod->from_perf && !((b->placed | b->shown_only) & bit))
 		rd->shape = STAGES;
 	return true;
 }
@@ -179,7 +179,7 @@ static int place_modifiers(const struct reading *rd, uint64_t *config)
 	}
 	for (int i = 0; i < rd->count; i++) {
 		const struct modifier *mod = &set->items[rd->attrs[i].m];
-		if (mod->from_perf)
+		if (!(rd->bare->placed >> rd->attrs[i].m & 1))
 			continue;
 		uint64_t mask = mod->landings[0].mask;
 		*config = (*config & ~mask) | (rd->attrs[i].value << __builtin_ctzll(mask) & mask);
@@ -220,6 +220,15 @@ static int take_perf(const struct reading *rd, struct perf_state *st, struct pmu
 	return 0;
 }
 
+/* The value RD gives modifier M, which it gives. */
+static uint64_t given_value(const struct reading *rd, int m)
+{
+	for (int i = 0; i < rd->count; i++)
+		if (rd->attrs[i].m == m)
+			return rd->attrs[i].value;
+	return 0;
+}
+
 /* What goes into the bare fstr: LEN bytes at AT of the part after "PMU::"
  * replaced by the N bytes at TEXT. */
 struct patch {
@@ -257,9 +266,9 @@ static bool write_fstr(const struct reading *rd, uint64_t config, const uint8_t 
 	char digits[EXPRESS_ATTRS][24], keys[FSTR_MAX + FSTR_KEYS_PAD], one[EXPRESS_ATTRS];
 	int npatches = 0, nones = 0, len = b->fstr_len, m;
 	int one_at[EXPRESS_ATTRS];
-	for (each_bit(m, rd->given & b->placed)) {
+	for (each_bit(m, rd->given & (b->placed | b->shown_only))) {
 		const struct form_digit *d = &form->digit[__builtin_popcountll(form->pmu & ((1ULL << m) - 1))];
-		uint64_t v = config >> d->shift & d->width;
+		uint64_t v = b->placed >> m & 1 ? config >> d->shift & d->width : given_value(rd, m);
 		if (v < 10) {
 			one_at[nones] = b->form_at + d->at;
 			one[nones++] = (char)('0' + v);
