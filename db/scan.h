@@ -20,6 +20,8 @@
 #include <emmintrin.h>
 #endif
 
+#include "name_index.h"
+
 #define SCAN_PAD 16
 
 #define SCAN_ONES 0x0101010101010101ull
@@ -34,22 +36,12 @@ static inline uint64_t scan_bytes_equal(uint64_t w, unsigned char c)
 	return (x - SCAN_ONES) & ~x & SCAN_HIGHS;
 }
 
-/* The word at S, its first byte in the low bits whatever the machine's
- * byte order, so that the lowest mark is the first byte in the string. */
-static inline uint64_t scan_word(const char *s)
-{
-	uint64_t w;
-	memcpy(&w, s, 8);
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-	w = __builtin_bswap64(w);
-#endif
-	return w;
-}
-
 /* The bytes of the word at S that end a token: NUL, ':' or '.'. */
 static inline uint64_t scan_token_ends(const char *s)
 {
-	uint64_t w = scan_word(s);
+	/* the first byte in the low bits, so that the lowest mark is the
+	 * first byte in the string */
+	uint64_t w = name_word_load(s);
 	return scan_bytes_equal(w, 0) | scan_bytes_equal(w, ':') | scan_bytes_equal(w, '.');
 }
 
