@@ -23,10 +23,12 @@ uint32_t name_hash(const char *s);
  * nothing stores: a name looked up in several indexes is hashed once
  * (name_index_find_hashed), inline as a warm encoding hashes three or
  * four names.  Not every byte: words at both ends and, past sixteen
- * bytes, at 8 and n - 16, with the length, which covers a name of up to
- * 32 bytes whole; of the 100,000 unit-mask names of today's catalog, 46
- * longer ones share a hash with another of their event (a probe more,
- * never a wrong answer: names are compared).  Hashing every word was a
+ * bytes, at 8 and n - 16, past 24 at 16, with the length, which covers a
+ * name of up to 40 bytes whole (a "PMU::EVENT" of two PMUs whose names
+ * differ past their sixteenth byte, amd64_fam17h_zen1 and _zen2, shared a
+ * hash when 32 were, and a lookup of one often met the other first);
+ * longer names may share a hash with another (a probe more, never a wrong
+ * answer: names are compared).  Hashing every word was a
  * tenth of a warm encoding, and name_hash's byte loop (which the
  * directory's format fixes) more.  Bit 5 set in every byte folds the case
  * of ASCII letters, as in name_hash.  Every word lies within the name: no
@@ -38,13 +40,15 @@ static inline uint32_t name_index_hash(const char *s, size_t n)
 	if (n >= 8) {
 		/* the middle words' places by arithmetic: a choice branched on
 		 * the length, which names of an encoding vary */
-		size_t longer = (size_t)0 - (n > 16);
-		uint64_t a, b, c, d;
+		size_t longer = (size_t)0 - (n > 16), longest = (size_t)0 - (n > 24);
+		uint64_t a, b, c, d, e;
 		memcpy(&a, s, 8);
 		memcpy(&b, s + (8 & longer), 8);
 		memcpy(&c, s + ((n - 16) & longer), 8);
 		memcpy(&d, s + n - 8, 8);
-		h ^= ((a | fold) * (k + 2)) ^ ((b | fold) * (k + 4)) ^ ((c | fold) * (k + 6)) ^ ((d | fold) * (k + 8));
+		memcpy(&e, s + ((16 & longest) | ((n - 8) & ~longest)), 8);
+		h ^= ((a | fold) * (k + 2)) ^ ((b | fold) * (k + 4)) ^ ((c | fold) * (k + 6)) ^ ((d | fold) * (k + 8))
+		     ^ ((e | fold) * (k + 10));
 	} else if (n >= 4) {
 		uint32_t a, b;
 		memcpy(&a, s, 4);
