@@ -168,9 +168,10 @@ struct fstr_form {
 	uint64_t pmu, perf;	/* the modifiers it holds */
 	int len, perf_at;	/* its length, where the perf part starts */
 	int perf_digit, digits;	/* the perf part's first digit, and the count */
-	/* where the digit of each kind of perf modifier is, + 1 (0: none;
-	 * a set whose kinds repeat gets no form) */
-	uint8_t kind_at[P_NONE];
+	/* where the digit of each kind of perf modifier always printed is,
+	 * or len (where the form's NUL goes) for a kind it does not show
+	 * (fstr_form_put_perf); a set whose kinds repeat gets no form */
+	uint16_t kind_at[P_NONE];
 	int period_at;		/* where a period's keys go in it, or -1 */
 	uint64_t period_mods;	/* the modifiers whose keys those are */
 	/* the perf digits show what the perf layer settles, without perf

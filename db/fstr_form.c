@@ -124,8 +124,11 @@ static int lay_out_form(const struct modifier_set *set, uint64_t hidden, unsigne
 		if (f->kind_at[kind] || !lay_out(&set->items[m], form, &len, digits, &n))
 			return 0;
 		digits[n - 1].reg = (int8_t)kind;
-		f->kind_at[kind] = (uint8_t)(digits[n - 1].at + 1);
+		f->kind_at[kind] = (uint16_t)(digits[n - 1].at + 1);
 	}
+	/* + 1 while laid out (0: none yet); a kind not shown, the NUL's place */
+	for (int k = 0; k < P_NONE; k++)
+		f->kind_at[k] = (uint16_t)(f->kind_at[k] ? f->kind_at[k] - 1 : len);
 	if (apart)
 		f->period_at = -1;
 	uint8_t shows[P_NONE + 1];
@@ -229,13 +232,13 @@ int fstr_form_period_keys(const struct fstr_form *form, const struct modifier_se
 void fstr_form_put_perf(const struct fstr_form *form, char *f, const uint8_t shows[P_NONE + 1])
 {
 	/* one digit each: the kinds always printed show 0 or 1 but
-	 * precise_ip's, which perf_take keeps to 3.  Every kind, through a
-	 * spare byte where the form has none: no branch, as strings that give
-	 * different kinds follow each other */
-	char spare[1];
-#define PUT(k) *(form->kind_at[k] ? f + form->kind_at[k] - 1 : spare) = (char)('0' + shows[k])
+	 * precise_ip's, which perf_take keeps to 3.  Every kind, one the form
+	 * does not show at its NUL, which goes back after: no branch, as
+	 * strings that give different kinds follow each other */
+#define PUT(k) f[form->kind_at[k]] = (char)('0' + shows[k])
 	PUT(P_U), PUT(P_K), PUT(P_H), PUT(P_PRECISE), PUT(P_HW_SMPL), PUT(P_MG), PUT(P_MH), PUT(P_EXCL);
 #undef PUT
+	f[form->len] = '\0';
 	_Static_assert(FSTR_ALWAYS_PRINTED
 			       == (1u << P_U | 1u << P_K | 1u << P_H | 1u << P_PRECISE | 1u << P_HW_SMPL | 1u << P_MG
 				   | 1u << P_MH | 1u << P_EXCL),

@@ -49,7 +49,8 @@ bool fstr_form_shows_defaults(const struct request *rq);
  * and frequency show out->sample_period). */
 bool fstr_form_perf(struct request *rq, const uint8_t shows[P_NONE + 1]);
 
-/* FORM's perf digits, at F (where the form starts), as SHOWS has them. */
+/* FORM's perf digits, at F (where the form starts; the fstr ends with
+ * it), as SHOWS has them. */
 void fstr_form_put_perf(const struct fstr_form *form, char *f, const uint8_t shows[P_NONE + 1]);
 
 /* The room past FSTR_MAX that fstr_form_period_keys may write into. */
