@@ -69,6 +69,12 @@ void stages_fetch(const struct event *ev)
 
 _Static_assert(FSTR_NAME_ROOM == FSTR_MAX + 3, "catalog.c cuts the PMU's name for start_fstr");
 
+/* The length of RQ's whole fstr in its text, "PMU::" with it. */
+static size_t whole_len(const struct request *rq)
+{
+	return (size_t)(rq->fstr - rq->text + rq->fstr_len);
+}
+
 /* The text starts "PMU::"; what the stages add follows (rq->fstr). */
 static void start_fstr(struct request *rq)
 {
@@ -149,7 +155,7 @@ const struct bare_encoding *stages_bare(struct request *rq)
 		start_fstr(&b);
 		encodes = !pmu_stages(&b) && !b.no_fstr && !(b.codes[0] | b.codes[1] | b.codes[2] | b.codes[3]);
 		if (encodes)
-			memcpy(out.fstr, b.text, (size_t)(b.fstr - b.text + b.fstr_len) + 1);
+			memcpy(out.fstr, b.text, whole_len(&b) + 1);
 	}
 	struct pmudb *db = rq->db;
 	struct pmu *p = (struct pmu *)rq->pmu;	/* its bare encodings are its only mutable part */
@@ -212,7 +218,7 @@ int stages_encode(struct request *rq)
 		if (rq->no_fstr)
 			rq->out->fstr[0] = '\0';	/* libpfm gives none */
 		else
-			chunks_copy(rq->out->fstr, rq->text, (size_t)(rq->fstr - rq->text + rq->fstr_len) + 1);
+			chunks_copy(rq->out->fstr, rq->text, whole_len(rq) + 1);
 	}
 	return r;
 }
