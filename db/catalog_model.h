@@ -167,7 +167,6 @@ struct fstr_form {
 	uint64_t hidden;	/* the events' event.hidden */
 	uint64_t pmu, perf;	/* the modifiers it holds */
 	int len, perf_at;	/* its length, where the perf part starts */
-	int perf_digit, digits;	/* the perf part's first digit, and the count */
 	/* where the digit of each kind of perf modifier always printed is,
 	 * or len (where the form's NUL goes) for a kind it does not show
 	 * (fstr_form_put_perf); a set whose kinds repeat gets no form */

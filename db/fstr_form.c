@@ -105,7 +105,7 @@ static int lay_out_form(const struct modifier_set *set, uint64_t hidden, unsigne
 		f->values |= value_of >= 0 ? 1ULL << value_of : 0;
 	}
 	f->perf_at = len;
-	f->perf_digit = n;
+	int perf_digit = n;
 	/* a period or frequency goes where its keys fall among the perf
 	 * modifiers always printed; all in one place, or -1 */
 	f->period_at = -1;
@@ -133,7 +133,7 @@ static int lay_out_form(const struct modifier_set *set, uint64_t hidden, unsigne
 		f->period_at = -1;
 	uint8_t shows[P_NONE + 1];
 	perf_default_shows(plm, shows);
-	for (int k = f->perf_digit; k < n; k++)
+	for (int k = perf_digit; k < n; k++)
 		form[digits[k].at] = (char)('0' + shows[digits[k].reg]);
 	f->plm = plm;
 	char *text = arena_calloc(arena, (size_t)len + 1, 1);
@@ -143,7 +143,6 @@ static int lay_out_form(const struct modifier_set *set, uint64_t hidden, unsigne
 	memcpy(text, form, (size_t)len);
 	memcpy(at, digits, (size_t)n * sizeof(*at));
 	f->len = len;
-	f->digits = n;
 	f->digit = at;
 	f->text = text;
 	return 0;
