@@ -325,21 +325,13 @@ static int find_event(struct request *rq, const char *pname, size_t plen, const 
 	return fail(rq, PMUDB_ERR_NOTFOUND, "no event '%s' in the PMUs of the selected CPU", name);
 }
 
-/* The event the cache found, B's. */
+/* The event the cache found, B's (its record is asked for next, by
+ * stages_fetch). */
 static void take_cached(struct request *rq, const struct bare_encoding *b)
 {
 	rq->pmu = b->pmu;
 	rq->ev = b->ev;
 	rq->event_index = b->index;
-	/* what the stages read next, asked for at once: otherwise each of
-	 * these lines is a miss that waits for the one before it (a warm
-	 * pass after other work meets every event cold) */
-	__builtin_prefetch(b->ev->umask_by_name.slots);
-	__builtin_prefetch(b->ev->umasks);
-	/* its third and fourth lines: the rules, pairs and measured
-	 * registers a unit mask's encoding reads */
-	__builtin_prefetch(&b->ev->rule_groups);
-	__builtin_prefetch(&b->ev->filter_base);
 }
 
 /* An event that is another's name: "OTHER:ATTRS" of the same PMU. */
