@@ -138,6 +138,71 @@ struct bare_encoding *bare_make(struct arena *arena, const struct pmu *p, int e,
 	return b;
 }
 
+/* Whether bits of FIELD (of config) are among where MOD lands or what it
+ * sets. */
+static bool touches_config(const struct modifier *mod, uint64_t field)
+{
+	for (int i = 0; i < mod->nlandings; i++)
+		if (mod->landings[i].field == F_CONFIG && (mod->landings[i].mask & field))
+			return true;
+	for (int i = 0; i < mod->npresence; i++)
+		if (mod->presence[i].field == F_CONFIG && (mod->presence[i].mask & field))
+			return true;
+	for (int i = 0; i < mod->nnonzero; i++)
+		if (mod->nonzero[i].field == F_CONFIG && (mod->nonzero[i].mask & field))
+			return true;
+	return false;
+}
+
+/*
+ * Whether the lane may add unit masks to T, EV encoded through P with
+ * none: P's family ORs their codes into a field of config (FIELD) and
+ * nothing else reads that field (no modifier lands in it or shows it, so
+ * the modifiers and the fstr's digits are T's); T's fstr is the event's
+ * name and the form, the unit masks' names going between; and the event
+ * has no rule on its unit masks beyond pairs refused, which the lane
+ * looks up (no pair's own defaults, no implied values, no hidden
+ * modifiers, nothing measured).
+ */
+static bool umasks_qualify(const struct event *ev, const struct bare_encoding *t, uint64_t field)
+{
+	const struct modifier_set *set = ev->modifiers;
+	if (!t->express || t->form_at != ev->name_len || !t->form->plain || (t->form->fields[0] & field)
+	    || ev->implies || ev->some_unlock || ev->hidden || ev->npairs || ev->last_umask_wins
+	    || ev->config_measured || ev->umasks_in_config1 || ev->filters_given || ev->defaults_keep_select)
+		return false;
+	for (int m = 0; m < set->count; m++)
+		if (touches_config(&set->items[m], field))
+			return false;
+	return true;
+}
+
+/* Whether unit mask U, asked, is its code and its name alone: no
+ * defaults it adds, no other unit mask it needs, nothing it implies,
+ * unlocks, replaces or measures, not another's name. */
+static bool plain_umask(const struct umask *u)
+{
+	return !u->equiv && !u->expansion && !u->nadded && !u->single_error && !u->nimplied && !u->implies
+	       && !u->unlocks && !u->takes_no_modifiers && !u->sets_event_select && !u->code_is_filter
+	       && !u->filter_layout && !u->retired;
+}
+
+void bare_take_umasks(struct bare_encoding *b, struct bare_encoding *t)
+{
+	const struct pmu *p = b->pmu;
+	const struct event *ev = b->ev;
+	const struct family *family = p->family;
+	uint64_t field = family->umask_field << family->umask_shift;
+	if (ev->numasks > 64 || !umasks_qualify(ev, t, field))
+		return;
+	for (int u = 0; u < ev->numasks; u++)
+		b->plain_umasks |= plain_umask(&ev->umasks[u]) ? 1ULL << u : 0;
+	t->umask_field = family->umask_field;
+	t->umask_shift = family->umask_shift;
+	t->config_kept = ~p->config_cleared;
+	b->with_umasks = t;
+}
+
 int bare_publish(struct pmu *p, const struct bare_encoding *b, struct arena *arena)
 {
 	_Atomic(const struct bare_encoding *) *bares = atomic_load_explicit(&p->bares, memory_order_relaxed);

@@ -54,6 +54,16 @@ struct bare_encoding {
 	uint64_t config, config1, config2;
 	int fstr_len, form_at;	/* after "PMU::", as a request's fstr_len and form_at */
 	int whole_len;		/* of the fstr, "PMU::" and the rest */
+	/* the event encoded with no unit mask (this one, where it adds no
+	 * default), which the lane adds the unit masks of PLAIN_UMASKS to
+	 * (bit u: unit mask u; an event of more than 64 has none), or NULL:
+	 * the stages take unit masks */
+	const struct bare_encoding *with_umasks;
+	uint64_t plain_umasks;
+	/* of that encoding: the unit masks' codes go into config masked by
+	 * UMASK_FIELD, shifted by UMASK_SHIFT, the bits of CONFIG_KEPT */
+	uint64_t umask_field, config_kept;
+	int umask_shift;
 	const struct pmu *pmu;
 	const struct event *ev;
 	int index;		/* the event's position in the PMU's table */
@@ -77,6 +87,10 @@ static inline const struct bare_encoding *bare_read(const struct pmu *p, int e)
  */
 struct bare_encoding *bare_make(struct arena *arena, const struct pmu *p, int e, const struct event *ev,
 				const struct pmudb_encoding *alone, int fstr_len, int form_at);
+
+/* Lets the lane add unit masks to T, B's event encoded with none (B
+ * itself, or made beside it by bare_make), where it may (bare.c). */
+void bare_take_umasks(struct bare_encoding *b, struct bare_encoding *t);
 
 /* Makes B the bare encoding of P's event B->index (ARENA holds P's list
  * of them).  Called under the handle's lock, when it has none yet. */

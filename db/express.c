@@ -47,31 +47,40 @@ static inline uint64_t bytes_at(const char *s, size_t len, size_t at)
 	return name_word_load(s + from) >> (8 * (at - from));
 }
 
-/* One attribute: a modifier's position in the event's set and its
- * value, or a unit mask's position (M -1). */
+/* A modifier given: its position in the event's set and its value. */
 struct given {
-	int m, umask;
+	int m;
 	uint64_t value;
 };
 
 /* What the lane makes of a string's attributes. */
 enum shape {
 	DECLINE,	/* the stages' whole work: the lane declines it */
-	BARE,		/* perf modifiers and placed or shown-only PMU
-			 * modifiers: the bare encoding and what each changes */
-	STAGES,		/* unit masks or other modifiers, read by the lane and
+	BARE,		/* perf modifiers, placed or shown-only PMU modifiers
+			 * and plain unit masks: the bare encoding (or the one
+			 * without unit masks) and what each changes */
+	STAGES,		/* other unit masks or modifiers, read by the lane and
 			 * run through the stages (stages.h) */
+	RULED,		/* the same, with two unit masks a rule may refuse */
 };
 
 /* The string's event and attributes, read. */
 struct reading {
 	const struct bare_encoding *bare;
+	/* what the lane changes: BARE, or its with_umasks where unit masks
+	 * are given */
+	const struct bare_encoding *base;
 	uint64_t given;		/* bit m: modifier m */
 	uint64_t umask_bits;	/* bit u % 64: unit mask u may be given */
 	unsigned kinds;		/* bit k: a modifier of kind k (P_NONE: a PMU's) */
-	enum shape shape;
-	int count;
-	struct given attrs[EXPRESS_ATTRS];
+	uint64_t pmu_given;	/* the PMU modifiers among GIVEN */
+	/* the attributes, modifiers and unit masks apart (each loop of the
+	 * lane's is over one of them), bit i of UMASK_AT set where the i-th
+	 * given is a unit mask */
+	int count, nmods, numasks;
+	unsigned umask_at;
+	struct given mods[EXPRESS_ATTRS];
+	int umasks[EXPRESS_ATTRS];
 };
 
 /* The value of modifier MOD from the N bytes at AT of S (read into IN;
@@ -123,12 +132,12 @@ static bool read_attribute(const char *s, const struct intake *in, size_t tok, s
 		/* the list searched only when a unit mask of the same bit was
 		 * given: a loop as long as it mispredicted its end */
 		uint64_t ubit = 1ULL << (u & 63);
-		for (int i = 0; u >= 0 && (rd->umask_bits & ubit) && i < rd->count; i++)
-			if (rd->attrs[i].umask == u)
+		for (int i = 0; u >= 0 && (rd->umask_bits & ubit) && i < rd->numasks; i++)
+			if (rd->umasks[i] == u)
 				return false;	/* given twice */
 		rd->umask_bits |= ubit;
-		rd->attrs[rd->count++] = (struct given){ -1, u, 0 };
-		rd->shape = STAGES;
+		rd->umask_at |= 1u << rd->count++;
+		rd->umasks[rd->numasks++] = u;
 		return u >= 0;
 	}
 	const struct modifier *mod = &set->items[m < 0 ? 0 : m];
@@ -138,10 +147,75 @@ static bool read_attribute(const char *s, const struct intake *in, size_t tok, s
 	rd->given |= bit;
 	/* a PMU modifier's kind is P_NONE: a bit no perf kind has */
 	rd->kinds |= 1u << mod->perf_kind;
-	rd->attrs[rd->count++] = (struct given){ m, -1, v };
-	if (!mod->from_perf && !((b->placed | b->shown_only) & bit))
-		rd->shape = STAGES;
+	rd->pmu_given |= mod->from_perf ? 0 : bit;
+	rd->mods[rd->nmods++] = (struct given){ m, v };
+	rd->count++;
 	return true;
+}
+
+/* Whether the unit masks RD gives are plain (bare.c). */
+static bool umasks_plain(const struct reading *rd)
+{
+	uint64_t plain = rd->bare->plain_umasks;
+	for (int i = 0; i < rd->numasks; i++)
+		if (!(plain >> rd->umasks[i] & 1))
+			return false;
+	return true;
+}
+
+/* Whether two unit masks RD gives meet a rule. */
+static bool umasks_ruled(const struct reading *rd)
+{
+	const struct event *ev = rd->bare->ev;
+	for (int j = 1; ev->nrules && j < rd->numasks; j++)
+		for (int i = 0; i < j; i++)
+			if (pair_rule(ev, rd->umasks[i], rd->umasks[j]))
+				return true;
+	return false;
+}
+
+/* The shape of what RD read: BARE where the lane changes its base (the
+ * event alone, or without unit masks) for each attribute. */
+static enum shape shape_of(struct reading *rd)
+{
+	const struct bare_encoding *b = rd->bare;
+	if (!rd->numasks) {
+		rd->base = b;
+	} else {
+		if (umasks_ruled(rd))
+			return RULED;
+		rd->base = umasks_plain(rd) ? b->with_umasks : NULL;
+		if (!rd->base)
+			return STAGES;
+	}
+	const struct bare_encoding *base = rd->base;
+	return base->express && !(rd->pmu_given & ~(base->placed | base->shown_only)) ? BARE : STAGES;
+}
+
+/* What the stages refuse first as they read RD's attributes (rules.c's
+ * check_as_read), the encoder's family known to encode: a modifier out of
+ * its range, or a unit mask a rule excludes beside one before it; 0 for
+ * none (a rule found once all are read is the stages' to judge). */
+static int refused_as_read(const struct reading *rd)
+{
+	const struct event *ev = rd->bare->ev;
+	const struct modifier_set *set = rd->bare->set;
+	for (int i = 0, u = 0, m = 0; i < rd->count; i++) {
+		if (rd->umask_at >> i & 1) {
+			for (int k = 0; k < u; k++) {
+				const struct group_rule *rule = pair_rule(ev, rd->umasks[k], rd->umasks[u]);
+				if (rule && !rule->after_reading)
+					return rule->error;
+			}
+			u++;
+			continue;
+		}
+		const struct given *g = &rd->mods[m++];
+		const struct modifier *mod = &set->items[g->m];
+		if ((set->ranged >> g->m & 1) && (g->value < mod->min || g->value > mod->max))
+			return mod->range_error ? mod->range_error : PMUDB_ERR_ATTR_VAL;
+	}
+	return 0;
 }
 
 /* The attributes of S (read into IN) after the event's name: RD's shape,
@@ -149,7 +223,6 @@ static bool read_attribute(const char *s, const struct intake *in, size_t tok, s
  * one given twice, a raw unit mask, a value strtoull must read). */
 static enum shape read_attributes(const char *s, const struct intake *in, struct reading *rd)
 {
-	rd->shape = BARE;
 	for (size_t at = in->name_end; at + 1 < in->len;) {
 		/* NAME or NAME=VALUE, ended by ':', '.' or the NUL */
 		size_t tok = at + 1, end = intake_next(in, tok), eq = end;
@@ -159,7 +232,7 @@ static enum shape read_attributes(const char *s, const struct intake *in, struct
 			return DECLINE;
 		at = end;
 	}
-	return rd->shape;
+	return shape_of(rd);
 }
 
 /* The PMU modifiers placed into the bare registers, in the order given,
@@ -167,22 +240,21 @@ static enum shape read_attributes(const char *s, const struct intake *in, struct
  * before they place any: 0 or the refusal. */
 static int place_modifiers(const struct reading *rd, uint64_t *config)
 {
-	const struct modifier_set *set = rd->bare->set;
-	uint64_t pmu = rd->given & ~set->from_perf;
-	if (!pmu)
+	const struct modifier_set *set = rd->base->set;
+	if (!rd->pmu_given)
 		return 0;
-	for (int i = 0; i < rd->count; i++) {
-		const struct modifier *mod = &set->items[rd->attrs[i].m];
-		uint64_t v = rd->attrs[i].value;
-		if ((set->ranged >> rd->attrs[i].m & 1) && (v < mod->min || v > mod->max))
+	for (int i = 0; i < rd->nmods; i++) {
+		const struct modifier *mod = &set->items[rd->mods[i].m];
+		uint64_t v = rd->mods[i].value;
+		if ((set->ranged >> rd->mods[i].m & 1) && (v < mod->min || v > mod->max))
 			return mod->range_error ? mod->range_error : PMUDB_ERR_ATTR_VAL;
 	}
-	for (int i = 0; i < rd->count; i++) {
-		const struct modifier *mod = &set->items[rd->attrs[i].m];
-		if (!(rd->bare->placed >> rd->attrs[i].m & 1))
+	for (int i = 0; i < rd->nmods; i++) {
+		const struct modifier *mod = &set->items[rd->mods[i].m];
+		if (!(rd->base->placed >> rd->mods[i].m & 1))
 			continue;
 		uint64_t mask = mod->landings[0].mask;
-		*config = (*config & ~mask) | (rd->attrs[i].value << __builtin_ctzll(mask) & mask);
+		*config = (*config & ~mask) | (rd->mods[i].value << __builtin_ctzll(mask) & mask);
 	}
 	return 0;
 }
@@ -202,8 +274,8 @@ static int requirements(const struct reading *rd, struct pmudb_encoding *out)
 	rq.nasked = 0;
 	rq.given = rd->given;
 	rq.codes[0] = rq.codes[1] = rq.codes[2] = rq.codes[3] = 0;
-	for (int i = 0; i < rd->count; i++)
-		rq.value[rd->attrs[i].m] = rd->attrs[i].value;
+	for (int i = 0; i < rd->nmods; i++)
+		rq.value[rd->mods[i].m] = rd->mods[i].value;
 	return check_requirements(&rq);
 }
 
@@ -211,9 +283,9 @@ static int requirements(const struct reading *rd, struct pmudb_encoding *out)
 static int take_perf(const struct reading *rd, struct perf_state *st, struct pmudb_encoding *out)
 {
 	const struct modifier_set *set = rd->bare->set;
-	for (int i = 0; (rd->kinds & ((1u << P_NONE) - 1)) && i < rd->count; i++) {
-		const struct modifier *mod = &set->items[rd->attrs[i].m];
-		int r = mod->from_perf ? perf_take(st, out, mod->perf_kind, rd->attrs[i].value) : 0;
+	for (int i = 0; (rd->kinds & ((1u << P_NONE) - 1)) && i < rd->nmods; i++) {
+		const struct modifier *mod = &set->items[rd->mods[i].m];
+		int r = mod->from_perf ? perf_take(st, out, mod->perf_kind, rd->mods[i].value) : 0;
 		if (r)
 			return r;
 	}
@@ -223,9 +295,9 @@ static int take_perf(const struct reading *rd, struct perf_state *st, struct pmu
 /* The value RD gives modifier M, which it gives. */
 static uint64_t given_value(const struct reading *rd, int m)
 {
-	for (int i = 0; i < rd->count; i++)
-		if (rd->attrs[i].m == m)
-			return rd->attrs[i].value;
+	for (int i = 0; i < rd->nmods; i++)
+		if (rd->mods[i].m == m)
+			return rd->mods[i].value;
 	return 0;
 }
 
@@ -249,33 +321,63 @@ static void apply_patches(char *part, int len, const struct patch *patches, int 
 	}
 }
 
-/*
- * OUT's fstr: the bare one with the placed modifiers' digits (read back
- * from CONFIG, as the encoders print them), the perf digits as SHOWS has
- * them and a period's keys in their place.  False, with OUT's fstr
- * untouched, when the result would reach libpfm's limit (where the
- * stages cut it).  A value of one digit is written in place; one of more,
- * and a period, move what follows.
- */
-static bool write_fstr(const struct reading *rd, uint64_t config, const uint8_t shows[P_NONE + 1],
-		       struct pmudb_encoding *out)
+/* The room umask_text writes into. */
+#define UMASK_TEXT_ROOM (FSTR_MAX + CHUNKS_SHORT + 1)
+
+/* The unit masks RD gives as the fstr shows them, ":NAME" each in
+ * position order (as the stages sort the final ones), into TEXT: their
+ * length, or -1 where they reach libpfm's limit alone.  Their codes are
+ * ORed into *CODES. */
+static int umask_text(const struct reading *rd, char text[UMASK_TEXT_ROOM], uint64_t *codes)
 {
-	const struct bare_encoding *b = rd->bare;
+	const struct event *ev = rd->bare->ev;
+	int order[EXPRESS_ATTRS], n = rd->numasks, len = 0;
+	for (int i = 0; i < n; i++) {
+		int u = rd->umasks[i], j = i;
+		for (; j > 0 && order[j - 1] > u; j--)
+			order[j] = order[j - 1];
+		order[j] = u;
+	}
+	for (int i = 0; i < n; i++) {
+		const struct umask *um = &ev->umasks[order[i]];
+		*codes |= um->code;
+		if (um->name_len >= CHUNKS_SHORT || len + 1 + um->name_len >= FSTR_MAX)
+			return -1;
+		text[len] = ':';
+		/* a catalog's name (packed.h's PACKED_READ_PAD) */
+		chunks_copy_short(text + len + 1, um->name);
+		len += 1 + um->name_len;
+	}
+	return len;
+}
+
+/*
+ * OUT's fstr: B's, with the unit masks' ULEN bytes at UTEXT after the
+ * event's name, the placed modifiers' digits (read back from CONFIG, as
+ * the encoders print them), the perf digits as SHOWS has them and a
+ * period's keys in their place.  False, with OUT's fstr untouched, when
+ * the result would reach libpfm's limit (where the stages cut it).  A
+ * value of one digit is written in place; one of more, and a period,
+ * move what follows.
+ */
+static bool write_fstr(const struct reading *rd, const struct bare_encoding *b, const char *utext, int ulen,
+		       uint64_t config, const uint8_t shows[P_NONE + 1], struct pmudb_encoding *out)
+{
 	const struct fstr_form *form = b->form;
 	struct patch patches[EXPRESS_ATTRS + 1];
 	char digits[EXPRESS_ATTRS][24], keys[FSTR_MAX + FSTR_KEYS_PAD], one[EXPRESS_ATTRS];
-	int npatches = 0, nones = 0, len = b->fstr_len, m;
+	int npatches = 0, nones = 0, len = b->fstr_len + ulen, form_at = b->form_at + ulen, m;
 	int one_at[EXPRESS_ATTRS];
 	for (each_bit(m, rd->given & (b->placed | b->shown_only))) {
 		const struct form_digit *d = &form->digit[__builtin_popcountll(form->pmu & ((1ULL << m) - 1))];
 		uint64_t v = b->placed >> m & 1 ? config >> d->shift & d->width : given_value(rd, m);
 		if (v < 10) {
-			one_at[nones] = b->form_at + d->at;
+			one_at[nones] = form_at + d->at;
 			one[nones++] = (char)('0' + v);
 			continue;
 		}
 		int n = (int)fstr_decimal(digits[npatches], v);
-		patches[npatches] = (struct patch){ b->form_at + d->at, 1, n, digits[npatches] };
+		patches[npatches] = (struct patch){ form_at + d->at, 1, n, digits[npatches] };
 		len += n - 1;
 		npatches++;
 	}
@@ -283,18 +385,25 @@ static bool write_fstr(const struct reading *rd, uint64_t config, const uint8_t 
 		int n = form->period_at >= 0 ? fstr_form_period_keys(form, b->set, out->sample_period, keys) : -1;
 		if (n < 0)
 			return false;
-		patches[npatches++] = (struct patch){ b->form_at + form->period_at, 0, n, keys };
+		patches[npatches++] = (struct patch){ form_at + form->period_at, 0, n, keys };
 		len += n;
 	}
 	if (len >= FSTR_MAX - 1)
 		return false;
 	char *part = out->fstr + (b->whole_len - b->fstr_len);
-	bare_copy_fstr(out->fstr, b);
-	fstr_form_put_perf(form, part + b->form_at, shows);
+	if (ulen) {
+		size_t name = (size_t)(b->whole_len - b->fstr_len + b->form_at);
+		chunks_copy(out->fstr, b->fstr, name);
+		chunks_copy(out->fstr + name, utext, (size_t)ulen);
+		chunks_copy(out->fstr + name + ulen, b->fstr + name, (size_t)(b->fstr_len - b->form_at) + 1);
+	} else {
+		bare_copy_fstr(out->fstr, b);
+	}
+	fstr_form_put_perf(form, part + form_at, shows);
 	for (int i = 0; i < nones; i++)
 		part[one_at[i]] = one[i];
 	if (npatches)
-		apply_patches(part, b->fstr_len, patches, npatches);
+		apply_patches(part, b->fstr_len + ulen, patches, npatches);
 	return true;
 }
 
@@ -303,8 +412,17 @@ static bool write_fstr(const struct reading *rd, uint64_t config, const uint8_t 
  * answer. */
 static int encode_reading(const struct reading *rd, struct pmudb_encoding *out)
 {
-	const struct bare_encoding *b = rd->bare;
+	const struct bare_encoding *b = rd->base;
 	uint64_t config = b->config;
+	char utext[UMASK_TEXT_ROOM];
+	int ulen = 0;
+	if (rd->numasks) {
+		uint64_t codes = 0;
+		ulen = umask_text(rd, utext, &codes);
+		if (ulen < 0)
+			return EXPRESS_DECLINED;
+		config |= (codes & b->umask_field) << b->umask_shift & b->config_kept;
+	}
 	int r = place_modifiers(rd, &config);
 	encoding_clear(out);
 	out->config = config;
@@ -321,7 +439,7 @@ static int encode_reading(const struct reading *rd, struct pmudb_encoding *out)
 	uint8_t shows[P_NONE + 1];
 	perf_settle(&st, b->plm, out, &plm, &vmx_plm);
 	perf_shows(plm, vmx_plm, out->precise_ip, out->exclusive, shows);
-	if (!write_fstr(rd, config, shows, out))
+	if (!write_fstr(rd, b, utext, ulen, config, shows, out))
 		return EXPRESS_DECLINED;
 	out->sysfs_pmu[0] = '\0';
 	if (b->type != INT32_MIN)
@@ -351,11 +469,14 @@ static int encode_by_stages(struct pmudb *db, const struct reading *rd, struct p
 	rq.event_index = b->index;
 	rq.named_umask = true;
 	int r = 0;
-	for (int i = 0; i < rd->count && !r; i++) {
-		const struct given *g = &rd->attrs[i];
-		if (g->umask >= 0)
-			attributes_note_typed(&rq, g->umask);
-		r = attributes_add(&rq, g->umask, g->m, g->value);
+	for (int i = 0, u = 0, m = 0; i < rd->count && !r; i++) {
+		if (rd->umask_at >> i & 1) {
+			attributes_note_typed(&rq, rd->umasks[u]);
+			r = attributes_add(&rq, rd->umasks[u++], -1, 0);
+		} else {
+			r = attributes_add(&rq, -1, rd->mods[m].m, rd->mods[m].value);
+			m++;
+		}
 	}
 	if (!r)
 		r = attributes_apply(&rq);
@@ -377,21 +498,30 @@ int express_encode(struct pmudb *db, const char *event, const struct intake *in,
 	rd.bare = *found = event_cache_find(db, event_cache_key(event, n), event, n, in->len);
 	rd.given = rd.umask_bits = 0;
 	rd.kinds = 0;
-	rd.count = 0;
+	rd.pmu_given = 0;
+	rd.count = rd.nmods = rd.numasks = 0;
+	rd.umask_at = 0;
 	/* an event that is another's name: the stages follow it */
 	if (!rd.bare || rd.bare->names_another)
 		return EXPRESS_DECLINED;
 	enum shape shape = read_attributes(event, in, &rd);
 	if (shape == DECLINE)
 		return EXPRESS_DECLINED;
-	if (shape == BARE && rd.bare->express) {
+	/* an event that encodes alone, or without unit masks, has a family
+	 * that encodes: the stages' first refusal is check_rules' */
+	if (shape == RULED && quiet && (rd.bare->encodes || rd.bare->with_umasks)) {
+		int r = refused_as_read(&rd);
+		if (r)
+			return r;
+	}
+	if (shape == BARE) {
 		int r = encode_reading(&rd, out);
 		/* the stages write a refusal's message, and cut an fstr at
 		 * libpfm's limit */
 		if (!r || (r < 0 && quiet))
 			return r;
 	}
-	/* unit masks, or an event refused alone, say */
+	/* unit masks with rules, or an event refused alone, say */
 	return encode_by_stages(db, &rd, out, err, quiet);
 }
 

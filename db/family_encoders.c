@@ -215,16 +215,17 @@ static int encode_perf_raw(struct request *rq)
 }
 
 static const struct family families[] = {
-	{ "intel_x86", encode_intel_x86, NULL, false },
-	{ "amd64", encode_amd64, NULL, false },
-	{ "perf", encode_or, NULL, false },
-	{ "intel_rapl", encode_or, NULL, false },
-	{ "amd64_rapl", encode_or, NULL, false },
-	{ "intel_snbep_unc", encode_intel_snbep_unc, NULL, false },
-	{ "intel_nhm_unc", encode_intel_snbep_unc, NULL, false },
-	{ "perf_raw", encode_perf_raw, match_raw_name, false },
-	{ "arm_pmuv3", encode_or, NULL, false },
-	{ "intel_netburst", encode_netburst, NULL, true },
+	{ .name = "intel_x86", .encode = encode_intel_x86 },
+	/* unit mask bits 8-15 (encode_amd64) */
+	{ .name = "amd64", .encode = encode_amd64, .umask_field = 0xff, .umask_shift = 8 },
+	{ .name = "perf", .encode = encode_or, .umask_field = ~0ULL },
+	{ .name = "intel_rapl", .encode = encode_or, .umask_field = ~0ULL },
+	{ .name = "amd64_rapl", .encode = encode_or, .umask_field = ~0ULL },
+	{ .name = "intel_snbep_unc", .encode = encode_intel_snbep_unc },
+	{ .name = "intel_nhm_unc", .encode = encode_intel_snbep_unc },
+	{ .name = "perf_raw", .encode = encode_perf_raw, .match_name = match_raw_name },
+	{ .name = "arm_pmuv3", .encode = encode_or, .umask_field = ~0ULL },
+	{ .name = "intel_netburst", .encode = encode_netburst, .measured_config = true },
 };
 
 const char *family_names(void)

@@ -22,6 +22,13 @@ struct family {
 	 * encodings (event.config_base, umask.config_bits), not libpfm's
 	 * codes: the compiler measures it for this family's PMUs. */
 	bool measured_config;
+	/* Where the encoder only ORs the final unit masks' codes, masked by
+	 * UMASK_FIELD and shifted left by UMASK_SHIFT, into config, and reads
+	 * nothing else of them: an encoding with unit masks is then the
+	 * event's encoding without any plus their codes, which the express
+	 * lane uses (bare.h).  0 where the encoder does more. */
+	uint64_t umask_field;
+	int umask_shift;
 };
 
 /* Encoders in files of their own. */

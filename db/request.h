@@ -34,6 +34,9 @@ struct request {
 	struct pmudb_error *err;
 	bool quiet;			/* the caller wants the code, not the message */
 	bool making_bare;		/* encoding the event alone, to keep (encode.c) */
+	/* encoding it with no unit mask at all: no defaults added, none
+	 * missed (the template the express lane adds unit masks to) */
+	bool without_umasks;
 
 	/* unit masks asked for (equivs expanded), in the order given */
 	int nasked;

@@ -11,8 +11,7 @@
 
 #include "fstr_form.h"
 
-/* libpfm's refusal of unit masks X and Y (positions), or NULL. */
-static const struct group_rule *pair_rule(const struct event *ev, int x, int y)
+const struct group_rule *pair_rule(const struct event *ev, int x, int y)
 {
 	int ga = ev->umasks[x].group, gb = ev->umasks[y].group;
 	if (ga < 0 || gb < 0)
@@ -324,6 +323,8 @@ int add_umask_defaults(struct request *rq)
 	rq->nfinal = 0;
 	if (rq->has_raw)
 		return take_raw_umask(rq);
+	if (rq->without_umasks)
+		return 0;
 	if (rq->nasked == 0) {
 		if (ev->bare_error && !(ev->bare_needs >= 0 && is_given(rq, ev->bare_needs)))
 			return fail(rq, ev->bare_error, "%s needs a unit mask%s%s", ev->name,

@@ -12,6 +12,8 @@
  * what they refuse once all are read (check_rules), then defaults and
  * implied values, then hidden modifiers. */
 int check_rules(struct request *rq);
+/* libpfm's refusal of unit masks X and Y (positions) of EV, or NULL. */
+const struct group_rule *pair_rule(const struct event *ev, int x, int y);
 int add_umask_defaults(struct request *rq);
 int check_hidden_modifiers(struct request *rq);
 /* After encoding: a modifier that needs another one non-zero (e=1, c). */

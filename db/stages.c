@@ -30,7 +30,7 @@ void request_start(struct request *rq)
 	rq->raw_umask = 0;
 	rq->text[0] = '\0';
 	rq->fstr = rq->text;
-	rq->no_fstr = rq->making_bare = false;
+	rq->no_fstr = rq->making_bare = rq->without_umasks = false;
 	rq->form_at = -1;
 	rq->given = 0;
 	rq->nattrs = rq->nrepeated = 0;
@@ -132,40 +132,64 @@ static bool takes_bare(const struct request *rq)
 	       && !(rq->given & rq->ev->hidden) && !rq->ev->equiv && family && !family->match_name;
 }
 
-/* Encodes RQ's event alone through RQ's PMU and keeps it (bare.h), when
- * it keeps none yet; what it keeps then, or NULL when out of memory.  An
- * event that is another's name, or a number a PMU reads, is kept as not
- * encoding alone: its bare encoding only names it. */
-const struct bare_encoding *stages_bare(struct request *rq)
+/* RQ's event encoded alone through RQ's PMU into OUT, its fstr's part
+ * after "PMU::" *FSTR_LEN bytes long and the form at *FORM_AT; WITHOUT:
+ * with no unit mask at all (request.h).  False where it does not encode
+ * so: an error, no fstr, or raw words. */
+static bool encode_alone(const struct request *rq, bool without, struct pmudb_encoding *out, int *fstr_len,
+			 int *form_at)
 {
-	struct pmudb_encoding out;
 	struct pmudb_error err;
 	struct request b;
 	b.db = rq->db;
-	b.out = &out;
+	b.out = out;
 	b.err = &err;
 	b.quiet = true;
-	const struct family *family = rq->pmu->family;
-	bool encodes = false;
 	request_start(&b);
-	if (!rq->ev->equiv && family && !family->match_name) {
-		b.making_bare = true;
-		b.pmu = rq->pmu;
-		b.ev = rq->ev;
-		start_fstr(&b);
-		encodes = !pmu_stages(&b) && !b.no_fstr && !(b.codes[0] | b.codes[1] | b.codes[2] | b.codes[3]);
-		if (encodes)
-			memcpy(out.fstr, b.text, whole_len(&b) + 1);
-	}
+	b.making_bare = true;
+	b.without_umasks = without;
+	b.pmu = rq->pmu;
+	b.ev = rq->ev;
+	start_fstr(&b);
+	bool encodes = !pmu_stages(&b) && !b.no_fstr && !(b.codes[0] | b.codes[1] | b.codes[2] | b.codes[3]);
+	if (encodes)
+		memcpy(out->fstr, b.text, whole_len(&b) + 1);
+	*fstr_len = b.fstr_len;
+	*form_at = b.form_at;
+	return encodes;
+}
+
+/* Encodes RQ's event alone through RQ's PMU and keeps it (bare.h), when
+ * it keeps none yet; what it keeps then, or NULL when out of memory.  An
+ * event that is another's name, or a number a PMU reads, is kept as not
+ * encoding alone: its bare encoding only names it.  Where the express
+ * lane may add unit masks to it, the event encoded with none is kept
+ * beside it: the bare encoding itself when it adds no default. */
+const struct bare_encoding *stages_bare(struct request *rq)
+{
+	struct pmudb_encoding out, none;
+	const struct family *family = rq->pmu->family;
+	const struct event *ev = rq->ev;
+	bool named = !ev->equiv && family && !family->match_name;
+	int fstr_len = 0, form_at = -1, none_len = 0, none_at = -1;
+	bool encodes = named && encode_alone(rq, false, &out, &fstr_len, &form_at);
+	bool bare_adds = ev->nbare || ev->bare_error;
+	bool with_none = named && family->umask_field && ev->numasks
+			 && (bare_adds ? encode_alone(rq, true, &none, &none_len, &none_at) : encodes);
 	struct pmudb *db = rq->db;
 	struct pmu *p = (struct pmu *)rq->pmu;	/* its bare encodings are its only mutable part */
 	struct arena *arena = &p->table->arena;
 	pthread_mutex_lock(&db->lock);
 	const struct bare_encoding *kept = bare_read(p, rq->event_index);
 	if (!kept) {
-		struct bare_encoding *k = bare_make(arena, p, rq->event_index, rq->ev, encodes ? &out : NULL,
-						    b.fstr_len, b.form_at);
+		struct bare_encoding *k = bare_make(arena, p, rq->event_index, ev, encodes ? &out : NULL, fstr_len,
+						    form_at);
+		struct bare_encoding *t = k;
+		if (k && with_none && bare_adds)
+			t = bare_make(arena, p, rq->event_index, ev, &none, none_len, none_at);
 		/* out of memory: the stages serve it as before */
+		if (k && with_none && t)
+			bare_take_umasks(k, t);
 		if (k && !bare_publish(p, k, arena))
 			kept = k;
 	}
