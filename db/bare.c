@@ -195,8 +195,12 @@ void bare_take_umasks(struct bare_encoding *b, struct bare_encoding *t)
 	uint64_t field = family->umask_field << family->umask_shift;
 	if (ev->numasks > 64 || !umasks_qualify(ev, t, field))
 		return;
-	for (int u = 0; u < ev->numasks; u++)
+	for (int u = 0; u < ev->numasks; u++) {
+		int g = ev->umasks[u].group;
 		b->plain_umasks |= plain_umask(&ev->umasks[u]) ? 1ULL << u : 0;
+		for (int i = 0; g >= 0 && i < ev->nrules; i++)
+			b->ruled_umasks |= ev->rules[i].group_a == g || ev->rules[i].group_b == g ? 1ULL << u : 0;
+	}
 	t->umask_field = family->umask_field;
 	t->umask_shift = family->umask_shift;
 	t->config_kept = ~p->config_cleared;

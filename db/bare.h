@@ -60,6 +60,7 @@ struct bare_encoding {
 	 * the stages take unit masks */
 	const struct bare_encoding *with_umasks;
 	uint64_t plain_umasks;
+	uint64_t ruled_umasks;	/* bit u: a rule names unit mask u's group */
 	/* of that encoding: the unit masks' codes go into config masked by
 	 * UMASK_FIELD, shifted by UMASK_SHIFT, the bits of CONFIG_KEPT */
 	uint64_t umask_field, config_kept;
@@ -71,6 +72,14 @@ struct bare_encoding {
 	 * chunk), spelled only where the fstr does not start with it */
 	char fstr[];
 };
+
+/* B's lines asked for at once, not each when the one before has come:
+ * after other work every event's are cold. */
+static inline void bare_fetch(const struct bare_encoding *b)
+{
+	for (int line = 0; line < BARE_LINES; line++)
+		__builtin_prefetch((const char *)b + 64 * line);
+}
 
 /* The bare encoding of event E of P, or NULL when none is made yet. */
 static inline const struct bare_encoding *bare_read(const struct pmu *p, int e)

@@ -52,10 +52,8 @@ static inline const struct bare_encoding *event_cache_find(struct pmudb *db, uin
 		if (atomic_load_explicit(&set->key[way], memory_order_relaxed) != key)
 			continue;
 		const struct bare_encoding *b = atomic_load_explicit(&set->bare[way], memory_order_acquire);
-		/* its lines asked for at once, not each when the one before
-		 * has come: after other work every event's are cold */
-		for (int line = 0; b && line < BARE_LINES; line++)
-			__builtin_prefetch((const char *)b + 64 * line);
+		if (b)
+			bare_fetch(b);
 		if (!b || !bare_named(b, name, n, avail))
 			continue;
 		if (way)

@@ -61,7 +61,7 @@ enum shape {
 			 * without unit masks) and what each changes */
 	STAGES,		/* other unit masks or modifiers, read by the lane and
 			 * run through the stages (stages.h) */
-	RULED,		/* the same, with two unit masks a rule may refuse */
+	RULED,		/* the same, with two unit masks a rule names together */
 };
 
 /* The string's event and attributes, read. */
@@ -128,6 +128,10 @@ static bool read_attribute(const char *s, const struct intake *in, size_t tok, s
 	m = name_len <= NAME_WORD_MAX ? m : -1;
 	uint64_t bit = m >= 0 ? 1ULL << m : 0;
 	if (!has_value && (!bit || (b->shadowed & bit))) {
+		/* the encoding the unit masks go into, made apart when the
+		 * event alone adds defaults: asked for while they are found
+		 * (again for each: a test would be mispredicted) */
+		bare_fetch(b->with_umasks ? b->with_umasks : b);
 		int u = umask_named(rd, s + tok, name_len);
 		/* the list searched only when a unit mask of the same bit was
 		 * given: a loop as long as it mispredicted its end */
@@ -153,39 +157,36 @@ static bool read_attribute(const char *s, const struct intake *in, size_t tok, s
 	return true;
 }
 
-/* Whether the unit masks RD gives are plain (bare.c). */
-static bool umasks_plain(const struct reading *rd)
-{
-	uint64_t plain = rd->bare->plain_umasks;
-	for (int i = 0; i < rd->numasks; i++)
-		if (!(plain >> rd->umasks[i] & 1))
-			return false;
-	return true;
-}
-
 /* Whether two unit masks RD gives meet a rule. */
 static bool umasks_ruled(const struct reading *rd)
 {
 	const struct event *ev = rd->bare->ev;
-	for (int j = 1; ev->nrules && j < rd->numasks; j++)
+	for (int j = 1; j < rd->numasks; j++)
 		for (int i = 0; i < j; i++)
 			if (pair_rule(ev, rd->umasks[i], rd->umasks[j]))
 				return true;
 	return false;
 }
 
-/* The shape of what RD read: BARE where the lane changes its base (the
- * event alone, or without unit masks) for each attribute. */
+/*
+ * The shape of what RD read: BARE where the lane changes its base (the
+ * event alone, or without unit masks) for each attribute.  Where the lane
+ * may add unit masks, the event has at most 64 and RD's umask_bits are
+ * those given: they are checked plain, and two of them looked up for a
+ * rule only where two have groups a rule names.
+ */
 static enum shape shape_of(struct reading *rd)
 {
 	const struct bare_encoding *b = rd->bare;
-	if (!rd->numasks) {
-		rd->base = b;
-	} else {
-		if (umasks_ruled(rd))
-			return RULED;
-		rd->base = umasks_plain(rd) ? b->with_umasks : NULL;
+	rd->base = b;
+	if (rd->numasks) {
+		uint64_t ruled = rd->umask_bits & b->ruled_umasks;
+		rd->base = b->with_umasks;
 		if (!rd->base)
+			return STAGES;
+		if ((ruled & (ruled - 1)) && umasks_ruled(rd))
+			return RULED;
+		if (rd->umask_bits & ~b->plain_umasks)
 			return STAGES;
 	}
 	const struct bare_encoding *base = rd->base;
@@ -507,9 +508,9 @@ int express_encode(struct pmudb *db, const char *event, const struct intake *in,
 	enum shape shape = read_attributes(event, in, &rd);
 	if (shape == DECLINE)
 		return EXPRESS_DECLINED;
-	/* an event that encodes alone, or without unit masks, has a family
-	 * that encodes: the stages' first refusal is check_rules' */
-	if (shape == RULED && quiet && (rd.bare->encodes || rd.bare->with_umasks)) {
+	/* an event the lane adds unit masks to has a family that encodes:
+	 * the stages' first refusal is check_rules' */
+	if (shape == RULED && quiet) {
 		int r = refused_as_read(&rd);
 		if (r)
 			return r;
