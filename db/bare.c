@@ -138,20 +138,22 @@ struct bare_encoding *bare_make(struct arena *arena, const struct pmu *p, int e,
 	return b;
 }
 
+/* Whether one of the N landings at L sets bits of FIELD (of config). */
+static bool lands_in_field(const struct landing *l, int n, uint64_t field)
+{
+	for (int i = 0; i < n; i++)
+		if (l[i].field == F_CONFIG && (l[i].mask & field))
+			return true;
+	return false;
+}
+
 /* Whether bits of FIELD (of config) are among where MOD lands or what it
  * sets. */
 static bool touches_config(const struct modifier *mod, uint64_t field)
 {
-	for (int i = 0; i < mod->nlandings; i++)
-		if (mod->landings[i].field == F_CONFIG && (mod->landings[i].mask & field))
-			return true;
-	for (int i = 0; i < mod->npresence; i++)
-		if (mod->presence[i].field == F_CONFIG && (mod->presence[i].mask & field))
-			return true;
-	for (int i = 0; i < mod->nnonzero; i++)
-		if (mod->nonzero[i].field == F_CONFIG && (mod->nonzero[i].mask & field))
-			return true;
-	return false;
+	return lands_in_field(mod->landings, mod->nlandings, field)
+	       || lands_in_field(mod->presence, mod->npresence, field)
+	       || lands_in_field(mod->nonzero, mod->nnonzero, field);
 }
 
 /*
