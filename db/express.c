@@ -77,7 +77,7 @@ struct reading {
 	/* the attributes, modifiers and unit masks apart (each loop of the
 	 * lane's is over one of them), bit i of UMASK_AT set where the i-th
 	 * given is a unit mask */
-	int count, nmods, numasks;
+	int nmods, numasks;
 	unsigned umask_at;
 	struct given mods[EXPRESS_ATTRS];
 	int umasks[EXPRESS_ATTRS];
@@ -118,7 +118,7 @@ static bool read_attribute(const char *s, const struct intake *in, size_t tok, s
 	const struct modifier_set *set = b->set;
 	bool has_value = eq < end;
 	size_t name_len = eq - tok;
-	if (!name_len || rd->count == EXPRESS_ATTRS)
+	if (!name_len || rd->nmods + rd->numasks == EXPRESS_ATTRS)
 		return false;
 	/* a name that is both a unit mask and a modifier is the modifier
 	 * when it has a value, as in libpfm */
@@ -140,7 +140,7 @@ static bool read_attribute(const char *s, const struct intake *in, size_t tok, s
 			if (rd->umasks[i] == u)
 				return false;	/* given twice */
 		rd->umask_bits |= ubit;
-		rd->umask_at |= 1u << rd->count++;
+		rd->umask_at |= 1u << (rd->nmods + rd->numasks);
 		rd->umasks[rd->numasks++] = u;
 		return u >= 0;
 	}
@@ -153,7 +153,6 @@ static bool read_attribute(const char *s, const struct intake *in, size_t tok, s
 	rd->kinds |= 1u << mod->perf_kind;
 	rd->pmu_given |= mod->from_perf ? 0 : bit;
 	rd->mods[rd->nmods++] = (struct given){ m, v };
-	rd->count++;
 	return true;
 }
 
@@ -201,7 +200,7 @@ static int refused_as_read(const struct reading *rd)
 {
 	const struct event *ev = rd->bare->ev;
 	const struct modifier_set *set = rd->bare->set;
-	for (int i = 0, u = 0, m = 0; i < rd->count; i++) {
+	for (int i = 0, u = 0, m = 0; i < rd->nmods + rd->numasks; i++) {
 		if (rd->umask_at >> i & 1) {
 			for (int k = 0; k < u; k++) {
 				const struct group_rule *rule = pair_rule(ev, rd->umasks[k], rd->umasks[u]);
@@ -212,9 +211,9 @@ static int refused_as_read(const struct reading *rd)
 			continue;
 		}
 		const struct given *g = &rd->mods[m++];
-		const struct modifier *mod = &set->items[g->m];
-		if ((set->ranged >> g->m & 1) && (g->value < mod->min || g->value > mod->max))
-			return mod->range_error ? mod->range_error : PMUDB_ERR_ATTR_VAL;
+		int r = set->ranged >> g->m & 1 ? range_refusal(&set->items[g->m], g->value) : 0;
+		if (r)
+			return r;
 	}
 	return 0;
 }
@@ -245,10 +244,9 @@ static int place_modifiers(const struct reading *rd, uint64_t *config)
 	if (!rd->pmu_given)
 		return 0;
 	for (int i = 0; i < rd->nmods; i++) {
-		const struct modifier *mod = &set->items[rd->mods[i].m];
-		uint64_t v = rd->mods[i].value;
-		if ((set->ranged >> rd->mods[i].m & 1) && (v < mod->min || v > mod->max))
-			return mod->range_error ? mod->range_error : PMUDB_ERR_ATTR_VAL;
+		int m = rd->mods[i].m, r = set->ranged >> m & 1 ? range_refusal(&set->items[m], rd->mods[i].value) : 0;
+		if (r)
+			return r;
 	}
 	for (int i = 0; i < rd->nmods; i++) {
 		const struct modifier *mod = &set->items[rd->mods[i].m];
@@ -470,7 +468,7 @@ static int encode_by_stages(struct pmudb *db, const struct reading *rd, struct p
 	rq.event_index = b->index;
 	rq.named_umask = true;
 	int r = 0;
-	for (int i = 0, u = 0, m = 0; i < rd->count && !r; i++) {
+	for (int i = 0, u = 0, m = 0; i < rd->nmods + rd->numasks && !r; i++) {
 		if (rd->umask_at >> i & 1) {
 			attributes_note_typed(&rq, rd->umasks[u]);
 			r = attributes_add(&rq, rd->umasks[u++], -1, 0);
@@ -500,7 +498,7 @@ int express_encode(struct pmudb *db, const char *event, const struct intake *in,
 	rd.given = rd.umask_bits = 0;
 	rd.kinds = 0;
 	rd.pmu_given = 0;
-	rd.count = rd.nmods = rd.numasks = 0;
+	rd.nmods = rd.numasks = 0;
 	rd.umask_at = 0;
 	/* an event that is another's name: the stages follow it */
 	if (!rd.bare || rd.bare->names_another)

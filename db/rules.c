@@ -177,10 +177,11 @@ static int refuse_pair(struct request *rq, const struct group_rule *rule, int x,
 
 static int check_range(struct request *rq, const struct modifier *mod, uint64_t v)
 {
-	if (v >= mod->min && v <= mod->max)
+	int code = range_refusal(mod, v);
+	if (!code)
 		return 0;
-	return fail(rq, mod->range_error ? mod->range_error : PMUDB_ERR_ATTR_VAL, "%s=%llu is out of range %llu..%llu",
-		    mod->name, (unsigned long long)v, (unsigned long long)mod->min, (unsigned long long)mod->max);
+	return fail(rq, code, "%s=%llu is out of range %llu..%llu", mod->name, (unsigned long long)v,
+		    (unsigned long long)mod->min, (unsigned long long)mod->max);
 }
 
 /*

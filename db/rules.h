@@ -12,6 +12,13 @@
  * what they refuse once all are read (check_rules), then defaults and
  * implied values, then hidden modifiers. */
 int check_rules(struct request *rq);
+/* libpfm's refusal of V for MOD, which checks its range: 0 when within. */
+static inline int range_refusal(const struct modifier *mod, uint64_t v)
+{
+	if (v >= mod->min && v <= mod->max)
+		return 0;
+	return mod->range_error ? mod->range_error : PMUDB_ERR_ATTR_VAL;
+}
 /* libpfm's refusal of unit masks X and Y (positions) of EV, or NULL. */
 const struct group_rule *pair_rule(const struct event *ev, int x, int y);
 int add_umask_defaults(struct request *rq);
