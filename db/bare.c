@@ -203,9 +203,8 @@ void bare_take_umasks(struct bare_encoding *b, struct bare_encoding *t)
 		for (int i = 0; g >= 0 && i < ev->nrules; i++)
 			b->ruled_umasks |= ev->rules[i].group_a == g || ev->rules[i].group_b == g ? 1ULL << u : 0;
 	}
-	t->umask_field = family->umask_field;
+	t->umask_bits = field & ~p->config_cleared;
 	t->umask_shift = family->umask_shift;
-	t->config_kept = ~p->config_cleared;
 	b->with_umasks = t;
 }
 

@@ -61,9 +61,10 @@ struct bare_encoding {
 	const struct bare_encoding *with_umasks;
 	uint64_t plain_umasks;
 	uint64_t ruled_umasks;	/* bit u: a rule names unit mask u's group */
-	/* of that encoding: the unit masks' codes go into config masked by
-	 * UMASK_FIELD, shifted by UMASK_SHIFT, the bits of CONFIG_KEPT */
-	uint64_t umask_field, config_kept;
+	/* of that encoding: the unit masks' codes go into config shifted by
+	 * UMASK_SHIFT, the bits of UMASK_BITS (the family's field, less what
+	 * the perf encoding clears) */
+	uint64_t umask_bits;
 	int umask_shift;
 	const struct pmu *pmu;
 	const struct event *ev;

@@ -420,7 +420,7 @@ static int encode_reading(const struct reading *rd, struct pmudb_encoding *out)
 		ulen = umask_text(rd, utext, &codes);
 		if (ulen < 0)
 			return EXPRESS_DECLINED;
-		config |= (codes & b->umask_field) << b->umask_shift & b->config_kept;
+		config |= codes << b->umask_shift & b->umask_bits;
 	}
 	int r = place_modifiers(rd, &config);
 	encoding_clear(out);
