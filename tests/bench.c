@@ -21,6 +21,15 @@
  *   batch  `pmudb encode --stdin` against a libpfm program reading the
  *          same 100,000 lines and printing its encodings
  *
+ * Sixteen rounds: four whole turns of the warm arms' rotation, so that
+ * each arm runs in each place as often (pmudb's pass follows a libpfm
+ * pass in one place of four, and there meets its own lines evicted: the
+ * AMD pass some 7 % slower).  A round's pmudb pass over the AMD core
+ * strings lasts about a millisecond and moves 8 % either way from round
+ * to round, where libpfm's 24 ms move 1 %: over seven rounds, the
+ * median of four benches in a row read 20.33 to 21.74; over fifteen,
+ * three read 20.99 to 21.67 (2026-12-04).
+ *
  * Everything runs on the one CPU the bench starts on, the programs it
  * starts too: on a VM whose CPUs run at different speeds (one of two was
  * 40 % slower for minutes at a time on 2026-12-03) an arm that moved
@@ -382,14 +391,14 @@ static void stay_on_one_cpu(void)
 
 int main(int argc, char **argv)
 {
-	int rounds = 7, opt;
+	int rounds = 16, opt;
 	long sample = 5;
 	static const struct option options[] = {
 		{ "rounds", required_argument, NULL, 'r' }, { "sample", required_argument, NULL, 's' }, { NULL, 0, NULL, 0 },
 	};
 	while ((opt = getopt_long(argc, argv, "", options, NULL)) != -1) {
 		if (opt == 'r')
-			rounds = atoi(optarg) > 0 ? atoi(optarg) : 7;
+			rounds = atoi(optarg) > 0 ? atoi(optarg) : 16;
 		else if (opt == 's')
 			sample = atol(optarg) > 0 ? atol(optarg) : 1;
 		else
