@@ -21,7 +21,7 @@
  *   batch  `pmudb encode --stdin` against a libpfm program reading the
  *          same 100,000 lines and printing its encodings
  *
- * Sixteen rounds: four whole turns of the warm arms' rotation, so that
+ * ROUNDS, sixteen: four whole turns of the warm arms' rotation, so that
  * each arm runs in each place as often (pmudb's pass follows a libpfm
  * pass in one place of four, and there meets its own lines evicted: the
  * AMD pass some 7 % slower).  A round's pmudb pass over the AMD core
@@ -389,16 +389,19 @@ static void stay_on_one_cpu(void)
 		printf("every arm on CPU %d, the programs it starts too\n", cpu);
 }
 
+/* Rounds unless --rounds says otherwise (the header says why). */
+#define ROUNDS 16
+
 int main(int argc, char **argv)
 {
-	int rounds = 16, opt;
+	int rounds = ROUNDS, opt;
 	long sample = 5;
 	static const struct option options[] = {
 		{ "rounds", required_argument, NULL, 'r' }, { "sample", required_argument, NULL, 's' }, { NULL, 0, NULL, 0 },
 	};
 	while ((opt = getopt_long(argc, argv, "", options, NULL)) != -1) {
 		if (opt == 'r')
-			rounds = atoi(optarg) > 0 ? atoi(optarg) : 16;
+			rounds = atoi(optarg) > 0 ? atoi(optarg) : ROUNDS;
 		else if (opt == 's')
 			sample = atol(optarg) > 0 ? atol(optarg) : 1;
 		else
