@@ -3,14 +3,16 @@
  * "PMU::EVENT" with unit masks and modifiers, read where they lie (the
  * intake's marks, the event cache, the modifiers' word index) without
  * the stages' working copy and scans.  Those with perf_events modifiers
- * (u, k, period=...) and plain PMU modifiers (c=1, i=1, e=1) alone are
- * encoded from the event's bare encoding (bare.h); those with unit masks
- * or other modifiers are handed to the stages as a request read
- * (stages.h).
+ * (u, k, period=...), plain PMU modifiers (c=1, i=1, e=1) and plain unit
+ * masks alone are encoded from the event's bare encoding, or from the
+ * event encoded without unit masks where some are given (bare.h); those
+ * with other unit masks or modifiers are handed to the stages as a
+ * request read (stages.h).
  *
  * The stages are the reference, and the lane gives their answers: it
  * changes the bare encoding only where the effect of an attribute is known
- * (bare.c decides which PMU modifiers qualify, once per event), refuses
+ * (bare.c decides which PMU modifiers and unit masks qualify, once per
+ * event), refuses
  * only what the stages would refuse, in their order, and only for a
  * caller that wants no message; what it does not read (raw unit masks,
  * repeats, aliases and equivalences, names without "PMU::", a value
