@@ -8,7 +8,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "output.h"
+#include "cli/output.h"
 #include "pmudb.h"
 
 /* Exit status of every command (documented in --help and README.md). */

@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cli.h"
+#include "cli/cli.h"
 
 /* The names of the scope's PMUs, into NAMES: false (the error printed)
  * when the catalog cannot give one, before anything is printed. */

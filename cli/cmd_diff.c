@@ -12,7 +12,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "export.h"
+#include "cli/export.h"
 
 struct item {
 	char *name;		/* "EVENT" or "EVENT:UMASK" */

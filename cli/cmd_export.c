@@ -12,7 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "export.h"
+#include "cli/export.h"
 
 struct writer {
 	struct cli *c;

@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cli.h"
+#include "cli/cli.h"
 
 int cmd_pmus(struct cli *c, int argc, char **argv)
 {

@@ -35,7 +35,7 @@
 #include <unistd.h>
 #include <linux/perf_event.h>
 
-#include "cli.h"
+#include "cli/cli.h"
 
 static const char help[] =
 	"usage: pmudb stat [-e EVENT]... [--group] [--json] [-I MS] [-o FILE] -- COMMAND [ARGS]\n"

@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cli.h"
+#include "cli/cli.h"
 
 /* The scope of --cpu, --cpuinfo or the host.  A CPU named by the user
  * that cannot be read is a usage error (printed, EXIT_USAGE), one the map

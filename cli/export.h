@@ -7,7 +7,7 @@
 #ifndef PMUDB_CLI_EXPORT_H
 #define PMUDB_CLI_EXPORT_H
 
-#include "cli.h"
+#include "cli/cli.h"
 
 /* One event (umask -1) or unit mask, with its string's encoding. */
 struct export_item {

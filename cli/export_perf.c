@@ -29,7 +29,7 @@
 #include <strings.h>
 #include <sys/stat.h>
 
-#include "export.h"
+#include "cli/export.h"
 
 struct tree {
 	struct cli *c;

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "export.h"
+#include "cli/export.h"
 
 int export_select(struct cli *c, int **pmus, int *count)
 {

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
+#include "cli/cli.h"
 
 static const char usage[] =
 	"usage: pmudb [OPTIONS] COMMAND [ARGS]   (OPTIONS may also follow COMMAND)\n"

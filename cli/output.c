@@ -1,7 +1,7 @@
 /*
  * output.c - see output.h.
  */
-#include "output.h"
+#include "cli/output.h"
 
 #include <stdbool.h>
 #include <string.h>

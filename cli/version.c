@@ -7,7 +7,7 @@
  */
 #include <stdio.h>
 
-#include "cli.h"
+#include "cli/cli.h"
 
 static const char *or_unknown(const char *s)
 {

@@ -23,17 +23,17 @@
  * whose encoder places measured registers (NetBurst's) is measured too
  * (derive_config.c).
  */
-#include "derive.h"
+#include "compiler/derive.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
-#include "../db/family_encoders.h"
-#include "derive_config.h"
-#include "probe.h"
-#include "sysfs_spy.h"
+#include "catalog/families.h"
+#include "compiler/derive_config.h"
+#include "compiler/probe.h"
+#include "compiler/sysfs_spy.h"
 
 #define PLM_DEFAULT (PFM_PLM0 | PFM_PLM3)
 

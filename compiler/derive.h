@@ -4,8 +4,8 @@
 #ifndef PMUDB_COMPILER_DERIVE_H
 #define PMUDB_COMPILER_DERIVE_H
 
-#include "model.h"
-#include "probe.h"
+#include "compiler/model.h"
+#include "compiler/probe.h"
 
 /* Fills the derived fields of P and its events.  libpfm must be initialised
  * with LIBPFM_ENCODE_INACTIVE=1 so that PMUs absent from this host encode. */

@@ -18,7 +18,7 @@
  * the base, which is what every encoding gets anyway.  The pairs, which
  * derive.c encodes already, are checked against the result.
  */
-#include "derive_config.h"
+#include "compiler/derive_config.h"
 
 #include <stdio.h>
 #include <stdlib.h>

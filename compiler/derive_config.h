@@ -5,7 +5,7 @@
 #ifndef PMUDB_COMPILER_DERIVE_CONFIG_H
 #define PMUDB_COMPILER_DERIVE_CONFIG_H
 
-#include "probe.h"
+#include "compiler/probe.h"
 
 /* Sets EV's config_base and each unit mask's config_bits from BARE (EV
  * alone) and SINGLES (EV with each unit mask alone, by position). */

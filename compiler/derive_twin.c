@@ -10,13 +10,13 @@
  * alone) is encoded on both, and any difference beyond the kernel PMU
  * name sends the PMU back to a full derive.
  */
-#include "derive.h"
+#include "compiler/derive.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "sysfs_spy.h"
-#include "twins.h"
+#include "compiler/sysfs_spy.h"
+#include "compiler/twins.h"
 
 #define PLM_DEFAULT (PFM_PLM0 | PFM_PLM3)
 

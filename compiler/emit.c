@@ -8,10 +8,10 @@
  * Modifier lists are shared the same way.  Rows go in in model order, so
  * the same model gives the same file.
  */
-#include "emit.h"
-#include "pack.h"
+#include "compiler/emit.h"
+#include "catalog/pack.h"
 
-#include "reconcile.h"
+#include "compiler/reconcile.h"
 
 #include <perfmon/pfmlib.h>
 #include <sqlite3.h>

@@ -4,7 +4,7 @@
 #ifndef PMUDB_COMPILER_EMIT_H
 #define PMUDB_COMPILER_EMIT_H
 
-#include "model.h"
+#include "compiler/model.h"
 
 struct emit_stats {
 	long pmus, events, umasks;		/* as libpfm counts them: per PMU */

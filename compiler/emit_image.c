@@ -4,7 +4,7 @@
  * behind an index.  It is made from the catalog file, not from the model,
  * so that it says exactly what the catalog linked beside it says.
  */
-#include "emit_image.h"
+#include "compiler/emit_image.h"
 
 #include <errno.h>
 #include <sqlite3.h>
@@ -15,12 +15,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "out_target.h"
-#include "../db/catalog_file.h"
-#include "../db/image.h"
-#include "../db/packed.h"
-#include "../db/unpack.h"
-#include "xalloc.h"
+#include "compiler/out_target.h"
+#include "catalog/catalog_file.h"
+#include "catalog/image.h"
+#include "catalog/packed.h"
+#include "catalog/unpack.h"
+#include "compiler/xalloc.h"
 
 /* Blobs start on this boundary: a reader's first touch of one is one line. */
 #define IMAGE_ALIGN 64

@@ -8,7 +8,7 @@
  * uncore): a PMU a broad glob put among PMUs of the other kind (an L3
  * PMU caught by "amd64_*") is listed too.
  */
-#include "family_check.h"
+#include "compiler/family_check.h"
 
 #include <ctype.h>
 #include <stdlib.h>

@@ -6,7 +6,7 @@
 
 #include <stdio.h>
 
-#include "model.h"
+#include "compiler/model.h"
 
 /* 0 when every PMU has a family.  Otherwise writes one line per PMU
  * without one to OUT (all of them, numbered boxes of one kind on one

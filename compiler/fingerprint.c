@@ -2,7 +2,7 @@
  * fingerprint.c - see fingerprint.h.  Each value is hashed with a
  * separator after it, so that "ab","c" and "a","bc" differ.
  */
-#include "fingerprint.h"
+#include "compiler/fingerprint.h"
 
 #include <inttypes.h>
 #include <stdio.h>

@@ -10,7 +10,7 @@
 #ifndef PMUDB_COMPILER_FINGERPRINT_H
 #define PMUDB_COMPILER_FINGERPRINT_H
 
-#include "model.h"
+#include "compiler/model.h"
 
 /* Everything ingested from libpfm's API: PMUs, events, unit masks and
  * modifiers with their codes, flags and descriptions (the libpfm PMUs of

@@ -7,7 +7,7 @@
  * (PFM_OS_PERF_EVENT_EXT), so the perf modifiers (u, k, precise, period ...)
  * come with each event, as users of pfm_get_os_event_encoding see them.
  */
-#include "ingest.h"
+#include "compiler/ingest.h"
 
 #include <dlfcn.h>
 #include <limits.h>
@@ -90,18 +90,17 @@ static int ingest_event(struct pmu *p, int idx, char *err, size_t errlen)
 
 /*
  * pfm_get_version() answers 4.0 for every 4.x release, so the version comes
- * from the file name of the loaded library (libpfm.so.4.13.0), or the API's
- * answer when the name has none.
+ * from the file name of the shared library installed beside the archive the
+ * compiler links (libpfm.so.4.13.0; mk/build.mk passes its real path as
+ * LIBPFM_SHARED), or the API's answer when the name has none.
  */
 static char *libpfm_version(void)
 {
-	Dl_info info;
-	char path[PATH_MAX];
-	if (dladdr((void *)pfm_initialize, &info) && info.dli_fname && realpath(info.dli_fname, path)) {
-		const char *so = strstr(path, ".so.");
-		if (so && strchr(so + 4, '.'))
-			return xstrdup(so + 4);
-	}
+#ifdef LIBPFM_SHARED
+	const char *so = strstr(LIBPFM_SHARED, ".so.");
+	if (so && strchr(so + 4, '.'))
+		return xstrdup(so + 4);
+#endif
 	unsigned v = (unsigned)pfm_get_version();
 	return xprintf("%u.%u", PFM_MAJ_VERSION(v), PFM_MIN_VERSION(v));
 }

@@ -6,7 +6,7 @@
 
 #include <stddef.h>
 
-#include "model.h"
+#include "compiler/model.h"
 
 /* libpfm must be initialised.  Returns 0, or -1 with a message in ERR. */
 int ingest_libpfm(struct model *m, char *err, size_t errlen);

@@ -28,19 +28,19 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "derive.h"
-#include "emit.h"
-#include "family_check.h"
-#include "fingerprint.h"
-#include "emit_image.h"
-#include "ingest.h"
-#include "model.h"
-#include "out_target.h"
-#include "reconcile.h"
-#include "tables.h"
-#include "twins.h"
-#include "vendor_build.h"
-#include "vendor_tree.h"
+#include "compiler/derive.h"
+#include "compiler/emit.h"
+#include "compiler/family_check.h"
+#include "compiler/fingerprint.h"
+#include "compiler/emit_image.h"
+#include "compiler/ingest.h"
+#include "compiler/model.h"
+#include "compiler/out_target.h"
+#include "compiler/reconcile.h"
+#include "compiler/tables.h"
+#include "compiler/twins.h"
+#include "compiler/vendor_build.h"
+#include "compiler/vendor_tree.h"
 
 #define EXIT_BUILD_FAILED 1
 #define EXIT_USAGE 2

@@ -5,7 +5,7 @@
  * something it can recover from, so the allocators here abort with a message
  * instead of making every caller check.
  */
-#include "model.h"
+#include "compiler/model.h"
 
 #include <fnmatch.h>
 #include <stdarg.h>

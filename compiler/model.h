@@ -10,7 +10,7 @@
 #ifndef PMUDB_COMPILER_MODEL_H
 #define PMUDB_COMPILER_MODEL_H
 
-#include "xalloc.h"
+#include "compiler/xalloc.h"
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>

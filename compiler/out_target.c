@@ -6,7 +6,7 @@
  * its file.  So the target is checked before any work, and a missing or
  * read-only directory is found before the build rather than after it.
  */
-#include "out_target.h"
+#include "compiler/out_target.h"
 
 #include <errno.h>
 #include <libgen.h>
@@ -16,7 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "xalloc.h"
+#include "compiler/xalloc.h"
 
 /* Whether the file at PATH is INPUT, or a table in the directory INPUT. */
 static bool is_input(const char *path, const struct stat *sb, const char *input)

@@ -1,7 +1,7 @@
 /*
  * probe.c - one call to libpfm's encoder, with its fstr split into tokens.
  */
-#include "probe.h"
+#include "compiler/probe.h"
 
 #include <stdlib.h>
 #include <string.h>

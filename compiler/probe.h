@@ -13,7 +13,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "model.h"
+#include "compiler/model.h"
 
 #define PROBE_MAX_TOKENS 64
 

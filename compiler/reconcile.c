@@ -17,7 +17,7 @@
  * override corrects), never matched by encoding, since the catalog no
  * longer encodes it as libpfm does.
  */
-#include "reconcile.h"
+#include "compiler/reconcile.h"
 
 #include <fnmatch.h>
 #include <perfmon/pfmlib.h>
@@ -26,8 +26,8 @@
 #include <string.h>
 #include <strings.h>
 
-#include "probe.h"
-#include "vendor_events.h"
+#include "compiler/probe.h"
+#include "compiler/vendor_events.h"
 
 /* The libpfm name of string S of P: "EVENT" or "EVENT:UMASK". */
 static char *string_name(const struct pmu *p, const struct pmu_string *s)

@@ -5,7 +5,7 @@
 #ifndef PMUDB_COMPILER_RECONCILE_H
 #define PMUDB_COMPILER_RECONCILE_H
 
-#include "model.h"
+#include "compiler/model.h"
 
 /* For every libpfm PMU a vendor_pmus entry gives a vendor list: compares
  * libpfm's encodings with the vendor's, name by name and by encoding,

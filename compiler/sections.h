@@ -5,8 +5,8 @@
 #ifndef PMUDB_COMPILER_SECTIONS_H
 #define PMUDB_COMPILER_SECTIONS_H
 
-#include "model.h"
-#include "yaml_doc.h"
+#include "compiler/model.h"
+#include "compiler/yaml_doc.h"
 
 /* Each gets the list under its key; returns 0, or -1 with d->error set. */
 int families_apply(struct ydoc *d, yaml_node_t *list, struct model *m);

@@ -3,9 +3,10 @@
  *
  * libpfm finds the perf_event_attr.type of uncore (and some core) PMUs by
  * reading /sys/bus/event_source/devices/NAME/type, and its public API does
- * not say which NAME.  This file defines fopen(): because the compiler is
- * the executable, its definition takes precedence over libc's for the calls
- * libpfm.so makes.  Such a read is answered with a made-up type number that
+ * not say which NAME.  The compiler links a copy of libpfm's static archive
+ * whose calls to fopen() call sysfs_spy_fopen() instead (mk/build.mk makes
+ * it with objcopy --redefine-sym): libpfm's calls alone, never another
+ * caller's.  Such a read is answered with a made-up type number that
  * stands for NAME, so that
  *   - the compiler learns NAME from the type libpfm puts in the attr, and
  *   - every PMU encodes the same way whatever the build host has in sysfs,
@@ -13,9 +14,8 @@
  * Every other path goes to the real fopen.  While told the PMU is absent,
  * such a read fails as on a machine without it.
  */
-#include "sysfs_spy.h"
+#include "compiler/sysfs_spy.h"
 
-#include <dlfcn.h>
 #include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -65,7 +65,7 @@ const char *sysfs_spy_name(int type)
 	return name;
 }
 
-FILE *fopen(const char *path, const char *mode)
+FILE *sysfs_spy_fopen(const char *path, const char *mode)
 {
 	size_t plen = strlen(SYSFS_PREFIX), slen = strlen(SYSFS_SUFFIX);
 	size_t len = strlen(path);
@@ -90,8 +90,5 @@ FILE *fopen(const char *path, const char *mode)
 			return f;
 		}
 	}
-
-	FILE *(*real_fopen)(const char *, const char *) =
-		(FILE *(*)(const char *, const char *))dlsym(RTLD_NEXT, "fopen");
-	return real_fopen ? real_fopen(path, mode) : NULL;
+	return fopen(path, mode);
 }

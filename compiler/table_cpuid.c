@@ -23,7 +23,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "sections.h"
+#include "compiler/sections.h"
 
 static const char *const cpuid_keys[] = { "vendor", "family", "model", "stepping", "pmus", "fallback", "why", NULL };
 

@@ -24,7 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sections.h"
+#include "compiler/sections.h"
 
 static const char *const keys[] = { "pmu", "event", "umask", "kind", "why", "libpfm_only", NULL };
 

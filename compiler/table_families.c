@@ -19,8 +19,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../db/family_encoders.h"
-#include "sections.h"
+#include "catalog/families.h"
+#include "compiler/sections.h"
 
 static const char *const family_keys[] = { "family", "group", "pmus", "why", NULL };
 

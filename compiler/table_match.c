@@ -2,7 +2,7 @@
  * table_match.c - PMU names and globs in the tables, resolved against the
  * model, for the section loaders.
  */
-#include "sections.h"
+#include "compiler/sections.h"
 
 #include <stdlib.h>
 #include <string.h>

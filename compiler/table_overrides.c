@@ -36,9 +36,9 @@
 #include <string.h>
 #include <strings.h>
 
-#include "../db/catalog_limits.h"
-#include "../db/family_encoders.h"
-#include "sections.h"
+#include "catalog/limits.h"
+#include "catalog/families.h"
+#include "compiler/sections.h"
 
 static const char *const override_keys[] = {
 	"action", "pmu", "event", "umask", "description", "code", "select", "hardwire", "config1", "default", "alias",

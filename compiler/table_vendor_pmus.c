@@ -34,7 +34,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "sections.h"
+#include "compiler/sections.h"
 
 static const char *const keys[] = {
 	"uarch", "unit", "pmu", "like", "family", "group", "sysfs", "modifiers", "cpus", "description", "why", NULL

@@ -3,14 +3,14 @@
  * to its loader: one section at a time across every file, in the order of
  * tables.h.
  */
-#include "tables.h"
+#include "compiler/tables.h"
 
 #include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
-#include "sections.h"
+#include "compiler/sections.h"
 
 static const struct {
 	const char *key;

@@ -19,7 +19,7 @@
 #ifndef PMUDB_COMPILER_TABLES_H
 #define PMUDB_COMPILER_TABLES_H
 
-#include "model.h"
+#include "compiler/model.h"
 
 enum tables_phase { TABLES_BEFORE_DERIVE, TABLES_AFTER_DERIVE };
 

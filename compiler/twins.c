@@ -6,7 +6,7 @@
  * encoder reads or the catalog stores, not on names: a PMU's own name,
  * description and libpfm index differ between twins and do not count.
  */
-#include "twins.h"
+#include "compiler/twins.h"
 
 #include <stdlib.h>
 

@@ -6,7 +6,7 @@
 #ifndef PMUDB_COMPILER_TWINS_H
 #define PMUDB_COMPILER_TWINS_H
 
-#include "model.h"
+#include "compiler/model.h"
 
 /* The first PMU before P in M whose ingested table is P's (events, unit
  * masks, modifiers, descriptions and codes alike) with the same family,

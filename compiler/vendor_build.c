@@ -8,7 +8,7 @@
  * family).  Where the like PMU has a libpfm name for the same encoding, the
  * new PMU answers to that name too, and takes its default unit mask.
  */
-#include "vendor_build.h"
+#include "compiler/vendor_build.h"
 
 #include <perfmon/pfmlib.h>
 #include <regex.h>
@@ -17,8 +17,8 @@
 #include <string.h>
 #include <strings.h>
 
-#include "probe.h"
-#include "vendor_events.h"
+#include "compiler/probe.h"
+#include "compiler/vendor_events.h"
 
 /* ---- names libpfm users already type ------------------------------------- */
 

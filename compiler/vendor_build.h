@@ -5,7 +5,7 @@
 #ifndef PMUDB_COMPILER_VENDOR_BUILD_H
 #define PMUDB_COMPILER_VENDOR_BUILD_H
 
-#include "model.h"
+#include "compiler/model.h"
 
 /* Fills every PMU the vendor_pmus section made (after derive: it takes the
  * measured rules of its 'like' PMU), and adds the mapfile rows of every

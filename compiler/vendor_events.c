@@ -19,7 +19,7 @@
  * Used for the PMUs made from a vendor list (vendor_build.c) and for the
  * vendor-only events added to libpfm's PMUs (reconcile.c).
  */
-#include "vendor_events.h"
+#include "compiler/vendor_events.h"
 
 #include <perfmon/pfmlib.h>
 #include <stdio.h>

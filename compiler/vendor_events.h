@@ -6,7 +6,7 @@
 #ifndef PMUDB_COMPILER_VENDOR_EVENTS_H
 #define PMUDB_COMPILER_VENDOR_EVENTS_H
 
-#include "model.h"
+#include "compiler/model.h"
 
 #define MSR_OFFCORE_0 0x1a6
 #define MSR_OFFCORE_1 0x1a7

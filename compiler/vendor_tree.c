@@ -13,7 +13,7 @@
  * at the line of the event's name.  Uncore events and metrics are left out:
  * the catalog takes core events from the vendors (uncore comes from libpfm).
  */
-#include "vendor_tree.h"
+#include "compiler/vendor_tree.h"
 
 #include <ctype.h>
 #include <dirent.h>
@@ -26,8 +26,8 @@
 #include <strings.h>
 #include <sys/stat.h>
 
-#include "number.h"
-#include "../db/errors.h"
+#include "compiler/number.h"
+#include "catalog/errors.h"
 
 /* One JSON file being read, for error positions. */
 struct source {

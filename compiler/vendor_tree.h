@@ -7,7 +7,7 @@
 #ifndef PMUDB_COMPILER_VENDOR_TREE_H
 #define PMUDB_COMPILER_VENDOR_TREE_H
 
-#include "model.h"
+#include "compiler/model.h"
 
 /* Reads every core event of every µarch that the tree's mapfiles name into
  * m->uarchs.  Returns 0, or -1 with *error malloc'd, "FILE:LINE:COLUMN: what

@@ -1,7 +1,7 @@
 /*
  * yaml_doc.c - see yaml_doc.h.
  */
-#include "yaml_doc.h"
+#include "compiler/yaml_doc.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -10,9 +10,9 @@
 #include <string.h>
 #include <strings.h>
 
-#include "number.h"
-#include "model.h"
-#include "../db/errors.h"
+#include "compiler/number.h"
+#include "compiler/model.h"
+#include "catalog/errors.h"
 
 static int fail_at(struct ydoc *d, yaml_mark_t mark, const char *fmt, va_list ap)
 {

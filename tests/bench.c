@@ -50,8 +50,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "corpus.h"
-#include "libpfm_ask.h"
+#include "tests/corpus.h"
+#include "tests/libpfm_ask.h"
 #include "pmudb.h"
 
 /* ---- the corpus, by family group ------------------------------------------ */

@@ -2,10 +2,10 @@
  * corpus.c - the strings the differential harness and the benchmark use,
  * built from libpfm's own enumeration (see corpus.h).
  */
-#include "corpus.h"
+#include "tests/corpus.h"
 
 #include <perfmon/pfmlib_perf_event.h>
-#include "libpfm_ask.h"
+#include "tests/libpfm_ask.h"
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>

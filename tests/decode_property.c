@@ -21,7 +21,7 @@
 
 #include <perfmon/pfmlib.h>
 
-#include "corpus.h"
+#include "tests/corpus.h"
 #include "pmudb.h"
 
 struct state {

@@ -2,7 +2,7 @@
  * floors.c - reading, checking and writing the harness's per-PMU floors
  * (see floors.h).
  */
-#include "floors.h"
+#include "tests/floors.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -42,10 +42,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "../compiler/sysfs_spy.h"
-#include "corpus.h"
-#include "floors.h"
-#include "libpfm_ask.h"
+#include "compiler/sysfs_spy.h"
+#include "tests/corpus.h"
+#include "tests/floors.h"
+#include "tests/libpfm_ask.h"
 #include "pmudb.h"
 
 #define MAX_SHOWN 5

@@ -1,7 +1,7 @@
 /*
  * libpfm_ask.c - see libpfm_ask.h.
  */
-#include "libpfm_ask.h"
+#include "tests/libpfm_ask.h"
 
 #include <string.h>
 

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "libpfm_ask.h"
+#include "tests/libpfm_ask.h"
 
 int main(void)
 {

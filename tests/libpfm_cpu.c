@@ -1,7 +1,7 @@
 /*
  * libpfm_cpu.c - see libpfm_cpu.h.
  */
-#include "libpfm_cpu.h"
+#include "tests/libpfm_cpu.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,7 +9,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
-#include "testlib.h"
+#include "tests/testlib.h"
 
 #define QEMU_X86 "/usr/bin/qemu-x86_64-static"
 

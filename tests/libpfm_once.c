@@ -2,7 +2,7 @@
  * libpfm_once.c - the baseline of the process benchmark: a program that
  * initialises libpfm and encodes one event, as a tool using libpfm would.
  */
-#include "libpfm_ask.h"
+#include "tests/libpfm_ask.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

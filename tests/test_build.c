@@ -24,7 +24,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "testlib.h"
+#include "tests/testlib.h"
 
 static char *tmp, *compiler, *catalog;
 

@@ -20,7 +20,7 @@
 #include <sys/stat.h>
 #include <cmocka.h>
 
-#include "testlib.h"
+#include "tests/testlib.h"
 
 static sqlite3 *db;
 

@@ -18,7 +18,7 @@
 #include <cmocka.h>
 
 #include "pmudb.h"
-#include "testlib.h"
+#include "tests/testlib.h"
 
 static char *pmudb, *tmp;
 

@@ -17,7 +17,7 @@
 #include <jansson.h>
 
 #include "pmudb.h"
-#include "testlib.h"
+#include "tests/testlib.h"
 
 static char *pmudb, *tmp;
 static pmudb_t *db;

@@ -21,10 +21,10 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "libpfm_ask.h"
-#include "libpfm_cpu.h"
+#include "tests/libpfm_ask.h"
+#include "tests/libpfm_cpu.h"
 #include "pmudb.h"
-#include "testlib.h"
+#include "tests/testlib.h"
 
 #define FIXTURES "tests/fixtures/cpuinfo/"
 

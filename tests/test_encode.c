@@ -18,11 +18,11 @@
 #include <sys/mman.h>
 #include <cmocka.h>
 
-#include "catalog.h"
-#include "libpfm_ask.h"
-#include "pages.h"
+#include "catalog/catalog.h"
+#include "tests/libpfm_ask.h"
+#include "catalog/pages.h"
 #include "pmudb.h"
-#include "testlib.h"
+#include "tests/testlib.h"
 
 static pmudb_t *db;
 static char *tmp;

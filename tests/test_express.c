@@ -24,11 +24,11 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "bare.h"
-#include "express.h"
-#include "intake.h"
+#include "runtime/encode/bare.h"
+#include "runtime/fast/express.h"
+#include "runtime/fast/intake.h"
 #include "pmudb.h"
-#include "testlib.h"
+#include "tests/testlib.h"
 
 static pmudb_t *db;
 

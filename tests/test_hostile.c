@@ -20,9 +20,9 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "../compiler/pack.h"
+#include "catalog/pack.h"
 #include "pmudb.h"
-#include "testlib.h"
+#include "tests/testlib.h"
 
 static char *tmp, *good;
 static int cases;

@@ -19,7 +19,7 @@
 #include <sys/stat.h>
 #include <cmocka.h>
 
-#include "testlib.h"
+#include "tests/testlib.h"
 
 static char *tmp;
 

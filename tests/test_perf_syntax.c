@@ -26,7 +26,7 @@
 #include <cmocka.h>
 
 #include "pmudb.h"
-#include "testlib.h"
+#include "tests/testlib.h"
 
 #define MAX_SAMPLE 4096
 

@@ -32,7 +32,7 @@
 #include <jansson.h>
 
 #include "pmudb.h"
-#include "testlib.h"
+#include "tests/testlib.h"
 
 /* Sleeps (a context switch, no CPU time) and spins (CPU time). */
 #define SLEEP_AND_SPIN "sleep 0.2; i=0; while [ $i -lt 20000 ]; do i=$((i+1)); done"

@@ -24,7 +24,7 @@
 #include <cmocka.h>
 
 #include "pmudb.h"
-#include "testlib.h"
+#include "tests/testlib.h"
 
 #define FIXTURES "tests/fixtures/cpuinfo/"
 #define SKYLAKE FIXTURES "skylake_i7_6700.txt"

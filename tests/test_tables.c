@@ -20,9 +20,9 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "libpfm_ask.h"
+#include "tests/libpfm_ask.h"
 #include "pmudb.h"
-#include "testlib.h"
+#include "tests/testlib.h"
 
 #define BAD_DIR "tests/fixtures/tables/bad"
 

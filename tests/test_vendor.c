@@ -28,10 +28,10 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "libpfm_ask.h"
+#include "tests/libpfm_ask.h"
 #include "pmudb.h"
-#include "testlib.h"
-#include "vendor_json.h"
+#include "tests/testlib.h"
+#include "tests/vendor_json.h"
 
 #define FIXTURES "tests/fixtures/pmu-events"
 

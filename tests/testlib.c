@@ -1,7 +1,7 @@
 /*
  * testlib.c - see testlib.h.
  */
-#include "testlib.h"
+#include "tests/testlib.h"
 
 #include "pmudb.h"
 

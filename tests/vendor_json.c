@@ -2,7 +2,7 @@
  * vendor_json.c - what a vendor's JSON entry says, computed by the tests
  * themselves from its fields (see vendor_json.h).
  */
-#include "vendor_json.h"
+#include "tests/vendor_json.h"
 
 #include <dirent.h>
 #include <setjmp.h>

@@ -1,13 +1,13 @@
 /*
  * browse.c - see browse.h.
  */
-#include "browse.h"
+#include "tests/fuzz/browse.h"
 
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "fuzz.h"
+#include "tests/fuzz/fuzz.h"
 
 /* Bounds per input: the seed catalog's PMUs have at most 8 events each. */
 #define MAX_PMUS 16

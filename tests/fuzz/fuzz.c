@@ -1,7 +1,7 @@
 /*
  * fuzz.c - helpers for the fuzz targets (fuzz.h).
  */
-#include "fuzz.h"
+#include "tests/fuzz/fuzz.h"
 
 #include <errno.h>
 #include <fcntl.h>

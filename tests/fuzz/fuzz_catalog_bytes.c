@@ -10,8 +10,8 @@
  */
 #include <string.h>
 
-#include "browse.h"
-#include "fuzz.h"
+#include "tests/fuzz/browse.h"
+#include "tests/fuzz/fuzz.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -27,10 +27,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../compiler/pack.h"
-#include "browse.h"
-#include "catalog.h"
-#include "fuzz.h"
+#include "catalog/pack.h"
+#include "tests/fuzz/browse.h"
+#include "catalog/catalog.h"
+#include "tests/fuzz/fuzz.h"
 
 #define MAX_EDITS 16
 #define MAX_COLUMNS 40

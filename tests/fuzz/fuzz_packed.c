@@ -16,10 +16,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "catalog.h"
-#include "fuzz.h"
-#include "packed.h"
-#include "unpack.h"
+#include "catalog/catalog.h"
+#include "tests/fuzz/fuzz.h"
+#include "catalog/packed.h"
+#include "catalog/unpack.h"
 
 static void table(unsigned char *blob, size_t size)
 {
@@ -30,7 +30,7 @@ static void table(unsigned char *blob, size_t size)
 			fuzz_fail("a table of %d events and %d sets", t.nevents, t.nsets);
 		for (int e = 0; e < t.nevents; e++) {
 			struct event *ev = NULL;
-			if (unpack_event(&t, e, PLM_ALL, &ev, &why))
+			if (unpack_event(&t, e, &ev, &why))
 				continue;
 			if (!ev || !ev->name || !ev->modifiers || ev->numasks < 0 || ev->numasks > MAX_UMASKS
 			    || ev->modifiers->count > MAX_MODIFIERS)

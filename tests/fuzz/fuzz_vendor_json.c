@@ -20,9 +20,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../compiler/model.h"
-#include "../../compiler/vendor_tree.h"
-#include "fuzz.h"
+#include "compiler/model.h"
+#include "compiler/vendor_tree.h"
+#include "tests/fuzz/fuzz.h"
 
 static const char x86_map[] = "Family-model,Version,Filename,EventType\nGenuineIntel-6-55,v1,u,core\n";
 static const char arm_map[] = "Family-model,Version,Filename,EventType\n0x00000000410fd490,v1,v/c,core\n";

@@ -28,11 +28,11 @@
 #include <string.h>
 #include <strings.h>
 
-#include "../../compiler/family_check.h"
-#include "../../compiler/model.h"
-#include "../../compiler/sections.h"
-#include "../../compiler/tables.h"
-#include "fuzz.h"
+#include "compiler/family_check.h"
+#include "compiler/model.h"
+#include "compiler/sections.h"
+#include "compiler/tables.h"
+#include "tests/fuzz/fuzz.h"
 #include "pmudb.h"
 
 static pmudb_t *db;

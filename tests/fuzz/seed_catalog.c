@@ -27,8 +27,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../../compiler/pack.h"
-#include "packed.h"
+#include "catalog/pack.h"
+#include "catalog/packed.h"
 
 static sqlite3 *db;
 

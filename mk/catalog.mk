@@ -1,0 +1,30 @@
+# mk/catalog.mk - the catalog: the vendors' tree (Debian's, extracted once,
+# or PMU_EVENTS), build/pmudb.db, and the image of its blobs that the
+# library links beside it.
+
+KERNEL_SOURCE := /usr/src/linux-source-6.12.tar.xz
+PMU_EVENTS_CACHE := build/pmu-events
+
+# The vendor tree: Debian's, extracted once (about 10 s), or PMU_EVENTS.
+ifeq ($(PMU_EVENTS),)
+PMU_EVENTS_DIR := $(PMU_EVENTS_CACHE)/arch
+PMU_EVENTS_DEPS := $(PMU_EVENTS_CACHE)/.extracted
+$(PMU_EVENTS_CACHE)/.extracted: $(KERNEL_SOURCE) | deps
+	rm -rf $(PMU_EVENTS_CACHE) && mkdir -p $(PMU_EVENTS_CACHE)
+	tar -xJf $(KERNEL_SOURCE) -C $(PMU_EVENTS_CACHE) --strip-components=4 \
+		linux-source-6.12/tools/perf/pmu-events
+	touch $@
+$(KERNEL_SOURCE): | deps
+else
+PMU_EVENTS_DIR := $(PMU_EVENTS)
+PMU_EVENTS_DEPS := $(shell find $(PMU_EVENTS) -name '*.json' -o -name '*.csv' 2>/dev/null)
+endif
+
+# Not deleted on error: a failed build keeps the previous catalog.
+$(BUILD)/pmudb.db: $(BUILD)/pmudb-build $(wildcard tables/*.yaml) $(PMU_EVENTS_DEPS)
+	$(BUILD)/pmudb-build --tables tables --pmu-events $(PMU_EVENTS_DIR) --out $@
+
+# The built-in catalog's blobs, unpacked, which the library reads in place
+# (catalog/image.h): a one-event process opens no SQLite.
+$(BUILD)/pmudb.image: $(BUILD)/pmudb.db $(BUILD)/pmudb-build
+	$(BUILD)/pmudb-build --image-of $< --out $@

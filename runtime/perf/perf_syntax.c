@@ -1,0 +1,199 @@
+/*
+ * perf_syntax.c - an encoding written as perf's event syntax, what
+ * `perf stat -e` and `perf record -e` take (pmudb_perf_syntax).
+ *
+ * perf names a generic hardware event (type 0) and a generic cache event
+ * (type 3) by its own symbols, not by a PMU: `cycles:u`,
+ * `L1-dcache-load-misses`.  The numbers are the kernel's ABI
+ * (enum perf_hw_id, perf_hw_cache_id, _op_id, _result_id in
+ * <linux/perf_event.h>); the names are perf's (tools/perf/util/parse-events.c
+ * event_symbols_hw, tools/perf/util/evsel.c evsel__hw_cache*, which also says
+ * which cache operations perf accepts).  Every other event is
+ * PMU/config=.../ with the PMU perf knows it by: the kernel PMU the
+ * encoding names, `software` for type 1, and for raw (type 4) core events
+ * `cpu` on x86 and, on Arm, the kernel's PMUv3 PMU (see arm_core_pmu).
+ */
+#include <dirent.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "catalog/catalog.h"
+#include "runtime/perf/encoding_check.h"
+
+#define TYPE_HARDWARE 0
+#define TYPE_SOFTWARE 1
+#define TYPE_HW_CACHE 3
+#define TYPE_RAW 4
+
+/* perf's first name for each generic hardware event, by config. */
+static const char *const hw_names[] = {
+	"cycles", "instructions", "cache-references", "cache-misses", "branch-instructions",
+	"branch-misses", "bus-cycles", "stalled-cycles-frontend", "stalled-cycles-backend", "ref-cycles",
+};
+
+/* perf's cache names by id, the operations it accepts for each (bit per
+ * op: read, write, prefetch), and the op names, singular and plural. */
+static const struct { const char *name; unsigned ops; } cache_names[] = {
+	{ "L1-dcache", 7 }, { "L1-icache", 5 }, { "LLC", 7 }, { "dTLB", 7 },
+	{ "iTLB", 1 }, { "branch", 1 }, { "node", 7 },
+};
+static const char *const cache_op[][2] = { { "load", "loads" }, { "store", "stores" }, { "prefetch", "prefetches" } };
+
+/* Appends to BUF (SIZE bytes) at *LEN; false once it no longer fits. */
+static bool put(char *buf, size_t size, size_t *len, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+static bool put(char *buf, size_t size, size_t *len, const char *fmt, ...)
+{
+	if (*len >= size)
+		return false;
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(buf + *len, size - *len, fmt, ap);
+	va_end(ap);
+	if (n < 0 || (size_t)n >= size - *len) {
+		*len = size;
+		return false;
+	}
+	*len += (size_t)n;
+	return true;
+}
+
+/* "L1-dcache-load-misses" for a type-3 config, or NULL where perf has no
+ * name (an id, op or result it does not know, or an op it refuses). */
+static const char *cache_name(uint64_t config, char *buf, size_t size)
+{
+	uint64_t id = config & 0xff, op = config >> 8 & 0xff, result = config >> 16 & 0xff;
+	if (config >> 24 || id >= sizeof(cache_names) / sizeof(cache_names[0]) || op > 2 || result > 1
+	    || !(cache_names[id].ops >> op & 1))
+		return NULL;
+	if (result)
+		snprintf(buf, size, "%s-%s-misses", cache_names[id].name, cache_op[op][0]);
+	else
+		snprintf(buf, size, "%s-%s", cache_names[id].name, cache_op[op][1]);
+	return buf;
+}
+
+static const char *devices_dir(void)
+{
+	const char *d = getenv("PMUDB_SYSFS_DEVICES");
+	return d && *d ? d : "/sys/bus/event_source/devices";
+}
+
+/*
+ * The kernel registers an Arm core PMU under a name of its own: on ACPI
+ * machines (every Arm server) "armv8_pmuv3_0" (drivers/perf/arm_pmu_acpi.c
+ * adds "_N" to the driver's base name), on device-tree machines the core's
+ * ("armv8_cortex_a72").  This machine's name when it has such a PMU, else
+ * the servers' one.
+ */
+static void arm_core_pmu(char *name, size_t size)
+{
+	snprintf(name, size, "armv8_pmuv3_0");
+	DIR *d = opendir(devices_dir());
+	if (!d)
+		return;
+	struct dirent *de;
+	char best[256] = "";
+	while ((de = readdir(d)))
+		if ((!strncmp(de->d_name, "armv8_", 6) || !strncmp(de->d_name, "armv9_", 6))
+		    && (!best[0] || strcmp(de->d_name, best) < 0))
+			snprintf(best, sizeof(best), "%s", de->d_name);
+	closedir(d);
+	if (best[0])
+		snprintf(name, size, "%s", best);
+}
+
+/* The PMU perf knows a raw or kernel-PMU encoding by, or NULL. */
+static const char *pmu_name(pmudb_t *db, const struct pmudb_encoding *e, char *buf, size_t size)
+{
+	if (e->sysfs_pmu[0])
+		return e->sysfs_pmu;
+	if (e->type == TYPE_SOFTWARE)
+		return "software";
+	if (e->type != TYPE_RAW)
+		return NULL;
+	int p = pmudb_find_pmu(db, e->pmu);
+	struct pmudb_pmu_info info;
+	if (p >= 0 && !pmudb_pmu_info(db, p, &info) && info.family && !strcmp(info.family, "arm_pmuv3")) {
+		arm_core_pmu(buf, size);
+		return buf;
+	}
+	return "cpu";
+}
+
+/* perf's modifiers: u or k when only one is counted, p per precise level,
+ * G for guest only. */
+static bool put_modifiers(char *buf, size_t size, size_t *len, const struct pmudb_encoding *e)
+{
+	char mods[16];
+	size_t n = 0;
+	if (e->exclude_user != e->exclude_kernel)
+		mods[n++] = e->exclude_user ? 'k' : 'u';
+	for (unsigned i = 0; i < e->precise_ip && i < 3; i++)
+		mods[n++] = 'p';
+	if (!e->exclude_guest && e->exclude_host)
+		mods[n++] = 'G';
+	mods[n] = '\0';
+	return put(buf, size, len, "%s", mods);
+}
+
+static bool put_sampling(char *buf, size_t size, size_t *len, const struct pmudb_encoding *e, bool first)
+{
+	if (!e->sample_period)
+		return true;
+	return put(buf, size, len, "%s%s=%llu", first ? "" : ",", e->freq ? "freq" : "period",
+		   (unsigned long long)e->sample_period);
+}
+
+/* cycles:u, cycles/period=1000/u */
+static int generic(const char *name, const struct pmudb_encoding *e, char *buf, size_t size, size_t *len)
+{
+	bool ok = put(buf, size, len, "%s", name);
+	if (e->sample_period)
+		ok = ok && put(buf, size, len, "/") && put_sampling(buf, size, len, e, true) && put(buf, size, len, "/");
+	else if (e->exclude_user != e->exclude_kernel || e->precise_ip || (!e->exclude_guest && e->exclude_host))
+		ok = ok && put(buf, size, len, ":");
+	return ok && put_modifiers(buf, size, len, e) ? 0 : -1;
+}
+
+int pmudb_perf_syntax(pmudb_t *db, const struct pmudb_encoding *e, char *buf, size_t size, struct pmudb_error *err)
+{
+	if (!db || !e || !buf || !size)
+		return set_error(err, PMUDB_ERR_INVAL, "%s: no catalog, encoding or buffer", pmudb_strerror(PMUDB_ERR_INVAL));
+	if (!encoding_names_end(e))
+		return set_error(err, PMUDB_ERR_INVAL, "%s: the encoding's PMU names do not end in their arrays",
+				 pmudb_strerror(PMUDB_ERR_INVAL));
+	size_t len = 0;
+	char name[256];
+	int r;
+	buf[0] = '\0';
+	if (e->type == TYPE_HARDWARE && !e->sysfs_pmu[0]) {
+		if (e->config >= sizeof(hw_names) / sizeof(hw_names[0]) || e->config1 || e->config2)
+			return set_error(err, PMUDB_ERR_NOTSUPP, "%s: perf has no name for generic hardware event %llu",
+					 pmudb_strerror(PMUDB_ERR_NOTSUPP), (unsigned long long)e->config);
+		r = generic(hw_names[e->config], e, buf, size, &len);
+	} else if (e->type == TYPE_HW_CACHE && !e->sysfs_pmu[0]) {
+		if (!cache_name(e->config, name, sizeof(name)) || e->config1 || e->config2)
+			return set_error(err, PMUDB_ERR_NOTSUPP, "%s: perf has no name for generic cache event 0x%llx",
+					 pmudb_strerror(PMUDB_ERR_NOTSUPP), (unsigned long long)e->config);
+		r = generic(name, e, buf, size, &len);
+	} else {
+		const char *pmu = pmu_name(db, e, name, sizeof(name));
+		if (!pmu)
+			return set_error(err, PMUDB_ERR_NOTSUPP, "%s: perf has no PMU name for perf_event_attr.type %d",
+					 pmudb_strerror(PMUDB_ERR_NOTSUPP), e->type);
+		bool ok = put(buf, size, &len, "%s/config=0x%llx", pmu, (unsigned long long)e->config);
+		if (e->config1)
+			ok = ok && put(buf, size, &len, ",config1=0x%llx", (unsigned long long)e->config1);
+		if (e->config2)
+			ok = ok && put(buf, size, &len, ",config2=0x%llx", (unsigned long long)e->config2);
+		ok = ok && put_sampling(buf, size, &len, e, false) && put(buf, size, &len, "/");
+		r = ok && put_modifiers(buf, size, &len, e) ? 0 : -1;
+	}
+	if (r)
+		return set_error(err, PMUDB_ERR_TOOSMALL, "%s: perf's syntax takes more than %zu bytes",
+				 pmudb_strerror(PMUDB_ERR_TOOSMALL), size);
+	return 0;
+}
