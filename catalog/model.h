@@ -15,18 +15,11 @@
 #include <stdint.h>
 
 #include "catalog/arena.h"
+#include "catalog/fields.h"
+#include "catalog/landings.h"
 #include "catalog/limits.h"
 #include "catalog/name_index.h"
 #include "pmudb.h"
-
-/* perf_event_attr fields (and raw code words) a modifier can land in. */
-enum field {
-	F_TYPE, F_CONFIG, F_CONFIG1, F_CONFIG2, F_SAMPLE_PERIOD, F_FREQ,
-	F_EXCLUDE_USER, F_EXCLUDE_KERNEL, F_EXCLUDE_HV, F_EXCLUDE_IDLE,
-	F_EXCLUDE_HOST, F_EXCLUDE_GUEST, F_PRECISE_IP, F_EXCLUSIVE, F_PINNED,
-	F_CPU, F_FLAGS, F_CODE0, F_CODE1, F_CODE2, F_CODE3, F_COUNT
-};
-int field_by_name(const char *name);	/* enum field, or -1 */
 
 /* The modifiers of libpfm's perf_events layer, which perf_layer.c applies
  * by kind; P_NONE for a PMU's own. */
@@ -63,6 +56,7 @@ struct modifier {
 	uint64_t shown;
 	bool inert_unless_implied;	/* lands only beside a unit mask implying it */
 	int shown_from;			/* fstr shows this modifier's bits, or -1 */
+	MODIFIER_PACKED_MEMBERS
 };
 
 /* Bit m of a modifier mask stands for the modifier at position m. */
@@ -128,8 +122,9 @@ struct umask {
 	/* the unit masks the equiv names, count first, resolved when read
 	 * (unpack.c's resolve_equiv); NULL: the encoder parses the equiv */
 	const uint16_t *expansion;
-	uint64_t filter_bits[2];	/* measured: config1, config2 bits it adds */
+	uint64_t filter_config1, filter_config2;	/* measured: config1, config2 bits it adds */
 	uint64_t config_bits;	/* measured: config bits it adds (families that measure config) */
+	UMASK_PACKED_MEMBERS
 };
 
 /* libpfm's refusal of a unit mask of group_a beside one of group_b: while
@@ -219,7 +214,7 @@ struct event {
 	uint32_t *pair_slots;	/* by pair_slot, index + 1 (unpack.c); NULL: no pairs */
 	struct pair_default *pairs;
 	uint16_t *pair_added;
-	uint64_t filter_base[2];	/* measured: config1, config2 bits of any encoding */
+	uint64_t filter_config1, filter_config2;	/* measured: config1, config2 bits of any encoding */
 	uint64_t filter_default;	/* measured: config1 bits only while no umask sets that filter */
 	uint64_t config_base;	/* measured: config bits of any encoding */
 	uint64_t raw_umask_max;	/* the widest raw unit mask it takes; 0: none */
@@ -227,6 +222,7 @@ struct event {
 	uint64_t no_modifiers;	/* bit m: perf modifier m refused non-zero with a
 				 * unit mask that takes no modifiers */
 	int *no_modifiers_error;	/* by modifier position: that refusal's error */
+	EVENT_PACKED_MEMBERS
 };
 
 /* Another name of an event; with ATTRS, the unit masks it stands for too

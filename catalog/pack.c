@@ -1,35 +1,26 @@
 /*
- * pack.c - writes the packed form (db/packed.h) of a catalog from its rows:
+ * pack.c - writes the packed form (packed.h) of a catalog from its rows:
  * one blob per event table, one PMU directory.  The blobs are read back from
  * the rows just written, so they say exactly what the rows say.
  *
  * With checking on (every build), each row is checked as the runtime would
  * check it and each blob is read back by the runtime's own reader
- * (db/unpack.c), the directory with the PMU rows it carries too: a
+ * (unpack.c), the directory with the PMU rows it carries too: a
  * catalog the runtime would refuse is never written.
  * Checking off writes whatever the rows say; the tests use that to make the
  * hostile catalogs the runtime must refuse.
  *
  * The records of an event table (packed.h gives the layout around them),
- * varints, "str" as packed.h says:
- *   a modifier set: count; per modifier: str name, str description, flags
- *     (MOD_*), default, min, max, shown, svarint range_error, svarint
- *     requires (-1 none), svarint refused_error, svarint shown_from (-1
- *     none), nlandings, (field, mask)...,
- *     npresence, (field, bits)..., nnonzero, (field, bits)...
- *   an event: str name, str equiv, code, flags (EV_*), [svarint perf_type
- *     when EV_HAS_PERF_TYPE], svarint bare_error, svarint bare_needs (-1
- *     none, else the modifier that lifts bare_error), raw_umask_max, set (0:
- *     none, else index
- *     + 1), filter_config1, filter_config2, filter_default, [config_base
- *     when EV_CONFIG_MEASURED], hidden (bit per modifier), svarint error per
- *     hidden bit, no_modifiers (bit per modifier: refused non-zero with a
- *     unit mask that takes none), svarint error per such bit, numasks,
- *     per unit mask: str name, str equiv, code, flags (UM_*), svarint group
- *       (-1 none), svarint single_error, filter_config1, filter_config2,
- *       [config_bits when UM_CONFIG_MEASURED], unlocks (bit per modifier),
- *       nadded, positions..., nimplied,
- *       (modifier, value, hardwired)...
+ * varints, "str" as packed.h says; "fields" is a row's fields of
+ * catalog/fields.h, as fields_write() writes them:
+ *   a modifier set: count; per modifier: fields, nlandings, (field,
+ *     mask)..., npresence, (field, bits)..., nnonzero, (field, bits)...
+ *   an event: fields, set (0: none, else index + 1), hidden (bit per
+ *     modifier), svarint error per hidden bit, no_modifiers (bit per
+ *     modifier: refused non-zero with a unit mask that takes none), svarint
+ *     error per such bit, numasks,
+ *     per unit mask: fields, unlocks (bit per modifier), nadded,
+ *       positions..., nimplied, (modifier, value, hardwired)...
  *     nbare, positions..., nrules, (svarint group_a, group_b, error,
  *       after_reading, third_lifts, svarint lifted_by (-1 none))...,
  *     npairs, (umask_a, umask_b, nadded, positions...)...
@@ -38,11 +29,13 @@
  */
 #include "catalog/pack.h"
 
+#include <assert.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "catalog/fields.h"
 #include "catalog/name_index.h"
 #include "catalog/packed.h"
 #include "catalog/unpack.h"
@@ -131,41 +124,52 @@ static int write_field_masks(struct packer *pk, const char *sql, int64_t set, in
 	return rows.failed ? fail(pk, "out of memory") : 0;
 }
 
+/* A statement selecting the position, then the packed fields of L (from
+ * table alias A), then EXTRA, of the rows of KEY = ?1, in order. */
+static sqlite3_stmt *query_fields(struct packer *pk, const struct field_list *l, const char *a, const char *extra,
+				  const char *key, int64_t id)
+{
+	sqlite3_str *q = sqlite3_str_new(pk->db);
+	sqlite3_str_appendf(q, "SELECT %s.position", a);
+	fields_select_packed(q, l, a);
+	sqlite3_str_appendf(q, "%s FROM %s %s WHERE %s = ?1 ORDER BY %s.position", extra, l->table, a, key, a);
+	char *sql = sqlite3_str_finish(q);
+	sqlite3_stmt *st = sql ? query(pk, sql, id) : NULL;
+	if (!sql)
+		fail(pk, "out of memory");
+	sqlite3_free(sql);
+	return st;
+}
+
+/* The packed fields of L from ST's columns from COL on, written. */
+static int write_fields(struct packer *pk, struct packed_writer *w, const struct field_list *l, sqlite3_stmt *st,
+			int col, const char *what, int64_t id, int n)
+{
+	union field_value row[64];
+	assert(l->count <= 64);
+	const char *fault = fields_from_sql(st, col, l, row, pk->check);
+	if (fault)
+		return fail(pk, "%s %lld: %s %d: %s", what, (long long)id, l->table, n, fault);
+	fields_write(w, &pk->pool, l, row);
+	return 0;
+}
+
 static int write_modifier_set(struct packer *pk, int64_t set)
 {
-	sqlite3_stmt *st = query(pk, "SELECT position, name, t.value, type, provider, default_value, probed, min_value,"
-				 " max_value, follows_plm, requires_position, refused_error, range_error, shown_value,"
-				 " inert_unless_implied, shown_from_position"
-				 " FROM modifier m LEFT JOIN text t ON t.id = m.description_id WHERE set_id = ?1"
-				 " ORDER BY position", set);
+	sqlite3_stmt *st = query_fields(pk, &modifier_field_list, "m", "", "set_id", set);
 	if (!st)
 		return -1;
 	struct packed_writer mods = { 0 };
 	int n = 0, r = 0;
 	while (!r && sqlite3_step(st) == SQLITE_ROW) {
-		if (pk->check && (integer(st, 0) != n || !text(st, 1) || !text(st, 2) || !text(st, 3) || !text(st, 4))) {
-			r = fail(pk, "modifier set %lld: modifier %d has a gap in positions or a NULL name, description,"
-				 " type or provider", (long long)set, n);
+		if (pk->check && integer(st, 0) != n) {
+			r = fail(pk, "modifier set %lld: modifier %d has a gap in positions", (long long)set, n);
 			break;
 		}
-		const char *type = text(st, 3), *provider = text(st, 4);
-		write_string(&mods, &pk->pool, text(st, 1));
-		write_string(&mods, &pk->pool, text(st, 2));
-		write_varint(&mods, (type && !strcmp(type, "int") ? MOD_INTEGER : 0u)
-			     | (provider && !strcmp(provider, "perf") ? MOD_FROM_PERF : 0u)
-			     | (integer(st, 6) ? MOD_PROBED : 0u) | (integer(st, 9) ? MOD_FOLLOWS_PLM : 0u)
-			     | (is_null(st, 13) ? 0u : MOD_HAS_SHOWN) | (integer(st, 14) ? MOD_INERT_UNLESS_IMPLIED : 0u));
-		write_varint(&mods, (uint64_t)integer(st, 5));
-		write_varint(&mods, (uint64_t)integer(st, 7));
-		write_varint(&mods, (uint64_t)integer(st, 8));
-		write_varint(&mods, (uint64_t)integer(st, 13));
-		write_svarint(&mods, integer(st, 12));
-		write_svarint(&mods, is_null(st, 10) ? -1 : integer(st, 10));
-		write_svarint(&mods, integer(st, 11));
-		write_svarint(&mods, is_null(st, 15) ? -1 : integer(st, 15));
+		r = write_fields(pk, &mods, &modifier_field_list, st, 1, "modifier set", set, n);
 		struct packed_writer saved = pk->w;
 		pk->w = mods;
-		r = write_field_masks(pk, "SELECT field, mask FROM modifier_landing WHERE set_id = ?1 AND position = ?2",
+		r = r || write_field_masks(pk, "SELECT field, mask FROM modifier_landing WHERE set_id = ?1 AND position = ?2",
 				      set, n)
 		    || write_field_masks(pk, "SELECT field, bits FROM modifier_presence WHERE set_id = ?1 AND position = ?2",
 					 set, n)
@@ -260,16 +264,7 @@ static int gather_umask_rows(struct packer *pk, int64_t event, struct umask_rows
 	return pk->error ? -1 : 0;
 }
 
-/* A unit mask has measured registers exactly when its event has. */
-static int check_measured(struct packer *pk, int64_t event, bool event_measured, sqlite3_stmt *st, int n)
-{
-	if (!pk->check || event_measured == !is_null(st, 14))
-		return 0;
-	return fail(pk, "event %lld: unit mask %d %s measured registers, its event %s", (long long)event, n,
-		    event_measured ? "lacks" : "has", event_measured ? "has them" : "not");
-}
-
-static int write_umasks(struct packer *pk, int64_t event, int numasks, bool measured)
+static int write_umasks(struct packer *pk, int64_t event, int numasks)
 {
 	struct umask_rows *u = calloc(1, sizeof(*u));
 	if (!u)
@@ -278,34 +273,15 @@ static int write_umasks(struct packer *pk, int64_t event, int numasks, bool meas
 	sqlite3_stmt *st = NULL;
 	int r = gather_umask_rows(pk, event, u);
 	if (!r)
-		st = query(pk, "SELECT position, name, equiv, code, is_default, retired, sets_event_select, filter_layout,"
-			   " code_is_filter, grp, single_error, filter_config1, filter_config2, takes_no_modifiers, config_bits,"
-			   " repeat_error"
-			   " FROM umask"
-			   " WHERE event_id = ?1 ORDER BY position", event);
+		st = query_fields(pk, &umask_field_list, "u", "", "event_id", event);
 	int n = 0;
 	while (!r && st && sqlite3_step(st) == SQLITE_ROW) {
 		if (integer(st, 0) != n || n >= numasks) {
 			r = fail(pk, "event %lld: unit-mask positions are not 0, 1, 2 ...", (long long)event);
 			break;
 		}
-		if ((r = check_measured(pk, event, measured, st, n)))
+		if ((r = write_fields(pk, &pk->w, &umask_field_list, st, 1, "event", event, n)))
 			break;
-		write_string(&pk->w, &pk->pool, text(st, 1));
-		write_string(&pk->w, &pk->pool, text(st, 2));
-		write_varint(&pk->w, (uint64_t)integer(st, 3));
-		write_varint(&pk->w, (integer(st, 4) ? UM_DEFAULT : 0u) | (integer(st, 5) ? UM_RETIRED : 0u)
-			     | (integer(st, 6) ? UM_SETS_EVENT_SELECT : 0u) | (integer(st, 7) ? UM_FILTER_LAYOUT : 0u)
-			     | (integer(st, 8) ? UM_CODE_IS_FILTER : 0u) | (integer(st, 13) ? UM_TAKES_NO_MODIFIERS : 0u)
-			     | (is_null(st, 14) ? 0u : UM_CONFIG_MEASURED) | (integer(st, 15) ? UM_REPEAT_REFUSED : 0u));
-		write_svarint(&pk->w, is_null(st, 9) ? -1 : integer(st, 9));
-		write_svarint(&pk->w, integer(st, 10));
-		write_varint(&pk->w, (uint64_t)integer(st, 11));
-		write_varint(&pk->w, (uint64_t)integer(st, 12));
-		if (!is_null(st, 14))
-			write_varint(&pk->w, (uint64_t)integer(st, 14));
-		if (integer(st, 15))
-			write_svarint(&pk->w, integer(st, 15));
 		write_varint(&pk->w, u->unlocks[n]);
 		write_varint(&pk->w, (uint64_t)u->nadded[n]);
 		write_bytes(&pk->w, u->added[n].data, u->added[n].len);
@@ -424,41 +400,27 @@ static int set_index(const int64_t *sets, int nsets, int64_t id)
 	return 0;
 }
 
-static int write_event(struct packer *pk, sqlite3_stmt *ev, const int64_t *sets, int nsets)
+/* The columns of write_events' statement before the fields. */
+enum { EV_ID, EV_POSITION, EV_SET, EV_NUMASKS, EV_FIELDS };
+
+static int write_event(struct packer *pk, sqlite3_stmt *ev, const int64_t *sets, int nsets, int n)
 {
-	int64_t id = integer(ev, 0);
-	bool has_type = !is_null(ev, 9), measured = !is_null(ev, 17);
-	write_string(&pk->w, &pk->pool, text(ev, 2));
-	write_string(&pk->w, &pk->pool, text(ev, 3));
-	write_varint(&pk->w, (uint64_t)integer(ev, 4));
-	write_varint(&pk->w, (integer(ev, 5) ? EV_PRECISE : 0u) | (integer(ev, 6) ? EV_RETIRED : 0u)
-		     | (integer(ev, 7) ? EV_UMASKS_IN_CONFIG1 : 0u) | (integer(ev, 8) ? EV_FILTERS_GIVEN : 0u)
-		     | (has_type ? EV_HAS_PERF_TYPE : 0u) | (integer(ev, 16) ? EV_DEFAULTS_KEEP_SELECT : 0u)
-		     | (measured ? EV_CONFIG_MEASURED : 0u) | (integer(ev, 19) ? EV_LAST_UMASK_WINS : 0u)
-		     | (integer(ev, 21) ? EV_RAW_LAYOUT_BIT0 : 0u));
-	if (has_type)
-		write_svarint(&pk->w, integer(ev, 9));
-	write_svarint(&pk->w, integer(ev, 10));
-	write_svarint(&pk->w, is_null(ev, 18) ? -1 : integer(ev, 18));
-	write_varint(&pk->w, (uint64_t)integer(ev, 20));
-	write_varint(&pk->w, is_null(ev, 11) ? 0 : (uint64_t)set_index(sets, nsets, integer(ev, 11)));
-	write_varint(&pk->w, (uint64_t)integer(ev, 12));
-	write_varint(&pk->w, (uint64_t)integer(ev, 13));
-	write_varint(&pk->w, (uint64_t)integer(ev, 14));
-	if (measured)
-		write_varint(&pk->w, (uint64_t)integer(ev, 17));
+	int64_t id = integer(ev, EV_ID);
+	if (write_fields(pk, &pk->w, &event_field_list, ev, EV_FIELDS, "event table", pk->table, n))
+		return -1;
+	write_varint(&pk->w, is_null(ev, EV_SET) ? 0 : (uint64_t)set_index(sets, nsets, integer(ev, EV_SET)));
 	if (write_modifier_bits(pk, "SELECT modifier_position, given_error FROM event_hidden_modifier"
 				" WHERE event_id = ?1 ORDER BY 1", id)
 	    || write_modifier_bits(pk, "SELECT modifier_position, error FROM event_no_modifier"
 				   " WHERE event_id = ?1 ORDER BY 1", id))
 		return -1;
-	int numasks = (int)integer(ev, 15);
+	int numasks = (int)integer(ev, EV_NUMASKS);
 	if (numasks > MAX_POSITIONS)
-		return fail(pk, "event %s has %d unit masks; pmudb reads at most %d", text(ev, 2), numasks,
+		return fail(pk, "event %s has %d unit masks; pmudb reads at most %d", text(ev, EV_FIELDS), numasks,
 			    MAX_POSITIONS);
 	write_varint(&pk->w, (uint64_t)numasks);
 	static const bool rule_signs[] = { true, true, true, false, false, true };
-	return write_umasks(pk, id, numasks, measured)
+	return write_umasks(pk, id, numasks)
 	       || write_list(pk, "SELECT umask_position FROM event_default WHERE event_id = ?1 ORDER BY 1", id, 1, NULL)
 	       || write_list(pk,
 			     "SELECT group_a, group_b, error, after_reading, third_lifts, coalesce(lifted_by, -1)"
@@ -471,19 +433,21 @@ static int write_event(struct packer *pk, sqlite3_stmt *ev, const int64_t *sets,
  * the array at OFFSETS. */
 static int write_events(struct packer *pk, const int64_t *sets, int nsets, size_t offsets)
 {
-	sqlite3_stmt *st = query(pk, "SELECT id, position, name, equiv, code, is_precise, retired, umasks_in_config1,"
-				 " filters_given, perf_type, bare_error, modifier_set_id, filter_config1, filter_config2,"
-				 " filter_default, (SELECT count(*) FROM umask u WHERE u.event_id = e.id), defaults_keep_select,"
-				 " config_base, bare_needs_position, last_umask_wins, raw_umask_max, raw_layout_bit0"
-				 " FROM event e"
-				 " WHERE table_id = ?1 ORDER BY position", pk->table);
+	sqlite3_str *q = sqlite3_str_new(pk->db);
+	sqlite3_str_appendall(q, "SELECT e.id, e.position, e.modifier_set_id,"
+			      " (SELECT count(*) FROM umask u WHERE u.event_id = e.id)");
+	fields_select_packed(q, &event_field_list, "e");
+	sqlite3_str_appendall(q, " FROM event e WHERE table_id = ?1 ORDER BY position");
+	char *sql = sqlite3_str_finish(q);
+	sqlite3_stmt *st = sql ? query(pk, sql, pk->table) : NULL;
+	sqlite3_free(sql);
 	int r = st ? 0 : -1, n = 0;
 	while (!r && sqlite3_step(st) == SQLITE_ROW) {
 		write_u32_at(&pk->w, offsets + 4 * (size_t)n, (uint32_t)pk->w.len);
-		if (pk->check && (integer(st, 1) != n || !text(st, 2)))
-			r = fail(pk, "event %d: positions are not 0, 1, 2 ... or a name is NULL", n);
+		if (pk->check && integer(st, EV_POSITION) != n)
+			r = fail(pk, "event %d: positions are not 0, 1, 2 ...", n);
 		else
-			r = write_event(pk, st, sets, nsets);
+			r = write_event(pk, st, sets, nsets, n);
 		n++;
 	}
 	sqlite3_finalize(st);

@@ -1,8 +1,8 @@
 /*
  * packed.h - the packed form of the catalog: what the encoder needs, one
- * blob per event table and one directory of the PMUs, written by the
- * compiler (compiler/pack.c) from the catalog's rows and read by the
- * runtime (db/unpack.c) without a query per row.
+ * blob per event table and one directory of the PMUs, written from the
+ * catalog's rows (catalog/pack.c, which the compiler runs) and read by the
+ * runtime (catalog/unpack.c) without a query per row.
  *
  * The rows stay the catalog's public face (docs/schema.md); the blobs are
  * their projection for the encoder, so that a one-event process reads one
@@ -24,12 +24,13 @@
  *       with a NUL.  Slots hash the lower-cased names (name_hash()) with
  *       linear probing; a slot holds a PMU index + 1, or 0.  A PMU named
  *       costs no query: a one-event process runs none but the table's.
- *   event table ("pmudbT5"): u32 nevents, u32 nsets, u32 pool_offset,
+ *   event table ("pmudbT6"): u32 nevents, u32 nsets, u32 pool_offset,
  *       u32 event_offset[nevents], u32 set_offset[nsets], then the records
- *       those offsets point at, in the fields compiler/pack.c lists, then
+ *       those offsets point at, as catalog/pack.c lists them (their fields
+ *       as catalog/fields.h declares them), then
  *       the string pool up to the end: every string of the records once,
  *       each NUL-terminated (the pool ends with a NUL).
- *   aliases ("pmudbA3"): a stream of the table's aliases (compiler/pack.c).
+ *   aliases ("pmudbA3"): a stream of the table's aliases (catalog/pack.c).
  *
  * The offsets let the runtime decode one event, not the table.
  * In the streams, integers are LEB128 varints (signed ones zigzagged).  A
@@ -45,7 +46,7 @@
 
 #define PACKED_HEADER 8		/* the magic */
 #define PACKED_DIRECTORY_MAGIC "pmudbD5"	/* 8 bytes with the NUL */
-#define PACKED_TABLE_MAGIC "pmudbT5"
+#define PACKED_TABLE_MAGIC "pmudbT6"
 #define PACKED_ALIASES_MAGIC "pmudbA3"
 #define PACKED_MAX_SIZE (64u << 20)	/* of a blob, unpacked */
 /* The bytes past its end an unpacked blob can be read, zeros: a name in
@@ -56,20 +57,6 @@
 /* Limits of what a packed table may hold; a blob past them is refused. */
 #define PACKED_MAX_EVENTS 65535
 #define PACKED_MAX_PMUS 65535
-
-/* Bits of the flag words in the streams. */
-enum {
-	MOD_INTEGER = 1, MOD_FROM_PERF = 2, MOD_PROBED = 4, MOD_FOLLOWS_PLM = 8, MOD_HAS_SHOWN = 16,
-	MOD_INERT_UNLESS_IMPLIED = 32,
-};
-enum {
-	EV_PRECISE = 1, EV_RETIRED = 2, EV_UMASKS_IN_CONFIG1 = 4, EV_FILTERS_GIVEN = 8, EV_HAS_PERF_TYPE = 16,
-	EV_DEFAULTS_KEEP_SELECT = 32, EV_CONFIG_MEASURED = 64, EV_LAST_UMASK_WINS = 128, EV_RAW_LAYOUT_BIT0 = 256,
-};
-enum {
-	UM_DEFAULT = 1, UM_RETIRED = 2, UM_SETS_EVENT_SELECT = 4, UM_FILTER_LAYOUT = 8, UM_CODE_IS_FILTER = 16,
-	UM_TAKES_NO_MODIFIERS = 32, UM_CONFIG_MEASURED = 64, UM_REPEAT_REFUSED = 128,
-};
 
 /* The unpacked bytes of FRAME (N bytes), malloc'd with PACKED_READ_PAD
  * zeros after them, with *SIZE set; NULL when it is not a zstd frame of

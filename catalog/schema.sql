@@ -1,8 +1,11 @@
--- schema.sql - the pmudb catalog, version 6.  docs/schema.md explains every
--- table and column.  Integers are SQLite's 64-bit signed integers: codes and
--- masks that use bit 63 read back negative and are meant as unsigned.
+-- schema.sql - the pmudb catalog, version 8.  docs/schema.md explains every
+-- table; the columns of event, umask and modifier are declared in
+-- catalog/fields.h, and catalog/schema.c writes their CREATE TABLE where a
+-- "@fields" line stands, each column with its meaning.  Integers are
+-- SQLite's 64-bit signed integers: codes and masks that use bit 63 read
+-- back negative and are meant as unsigned.
 
-PRAGMA user_version = 7;
+PRAGMA user_version = 8;
 
 CREATE TABLE meta (
 	key TEXT PRIMARY KEY,
@@ -66,29 +69,7 @@ CREATE TABLE modifier_set (
 	id INTEGER PRIMARY KEY
 );
 
-CREATE TABLE modifier (
-	set_id INTEGER NOT NULL REFERENCES modifier_set(id),
-	position INTEGER NOT NULL,
-	name TEXT NOT NULL COLLATE NOCASE,
-	description_id INTEGER NOT NULL REFERENCES text(id),
-	type TEXT NOT NULL CHECK (type IN ('bool', 'int')),
-	provider TEXT NOT NULL CHECK (provider IN ('pmu', 'perf')),
-	libpfm_index INTEGER NOT NULL,
-	default_value INTEGER NOT NULL,
-	probed INTEGER NOT NULL,
-	min_value INTEGER,
-	max_value INTEGER,
-	range_error INTEGER REFERENCES pfm_error(code),
-	follows_plm INTEGER NOT NULL,
-	requires_position INTEGER,
-	refused_error INTEGER REFERENCES pfm_error(code),
-	shown_value INTEGER,
-	-- 1: sets its bits only beside a unit mask that implies it (fe_thres)
-	inert_unless_implied INTEGER NOT NULL,
-	-- the fstr shows the bits of the modifier at this position instead
-	shown_from_position INTEGER,
-	PRIMARY KEY (set_id, position)
-) WITHOUT ROWID;
+-- @fields modifier: catalog/fields.h declares its columns
 
 CREATE TABLE modifier_landing (
 	set_id INTEGER NOT NULL,
@@ -120,41 +101,7 @@ CREATE TABLE modifier_nonzero (
 	FOREIGN KEY (set_id, position) REFERENCES modifier(set_id, position)
 ) WITHOUT ROWID;
 
-CREATE TABLE event (
-	id INTEGER PRIMARY KEY,
-	table_id INTEGER NOT NULL REFERENCES event_table(id),
-	position INTEGER NOT NULL,
-	name TEXT NOT NULL COLLATE NOCASE,
-	description_id INTEGER NOT NULL REFERENCES text(id),
-	equiv TEXT,
-	code INTEGER NOT NULL,
-	is_precise INTEGER NOT NULL,
-	supports_hw_sampling INTEGER NOT NULL,
-	speculative INTEGER NOT NULL,
-	modifier_set_id INTEGER REFERENCES modifier_set(id),
-	perf_type INTEGER,
-	bare_error INTEGER NOT NULL REFERENCES pfm_error(code),
-	umasks_in_config1 INTEGER NOT NULL,
-	filters_given INTEGER NOT NULL,	-- unit masks' filter bits are stated values (a vendor's MSRValue): encoders apply them
-	filter_config1 INTEGER NOT NULL,
-	filter_config2 INTEGER NOT NULL,
-	filter_default INTEGER NOT NULL,
-	group_count INTEGER NOT NULL,
-	retired INTEGER NOT NULL,
-	why TEXT,
-	source TEXT,			-- NULL: libpfm's; else the vendor file (pmu-events tree path)
-	defaults_keep_select INTEGER NOT NULL,	-- a default libpfm adds does not replace the event select (derived)
-	config_base INTEGER,		-- NULL, or the config bits every encoding has, measured for
-					-- a family whose encoder places measured registers (NetBurst)
-	bare_needs_position INTEGER,	-- NULL, or the modifier that makes the event encode
-					-- without a unit mask (bare_error holds without it)
-	last_umask_wins INTEGER NOT NULL,	-- of the unit masks asked, the last one's code
-					-- replaces the others' (derived: the order mattered)
-	raw_umask_max INTEGER NOT NULL,	-- the widest unit mask given as a number (:0xff) libpfm
-					-- takes for the event; 0: none (derived)
-	raw_layout_bit0 INTEGER NOT NULL	-- with a raw unit mask, the second filter goes to
-					-- config1 bits 32-63 when its bit 0 is set, else config2 (CBo)
-);
+-- @fields event: catalog/fields.h declares its columns
 
 -- perf modifiers libpfm refuses at a non-zero value when a final unit mask
 -- takes no modifiers (umask.takes_no_modifiers), and its error.
@@ -193,31 +140,7 @@ CREATE TABLE event_alias (
 	PRIMARY KEY (table_id, name)
 ) WITHOUT ROWID;
 
-CREATE TABLE umask (
-	event_id INTEGER NOT NULL REFERENCES event(id),
-	position INTEGER NOT NULL,
-	name TEXT NOT NULL COLLATE NOCASE,
-	description_id INTEGER NOT NULL REFERENCES text(id),
-	equiv TEXT,
-	code INTEGER NOT NULL,
-	is_default INTEGER NOT NULL,
-	is_precise INTEGER NOT NULL,
-	speculative INTEGER NOT NULL,
-	grp INTEGER,
-	single_error INTEGER NOT NULL REFERENCES pfm_error(code),
-	sets_event_select INTEGER NOT NULL,
-	filter_config1 INTEGER NOT NULL,
-	filter_config2 INTEGER NOT NULL,
-	filter_layout INTEGER NOT NULL,
-	code_is_filter INTEGER NOT NULL,
-	retired INTEGER NOT NULL,
-	why TEXT,
-	source TEXT,
-	takes_no_modifiers INTEGER NOT NULL,	-- libpfm gives no fstr and refuses perf modifiers (derived)
-	config_bits INTEGER,		-- with the event's config_base: the config bits it adds
-	repeat_error INTEGER NOT NULL REFERENCES pfm_error(code),	-- libpfm's answer to it given three times (derived)
-	PRIMARY KEY (event_id, position)
-) WITHOUT ROWID;
+-- @fields umask: catalog/fields.h declares its columns
 
 CREATE TABLE event_default (
 	event_id INTEGER NOT NULL REFERENCES event(id),

@@ -5,7 +5,7 @@
  * libpfm's, a string for its NUL, the unit-mask equivalences for cycles.
  * What passes here the encoder can use without another check.
  *
- * The order of fields is the order compiler/pack.c writes them in.
+ * The order of fields is the order catalog/pack.c writes them in.
  */
 #include "catalog/unpack.h"
 
@@ -19,19 +19,13 @@
 #include "catalog/packed.h"
 #include "catalog/shared_sets.h"
 
-static const char *const field_names[F_COUNT] = {
-	[F_TYPE] = "type", [F_CONFIG] = "config", [F_CONFIG1] = "config1", [F_CONFIG2] = "config2",
-	[F_SAMPLE_PERIOD] = "sample_period", [F_FREQ] = "freq", [F_EXCLUDE_USER] = "exclude_user",
-	[F_EXCLUDE_KERNEL] = "exclude_kernel", [F_EXCLUDE_HV] = "exclude_hv", [F_EXCLUDE_IDLE] = "exclude_idle",
-	[F_EXCLUDE_HOST] = "exclude_host", [F_EXCLUDE_GUEST] = "exclude_guest", [F_PRECISE_IP] = "precise_ip",
-	[F_EXCLUSIVE] = "exclusive", [F_PINNED] = "pinned", [F_CPU] = "cpu", [F_FLAGS] = "flags",
-	[F_CODE0] = "code0", [F_CODE1] = "code1", [F_CODE2] = "code2", [F_CODE3] = "code3",
-};
+#define LANDING_FIELD_NAME(id, name, where) [F_##id] = #name,
+const char *const landing_field_names[F_COUNT] = { LANDING_FIELDS(LANDING_FIELD_NAME) };
 
 int field_by_name(const char *name)
 {
 	for (int i = 0; name && i < F_COUNT; i++)
-		if (!strcmp(field_names[i], name))
+		if (!strcmp(landing_field_names[i], name))
 			return i;
 	return -1;
 }
@@ -110,33 +104,24 @@ static int read_landings(struct unpacker *u, struct landing *list, int *n, int c
 	return u->r.ok ? 0 : refuse(u, "a modifier's landings");
 }
 
+/* The fields of fields.h of a record of list L, read into RUNTIME. */
+static int read_fields(struct unpacker *u, const struct field_list *l, union field_value *row, void *runtime)
+{
+	const char *fault = fields_read(&u->r, l, row, false);
+	if (!fault)
+		fault = fields_place(l, row, runtime);
+	return fault ? refuse(u, fault) : 0;
+}
+
 static int read_modifier(struct unpacker *u, struct modifier *m, int count)
 {
-	struct packed_reader *r = &u->r;
-	m->name = read_string(r);
-	m->description = read_string(r);
-	uint64_t flags = read_varint(r);
-	m->is_integer = flags & MOD_INTEGER;
-	m->from_perf = flags & MOD_FROM_PERF;
-	m->probed = flags & MOD_PROBED;
-	m->has_shown = flags & MOD_HAS_SHOWN;
-	m->inert_unless_implied = flags & MOD_INERT_UNLESS_IMPLIED;
-	m->default_value = read_varint(r);
-	m->min = read_varint(r);
-	m->max = read_varint(r);
-	m->shown = read_varint(r);
-	m->range_error = read_error(u, false);
-	int64_t requires = read_svarint(r);
-	m->refused_error = read_error(u, false);
-	int64_t shown_from = read_svarint(r);
-	if (!r->ok || !m->name || !m->description || !*m->name)
-		return refuse(u, "a modifier without a name or description");
-	if (requires < -1 || requires >= count)
+	union field_value row[MODIFIER_FIELD_COUNT];
+	if (read_fields(u, &modifier_field_list, row, m))
+		return -1;
+	if (m->requires >= count)
 		return refuse(u, "a modifier requires a modifier the set lacks");
-	if (shown_from < -1 || shown_from >= count)
+	if (m->shown_from >= count)
 		return refuse(u, "a modifier is shown from a modifier the set lacks");
-	m->requires = (int)requires;
-	m->shown_from = (int)shown_from;
 	/* only the perf layer's modifiers are ever asked their kind */
 	m->perf_kind = m->from_perf ? perf_modifier_kind(m->name) : P_NONE;
 	size_t n = strlen(m->name);
@@ -239,35 +224,16 @@ static int read_umask(struct unpacker *u, struct event *ev, struct umask *um)
 {
 	struct packed_reader *r = &u->r;
 	int nmods = ev->modifiers->count;
-	um->name = read_string(r);
-	um->equiv = read_string(r);
-	um->code = read_varint(r);
-	uint64_t flags = read_varint(r);
-	um->is_default = flags & UM_DEFAULT;
-	um->retired = flags & UM_RETIRED;
-	um->sets_event_select = flags & UM_SETS_EVENT_SELECT;
-	um->filter_layout = flags & UM_FILTER_LAYOUT;
-	um->code_is_filter = flags & UM_CODE_IS_FILTER;
-	um->takes_no_modifiers = flags & UM_TAKES_NO_MODIFIERS;
-	int64_t group = read_svarint(r);
-	um->single_error = read_error(u, false);
-	um->filter_bits[0] = read_varint(r);
-	um->filter_bits[1] = read_varint(r);
-	if (flags & UM_CONFIG_MEASURED)
-		um->config_bits = read_varint(r);
-	if (flags & UM_REPEAT_REFUSED)
-		um->repeat_error = read_error(u, true);
+	union field_value row[UMASK_FIELD_COUNT];
+	if (read_fields(u, &umask_field_list, row, um))
+		return -1;
 	um->unlocks = read_varint(r);
-	if (!r->ok || !um->name || !*um->name)
-		return refuse(u, "a unit mask without a name");
+	if (!r->ok)
+		return refuse(u, "");
 	um->name_len = (int)strnlen(um->name, INT_MAX);
-	if (group < -1 || group > INT_MAX)
-		return refuse(u, "a unit-mask group out of range");
-	/* the encoder of a family that measures config reads every unit
-	 * mask's bits: all of them are there, or none */
-	if (!(flags & UM_CONFIG_MEASURED) != !ev->config_measured)
-		return refuse(u, "a unit mask's measured registers where its event has none, or none where it has");
-	um->group = (int)group;
+	/* measured registers are its event's, or none */
+	if (um->config_bits && !ev->config_measured)
+		return refuse(u, "a unit mask's measured registers where its event has none");
 	if (bits_past(um->unlocks, nmods))
 		return refuse(u, "a unit mask unlocks a modifier the event lacks");
 	if (read_positions(u, &um->added, &um->nadded, ev->numasks))
@@ -424,54 +390,27 @@ static int read_hidden(struct unpacker *u, struct event *ev)
 				     "an event refuses a modifier it lacks");
 }
 
-/* The fields before the modifier set: also what indexing the names reads. */
-static uint64_t read_event_head(struct unpacker *u, struct event *ev)
-{
-	ev->name = read_string(&u->r);
-	ev->equiv = read_string(&u->r);
-	ev->code = read_varint(&u->r);
-	uint64_t flags = read_varint(&u->r);
-	ev->is_precise = flags & EV_PRECISE;
-	ev->retired = flags & EV_RETIRED;
-	ev->umasks_in_config1 = flags & EV_UMASKS_IN_CONFIG1;
-	ev->filters_given = flags & EV_FILTERS_GIVEN;
-	ev->defaults_keep_select = flags & EV_DEFAULTS_KEEP_SELECT;
-	ev->last_umask_wins = flags & EV_LAST_UMASK_WINS;
-	ev->raw_layout_bit0 = flags & EV_RAW_LAYOUT_BIT0;
-	return flags;
-}
-
 static int read_event(struct unpacker *u, struct event *ev)
 {
 	struct packed_reader *r = &u->r;
 	struct event_table *t = u->t;
-	uint64_t flags = read_event_head(u, ev);
-	int64_t type = flags & EV_HAS_PERF_TYPE ? read_svarint(r) : INT32_MIN;
-	ev->bare_error = read_error(u, false);
-	int64_t bare_needs = read_svarint(r);
-	ev->raw_umask_max = read_varint(r);
+	union field_value row[EVENT_FIELD_COUNT];
+	if (read_fields(u, &event_field_list, row, ev))
+		return -1;
 	uint64_t set = read_count(r, (uint64_t)t->nsets);
-	ev->filter_base[0] = read_varint(r);
-	ev->filter_base[1] = read_varint(r);
-	ev->filter_default = read_varint(r);
-	ev->config_measured = flags & EV_CONFIG_MEASURED;
-	if (ev->config_measured)
-		ev->config_base = read_varint(r);
-	if (!r->ok || !ev->name || !*ev->name)
-		return refuse(u, "an event without a name");
+	if (!r->ok)
+		return refuse(u, "");
 	ev->name_len = (int)strnlen(ev->name, INT_MAX);
 	if (ev->equiv && strcspn(ev->equiv, ":.") > MAX_EQUIV_NAME)
 		return refuse(u, "an event stands for an event name too long");
-	if (type < INT32_MIN || type > INT32_MAX || ((flags & EV_HAS_PERF_TYPE) && type == INT32_MIN))
-		return refuse(u, "an event's perf type out of range");
-	ev->perf_type = (int)type;
+	if (!ev->config_measured && ev->config_base)
+		return refuse(u, "an event's measured registers where its config is not measured");
 	struct packed_reader here = u->r;
 	ev->modifiers = set ? modifier_set(u, (int)set - 1) : &no_modifiers;
 	if (!ev->modifiers)
 		return -1;
-	if (bare_needs < -1 || bare_needs >= ev->modifiers->count)
+	if (ev->bare_needs >= ev->modifiers->count)
 		return refuse(u, "an event needs a modifier its set lacks");
-	ev->bare_needs = (int)bare_needs;
 	u->r = here;
 	if (read_hidden(u, ev))
 		return -1;
@@ -665,13 +604,13 @@ static int read_index(struct unpacker *u)
 	if (!t->events || !t->sets || !t->decoded)
 		return refuse(u, "out of memory");
 	for (int e = 0; e < t->nevents; e++) {
-		struct event head = { 0 };
+		union field_value head[EVENT_FIELD_COUNT];
 		seek(u, events[e]);
-		read_event_head(u, &head);
-		if (!u->r.ok || !head.name || !*head.name)
-			return refuse(u, "an event without a name");
-		t->events[e].name = head.name;
-		t->events[e].retired = head.retired;
+		const char *fault = fields_read(&u->r, &event_field_list, head, true);
+		if (fault)
+			return refuse(u, fault);
+		t->events[e].name = head[EVENT_F_name].s;
+		t->events[e].retired = head[EVENT_F_retired].u;
 		t->events[e].offset = events[e];
 	}
 	if (name_index_build(&t->by_name, t->events, t->nevents, live_event_name, &t->arena))

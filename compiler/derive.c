@@ -31,6 +31,7 @@
 #include <strings.h>
 
 #include "catalog/families.h"
+#include "catalog/landings.h"
 #include "compiler/derive_config.h"
 #include "compiler/probe.h"
 #include "compiler/sysfs_spy.h"
@@ -39,36 +40,22 @@
 
 /* ---- perf_event_attr fields, by name ---------------------------------- */
 
-static const char *const field_names[] = {
-	"type", "config", "config1", "config2", "sample_period", "freq",
-	"exclude_user", "exclude_kernel", "exclude_hv", "exclude_idle",
-	"exclude_host", "exclude_guest", "precise_ip", "exclusive", "pinned",
-	"cpu", "flags", "code0", "code1", "code2", "code3",
-};
-#define FIELD_COUNT (sizeof(field_names) / sizeof(field_names[0]))
+/* The landing fields of catalog/model.h, by name and in a probe. */
+#define field_names landing_field_names
+#define FIELD_COUNT F_COUNT
 
 static uint64_t field_value(const struct probe *p, size_t field)
 {
 	const struct perf_event_attr *a = &p->attr;
+#define VALUE_ATTR(id, name) case F_##id: return a->name;
+#define VALUE_OPEN(id, name)
+#define VALUE_RAW(id, name)
+#define LANDING_VALUE(id, name, where) VALUE_##where(id, name)
 	switch (field) {
-	case 0: return a->type;
-	case 1: return a->config;
-	case 2: return a->config1;
-	case 3: return a->config2;
-	case 4: return a->sample_period;
-	case 5: return a->freq;
-	case 6: return a->exclude_user;
-	case 7: return a->exclude_kernel;
-	case 8: return a->exclude_hv;
-	case 9: return a->exclude_idle;
-	case 10: return a->exclude_host;
-	case 11: return a->exclude_guest;
-	case 12: return a->precise_ip;
-	case 13: return a->exclusive;
-	case 14: return a->pinned;
-	case 15: return (uint64_t)(int64_t)p->cpu;
-	case 16: return (uint64_t)(int64_t)p->flags;
-	default: return p->codes[field - 17];	/* raw-only PMUs */
+	LANDING_FIELDS(LANDING_VALUE)
+	case F_CPU: return (uint64_t)(int64_t)p->cpu;
+	case F_FLAGS: return (uint64_t)(int64_t)p->flags;
+	default: return p->codes[field - F_CODE0];	/* raw-only PMUs */
 	}
 }
 
@@ -147,7 +134,7 @@ static void find_requirement(const char *base, struct event *ev, size_t mi, int 
 	struct probe lo, hi;
 	for (size_t j = 0; j < ev->modifiers.count; j++) {
 		const struct modifier *other = &ev->modifiers.items[j];
-		if (j == mi || !other->is_integer || other->is_perf)
+		if (j == mi || !other->is_integer || other->from_perf)
 			continue;
 		char *with = xprintf("%s:%s=1", base, other->name);
 		bool ok = accepts(with, m->name, 0, &lo) && accepts(with, m->name, 1, &hi);
@@ -235,14 +222,14 @@ static void find_nonzero_bits(const char *base, struct event *ev)
 	for (size_t n = 0; n < ev->modifiers.count; n++) {
 		const struct modifier *other = &ev->modifiers.items[n];
 		struct probe with;
-		if (other->is_perf || !other->probed || other->max < 1 || other->min > 1
+		if (other->from_perf || !other->probed || other->max < 1 || other->min > 1
 		    || !accepts(base, other->name, 1, &with))
 			continue;
 		for (size_t mi = 0; mi < ev->modifiers.count; mi++) {
 			struct modifier *m = &ev->modifiers.items[mi];
 			const struct probe_token *before = probe_modifier(&none, m->name);
 			const struct probe_token *after = probe_modifier(&with, m->name);
-			if (mi == n || m->is_perf || m->min != 0 || !before || !after || before->value != after->value
+			if (mi == n || m->from_perf || m->min != 0 || !before || !after || before->value != after->value
 			    || !accepts(base, m->name, 0, &lo))
 				continue;
 			for (size_t f = 1; f <= 3; f++) {
@@ -297,7 +284,7 @@ static void find_shown_from(const char *base, struct event *ev, size_t mi, const
 		return;
 	for (size_t j = 0; j < ev->modifiers.count; j++) {
 		const struct modifier *other = &ev->modifiers.items[j];
-		if (j == mi || other->is_integer || other->is_perf)
+		if (j == mi || other->is_integer || other->from_perf)
 			continue;
 		struct probe q;
 		char *with = xprintf("%s:%s=1", base, m->name);
@@ -325,11 +312,11 @@ static void derive_modifier(const char *base, struct event *ev, size_t mi)
 		if (z && o) {
 			record_landings(m, &lo, &hi);
 			undo_default_filter(ev, m, &lo, &hi);
-			if (!m->is_perf)
+			if (!m->from_perf)
 				find_shown_from(base, ev, mi, &hi);
 		} else if (z)
 			find_requirement(base, ev, mi, hi.error);
-		if (m->probed && !m->is_perf)
+		if (m->probed && !m->from_perf)
 			find_presence(base, m);
 		return;
 	}
@@ -353,7 +340,7 @@ static void derive_modifier(const char *base, struct event *ev, size_t mi)
 	else if (min > 0 && !accepts(base, m->name, min - 1, &past))
 		m->range_error = past.error;
 	measure_int_landing(base, m, min, m->max);
-	if (!m->is_perf)
+	if (!m->from_perf)
 		find_presence(base, m);
 }
 
@@ -406,7 +393,7 @@ static bool same_modifier_list(const struct event *a, const struct event *b)
 		return false;
 	for (size_t i = 0; i < a->modifiers.count; i++) {
 		const struct modifier *x = &a->modifiers.items[i], *y = &b->modifiers.items[i];
-		if (strcmp(x->name, y->name) || x->is_integer != y->is_integer || x->is_perf != y->is_perf)
+		if (strcmp(x->name, y->name) || x->is_integer != y->is_integer || x->from_perf != y->from_perf)
 			return false;
 	}
 	return true;
@@ -612,7 +599,7 @@ static void derive_implied(const struct pmu *p, struct event *ev, const struct p
 {
 	for (size_t mi = 0; mi < ev->modifiers.count; mi++) {
 		const struct modifier *m = &ev->modifiers.items[mi];
-		if (m->follows_plm || m->is_perf)
+		if (m->follows_plm || m->from_perf)
 			continue;
 		for (size_t i = 0; i < n; i++) {
 			if (singles[i].error)
@@ -654,7 +641,7 @@ static void derive_inert_modifiers(const struct pmu *p, struct event *ev, const 
 {
 	for (size_t mi = 0; mi < ev->modifiers.count; mi++) {
 		struct modifier *m = &ev->modifiers.items[mi];
-		if (m->is_perf || !m->landings.count)
+		if (m->from_perf || !m->landings.count)
 			continue;
 		size_t u = 0, implying = 0;
 		for (size_t i = 0; i < n; i++)
@@ -707,7 +694,7 @@ static bool plain_probe(const struct event *ev, const struct probe *q)
 {
 	for (size_t i = 0; i < ev->modifiers.count; i++) {
 		const struct modifier *m = &ev->modifiers.items[i];
-		const struct probe_token *t = m->is_perf ? NULL : probe_modifier(q, m->name);
+		const struct probe_token *t = m->from_perf ? NULL : probe_modifier(q, m->name);
 		if (t && t->value != m->default_value)
 			return false;
 	}
@@ -748,7 +735,7 @@ void derive_note_perf_type(struct pmu *p, struct event *ev, const struct probe *
 	}
 	if (p->perf_type == -2)
 		p->perf_type = type;
-	ev->perf_type = type == p->perf_type ? -2 : type;
+	ev->perf_type = type == p->perf_type ? FIELD_PTYPE_NONE : type;
 }
 
 /*
@@ -814,11 +801,13 @@ static void store_filters(struct event *ev, const struct filter_seen *fs)
 {
 	if (!fs->any)
 		return;
-	for (int k = 0; k < 2; k++)
-		ev->filter_base[k] = fs->base[k];
+	ev->filter_config1 = fs->base[0];
+	ev->filter_config2 = fs->base[1];
 	for (size_t u = 0; u < ev->umasks.count; u++)
-		for (int k = 0; fs->seen[u] && k < 2; k++)
-			ev->umasks.items[u].filter_bits[k] = fs->bits[u][k] & ~fs->base[k];
+		if (fs->seen[u]) {
+			ev->umasks.items[u].filter_config1 = fs->bits[u][0] & ~fs->base[0];
+			ev->umasks.items[u].filter_config2 = fs->bits[u][1] & ~fs->base[1];
+		}
 }
 
 /* Encodes EV with each of its umasks alone; records answers and defaults. */
@@ -829,7 +818,7 @@ static void probe_singles(const struct pmu *p, struct event *ev, struct probe *s
 		char *s = derive_event_string(p, ev, (int)i);
 		probe_encode(s, PLM_DEFAULT, &singles[i]);
 		/* given three times, a unit mask reaches libpfm's encoder twice
-		 * (see apply_attributes in db/encode.c) */
+		 * (see attributes_apply in runtime/encode/attributes.c) */
 		char *thrice = xprintf("%s:%s:%s", s, u->name, u->name);
 		struct probe q;
 		probe_encode(thrice, PLM_DEFAULT, &q);
@@ -884,7 +873,7 @@ static void derive_no_modifiers(const struct pmu *p, struct event *ev)
 	char *base = derive_event_string(p, ev, u);
 	for (size_t m = 0; m < ev->modifiers.count; m++) {
 		struct probe q;
-		if (!ev->modifiers.items[m].is_perf || accepts(base, ev->modifiers.items[m].name, 1, &q))
+		if (!ev->modifiers.items[m].from_perf || accepts(base, ev->modifiers.items[m].name, 1, &q))
 			continue;
 		*(int *)vec_push(&ev->no_modifiers) = (int)m;
 		*(int *)vec_push(&ev->no_modifiers_errors) = q.error;
@@ -935,7 +924,7 @@ static void note_filter_layout(struct event *ev, int i, int j, const struct prob
 		return;
 	int pair[2] = { i, j };
 	for (int k = 0; k < 2; k++) {
-		uint64_t moved = ev->umasks.items[pair[1 - k]].filter_bits[1];
+		uint64_t moved = ev->umasks.items[pair[1 - k]].filter_config2;
 		if (moved && ((q->attr.config1 >> 32) & moved) == moved)
 			ev->umasks.items[pair[k]].filter_layout = true;
 	}
@@ -959,8 +948,8 @@ static void note_pair_only_filters(struct event *ev, int i, int j, const struct 
 		const struct umask *other = &ev->umasks.items[pair[1 - k]];
 		if (u->single_error == PFM_SUCCESS || other->single_error != PFM_SUCCESS)
 			continue;
-		pair_bits[pair[k]][0] &= q->attr.config1 & ~(ev->filter_base[0] | other->filter_bits[0]);
-		pair_bits[pair[k]][1] &= q->attr.config2 & ~(ev->filter_base[1] | other->filter_bits[1]);
+		pair_bits[pair[k]][0] &= q->attr.config1 & ~(ev->filter_config1 | other->filter_config1);
+		pair_bits[pair[k]][1] &= q->attr.config2 & ~(ev->filter_config2 | other->filter_config2);
 		pair_seen[pair[k]] = true;
 		if (u->code && (((q->attr.config >> 8) & 0xff) & u->code) != u->code)
 			u->code_is_filter = true;
@@ -986,7 +975,7 @@ static void classify_refusal(const struct event *ev, const char *s, int error, s
 		return;
 	for (size_t i = 0; i < ev->modifiers.count; i++) {
 		const struct modifier *m = &ev->modifiers.items[i];
-		if (m->is_perf || !m->is_integer)
+		if (m->from_perf || !m->is_integer)
 			continue;
 		struct probe q;
 		accepts(s, m->name, UINT64_MAX, &q);
@@ -1085,13 +1074,15 @@ static void probe_pairs(const struct pmu *p, struct event *ev, struct pair_refus
 			if (pair[i * n + j].after_reading)
 				find_third_that_lifts(p, ev, pair, i, j);
 	for (size_t u = 0; u < ev->umasks.count; u++) {
-		for (int k = 0; pair_seen[u] && k < 2; k++)
-			ev->umasks.items[u].filter_bits[k] = pair_bits[u][k];
-		ev->umasks.items[u].filter_bits[0] &= low[u];
+		if (pair_seen[u]) {
+			ev->umasks.items[u].filter_config1 = pair_bits[u][0];
+			ev->umasks.items[u].filter_config2 = pair_bits[u][1];
+		}
+		ev->umasks.items[u].filter_config1 &= low[u];
 	}
 	/* The event's config1 bits some pair lacks are a default libpfm puts in
 	 * only while no unit mask sets that filter (skx CHA: 0x3b) */
-	ev->filter_default = ev->filter_base[0] & ~all_pairs;
+	ev->filter_default = ev->filter_config1 & ~all_pairs;
 	free(low);
 	free(pair_bits);
 	free(pair_seen);
@@ -1106,7 +1097,7 @@ static void find_hidden_modifiers(struct event *ev, const struct probe *bare, co
 {
 	for (size_t m = 0; m < ev->modifiers.count; m++) {
 		const struct modifier *mod = &ev->modifiers.items[m];
-		if (mod->is_perf)
+		if (mod->from_perf)
 			continue;
 		bool seen = false, any = false;
 		if (!bare->error) {
@@ -1170,7 +1161,7 @@ static bool modifier_delta(const char *base, const struct event *ev, uint64_t de
 	char *s = xstrdup(base);
 	for (size_t i = 0; i < ev->modifiers.count; i++) {
 		const struct modifier *m = &ev->modifiers.items[i];
-		if (m->is_perf || !m->probed || m->min > 1 || m->max < 1)
+		if (m->from_perf || !m->probed || m->min > 1 || m->max < 1)
 			continue;
 		char *longer = xprintf("%s:%s=1", s, m->name);
 		free(s);
@@ -1268,7 +1259,7 @@ static void derive_modifiers(const struct pmu *p, struct event *ev, const char *
 	}
 	for (size_t i = 0; i < ev->modifiers.count; i++) {
 		struct modifier *m = &ev->modifiers.items[i];
-		if (!m->probed && m->is_integer && !m->is_perf)
+		if (!m->probed && m->is_integer && !m->from_perf)
 			derive_range_from_errors(base, m);
 	}
 	if (!from || !same_modifier_list(from, ev) || unprobed_modifiers(ev) < unprobed_modifiers(from)
@@ -1413,7 +1404,7 @@ static char *base_with_needed_modifier(const struct pmu *p, struct event *ev)
 	char *bare = derive_event_string(p, ev, -1);
 	for (size_t i = 0; i < ev->modifiers.count; i++) {
 		const struct modifier *m = &ev->modifiers.items[i];
-		if (m->is_perf || !m->is_integer)
+		if (m->from_perf || !m->is_integer)
 			continue;
 		char *s = xprintf("%s:%s=1", bare, m->name);
 		struct probe q;
@@ -1504,7 +1495,7 @@ static void derive_raw_layout(const struct pmu *p, struct event *ev)
 	char *base = derive_event_string(p, ev, -1);
 	for (size_t i = 0; i < ev->modifiers.count && !ev->raw_layout_bit0; i++) {
 		const struct modifier *m = &ev->modifiers.items[i];
-		if (m->is_perf || m->is_integer || !lands_in_filter1(m))
+		if (m->from_perf || m->is_integer || !lands_in_filter1(m))
 			continue;
 		char *one = xprintf("%s:0x1:%s=1", base, m->name), *zero = xprintf("%s:0x0:%s=1", base, m->name);
 		struct probe q1, q0;
@@ -1608,7 +1599,7 @@ static char *derive_event(struct pmu *p, struct event *ev, struct modifier_sourc
 		derive_inert_modifiers(p, ev, singles, n);
 		derive_raw_layout(p, ev);
 	} else {
-		ev->perf_type = -2;
+		ev->perf_type = FIELD_PTYPE_NONE;
 	}
 	free(singles);
 	free(pair);

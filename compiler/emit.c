@@ -9,10 +9,14 @@
  * the same model gives the same file.
  */
 #include "compiler/emit.h"
+
+#include "catalog/schema.h"
+#include "compiler/model_fields.h"
 #include "catalog/pack.h"
 
 #include "compiler/reconcile.h"
 
+#include <assert.h>
 #include <perfmon/pfmlib.h>
 #include <sqlite3.h>
 #include <stdarg.h>
@@ -20,7 +24,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-extern const char pmudb_schema_sql[];
 
 enum stmt_id {
 	S_FIND_TABLE, S_ADD_TABLE_KEY, S_ADD_TABLE, S_SHARE_TABLE,
@@ -41,13 +44,11 @@ static const char *const stmt_sql[S_COUNT] = {
 	[S_FIND_MODSET] = "SELECT set_id FROM temp.modset_key WHERE key = ?",
 	[S_ADD_MODSET_KEY] = "INSERT INTO temp.modset_key(key, set_id) VALUES (?, ?)",
 	[S_ADD_MODSET] = "INSERT INTO modifier_set DEFAULT VALUES",
-	[S_ADD_MODIFIER] = "INSERT INTO modifier VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+	/* S_ADD_MODIFIER, S_ADD_EVENT, S_ADD_UMASK: from their field lists (insert_sql) */
 	[S_ADD_LANDING] = "INSERT INTO modifier_landing VALUES (?,?,?,?)",
 	[S_ADD_PMU] = "INSERT INTO pmu VALUES (NULL,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
 	[S_ADD_SYSFS] = "INSERT INTO pmu_sysfs VALUES (?,?,?)",
-	[S_ADD_EVENT] = "INSERT INTO event VALUES (NULL,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
 	[S_ADD_ALIAS] = "INSERT INTO event_alias VALUES (?,?,?,?)",
-	[S_ADD_UMASK] = "INSERT INTO umask VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
 	[S_ADD_EVENT_DEFAULT] = "INSERT INTO event_default VALUES (?,?)",
 	[S_ADD_UMASK_DEFAULT] = "INSERT INTO umask_default VALUES (?,?,?)",
 	[S_ADD_GROUP_RULE] = "INSERT INTO group_rule VALUES (?,?,?,?,?,?,?)",
@@ -159,14 +160,102 @@ static int text_id(struct emitter *em, const char *text, int64_t *id)
 
 /* ---- modifier sets ----------------------------------------------------- */
 
+/* ---- the fields of catalog/fields.h ------------------------------------ */
+
+/* The INSERT of L's table: KEYS (the columns before the fields, as
+ * fields.c's list says them) bound first, then each field. */
+static char *insert_sql(const struct field_list *l, const char *keys, int nkeys)
+{
+	sqlite3_str *q = sqlite3_str_new(NULL);
+	sqlite3_str_appendf(q, "INSERT INTO %s (%s", l->table, keys);
+	fields_column_names(q, l);
+	sqlite3_str_appendall(q, ") VALUES (");
+	for (int i = 0; i < nkeys + l->count; i++)
+		sqlite3_str_appendall(q, i ? ",?" : "?");
+	sqlite3_str_appendall(q, ")");
+	return sqlite3_str_finish(q);
+}
+
+/* ITEM's fields of L bound to ST's parameters from FIRST on. */
+static int bind_fields(struct emitter *em, sqlite3_stmt *st, int first, const struct field_list *l, const void *item)
+{
+	union field_value row[64];
+	assert(l->count <= 64);
+	model_fields_row(l, item, row);
+	for (int i = 0; i < l->count; i++) {
+		int p = first + i;
+		int64_t id;
+		switch (l->fields[i].kind) {
+		case FK_NAME:
+		case FK_STR: sqlite3_bind_text(st, p, row[i].s, -1, SQLITE_STATIC); break;
+		case FK_DESC:
+			if (text_id(em, row[i].s, &id))
+				return -1;
+			sqlite3_bind_int64(st, p, id);
+			break;
+		case FK_U64:
+		case FK_FLAG: sqlite3_bind_int64(st, p, (int64_t)row[i].u); break;
+		case FK_I32:
+		case FK_ERR: sqlite3_bind_int64(st, p, row[i].i); break;
+		case FK_POS:
+			if (row[i].i < 0)
+				sqlite3_bind_null(st, p);
+			else
+				sqlite3_bind_int64(st, p, row[i].i);
+			break;
+		case FK_PTYPE:
+			if (row[i].i == FIELD_PTYPE_NONE)
+				sqlite3_bind_null(st, p);
+			else
+				sqlite3_bind_int64(st, p, row[i].i);
+			break;
+		}
+	}
+	return 0;
+}
+
+/* Runs statement ID, its keys and ITEM's fields of L bound (bind_fields);
+ * 0 with *ROWID set (when not NULL), or -1. */
+static int insert_fields(struct emitter *em, enum stmt_id id, const struct field_list *l, const void *item,
+			 const int64_t *keys, int nkeys, int64_t *rowid)
+{
+	sqlite3_stmt *st = em->stmt[id];
+	for (int i = 0; i < nkeys; i++)
+		if (keys[i] == INT64_MIN)
+			sqlite3_bind_null(st, i + 1);
+		else
+			sqlite3_bind_int64(st, i + 1, keys[i]);
+	int r = bind_fields(em, st, nkeys + 1, l, item);
+	int rc = r ? SQLITE_ERROR : sqlite3_step(st);
+	if (rc == SQLITE_DONE && rowid)
+		*rowid = sqlite3_last_insert_rowid(em->db);
+	sqlite3_reset(st);
+	sqlite3_clear_bindings(st);
+	return rc == SQLITE_DONE ? 0 : fail(em, l->table);
+}
+
+/* ITEM's fields of L appended to key K: every one, so that two items
+ * with one key are equal in every column. */
+static void key_fields(sqlite3_str *k, const struct field_list *l, const void *item)
+{
+	union field_value row[64];
+	model_fields_row(l, item, row);
+	for (int i = 0; i < l->count; i++)
+		switch (l->fields[i].kind) {
+		case FK_NAME:
+		case FK_STR:
+		case FK_DESC: sqlite3_str_appendf(k, "%s\x1f", row[i].s ? row[i].s : "\x01"); break;
+		default: sqlite3_str_appendf(k, "%llx\x1f", (unsigned long long)row[i].u); break;
+		}
+}
+
+/* ---- modifier sets ----------------------------------------------------- */
+
 static void key_modifiers(sqlite3_str *k, const struct event *ev)
 {
 	for (size_t i = 0; i < ev->modifiers.count; i++) {
 		const struct modifier *m = &ev->modifiers.items[i];
-		sqlite3_str_appendf(k, "%s\x1f%s\x1f%d%d%d\x1f%llu\x1f%d%d\x1f%llu\x1f%llu\x1f%d/%d\x1f", m->name,
-				    m->description, m->is_integer, m->is_perf, m->probed, (unsigned long long)m->default_value,
-				    m->libpfm_index, m->follows_plm, (unsigned long long)m->min, (unsigned long long)m->max,
-				    m->requires, m->refused_error * 64 + m->range_error);
+		key_fields(k, &modifier_field_list, m);
 		for (size_t j = 0; j < m->landings.count; j++)
 			sqlite3_str_appendf(k, "%s=%llx,", m->landings.items[j].field,
 					    (unsigned long long)m->landings.items[j].mask);
@@ -176,8 +265,6 @@ static void key_modifiers(sqlite3_str *k, const struct event *ev)
 		for (size_t j = 0; j < m->nonzero.count; j++)
 			sqlite3_str_appendf(k, "!%s=%llx,", m->nonzero.items[j].field,
 					    (unsigned long long)m->nonzero.items[j].mask);
-		sqlite3_str_appendf(k, "s%d/%llx/%d/%d", m->has_shown, (unsigned long long)m->shown, m->inert_unless_implied,
-				    m->shown_from);
 		sqlite3_str_appendchar(k, 1, '\x1e');
 	}
 }
@@ -186,15 +273,8 @@ static int insert_modifiers(struct emitter *em, int64_t set, const struct event 
 {
 	for (size_t i = 0; i < ev->modifiers.count; i++) {
 		const struct modifier *m = &ev->modifiers.items[i];
-		int64_t text;
-		if (text_id(em, m->description, &text)
-		    || run(em, S_ADD_MODIFIER, NULL, "iisissiiiiininnnin", set, (int64_t)i, m->name, text,
-			m->is_integer ? "int" : "bool", m->is_perf ? "perf" : "pmu", (int64_t)m->libpfm_index,
-			(int64_t)m->default_value, (int64_t)m->probed, (int64_t)m->min, (int64_t)m->max,
-			m->range_error == 0, (int64_t)m->range_error,
-			(int64_t)m->follows_plm, m->requires < 0, (int64_t)m->requires, m->requires < 0,
-			(int64_t)m->refused_error, !m->has_shown, (int64_t)m->shown, (int64_t)m->inert_unless_implied,
-			m->shown_from < 0, (int64_t)m->shown_from) < 0)
+		int64_t keys[] = { set, (int64_t)i };
+		if (insert_fields(em, S_ADD_MODIFIER, &modifier_field_list, m, keys, 2, NULL) < 0)
 			return -1;
 		for (size_t j = 0; j < m->landings.count; j++)
 			if (run(em, S_ADD_LANDING, NULL, "iisi", set, (int64_t)i, m->landings.items[j].field,
@@ -243,23 +323,13 @@ static void key_ints(sqlite3_str *k, const struct int_vec *v)
 
 static void key_event(sqlite3_str *k, const struct event *ev, int64_t modset)
 {
-	sqlite3_str_appendf(k, "%s\x1f%s\x1f%s\x1f%llx\x1f%d%d%d\x1f%lld\x1f%d\x1f%d\x1f%llx\x1f%d\x1f%d\x1f%s\x1f",
-			    ev->name, ev->description, ev->equiv ? ev->equiv : "\x01", (unsigned long long)ev->code,
-			    ev->is_precise, ev->supports_hw_sampling, ev->speculative, (long long)modset, ev->perf_type,
-			    (ev->bare_error * 4 + ev->umasks_in_config1 * 2 + ev->filters_given) * 256 + ev->bare_needs * 2
-			    + ev->last_umask_wins + ev->raw_layout_bit0 * 1024,
-			    (unsigned long long)ev->raw_umask_max, ev->group_count, ev->retired, ev->why ? ev->why : "");
-	sqlite3_str_appendf(k, "%s\x1f", ev->source ? ev->source : "");
+	key_fields(k, &event_field_list, ev);
+	sqlite3_str_appendf(k, "%lld\x1f", (long long)modset);
 	key_ints(k, &ev->bare_added);
 	key_ints(k, &ev->hidden);
 	key_ints(k, &ev->hidden_errors);
 	key_ints(k, &ev->no_modifiers);
 	key_ints(k, &ev->no_modifiers_errors);
-	sqlite3_str_appendf(k, "d%d", ev->defaults_keep_select);
-	sqlite3_str_appendf(k, "f%llx/%llx/%llx", (unsigned long long)ev->filter_base[0],
-			    (unsigned long long)ev->filter_base[1], (unsigned long long)ev->filter_default);
-	if (ev->config_measured)
-		sqlite3_str_appendf(k, "r%llx", (unsigned long long)ev->config_base);
 	for (size_t i = 0; i < ev->aliases.count; i++)
 		sqlite3_str_appendf(k, "%s=%s,", ev->aliases.items[i].name,
 				    ev->aliases.items[i].attrs ? ev->aliases.items[i].attrs : "");
@@ -274,15 +344,9 @@ static void key_event(sqlite3_str *k, const struct event *ev, int64_t modset)
 	}
 	for (size_t i = 0; i < ev->umasks.count; i++) {
 		const struct umask *u = &ev->umasks.items[i];
-		sqlite3_str_appendf(k, "\x1e%s\x1f%s\x1f%s\x1f%llx\x1f%d%d%d%d\x1f%d\x1f%d\x1f%s\x1f", u->name,
-				    u->description, u->equiv ? u->equiv : "\x01", (unsigned long long)u->code,
-				    u->is_default, u->is_precise, u->speculative, u->retired, u->group,
-				    u->single_error * 4 + u->takes_no_modifiers * 2 + u->sets_event_select, u->why ? u->why : "");
-		sqlite3_str_appendf(k, "%s\x1f%d\x1f", u->source ? u->source : "", u->repeat_error);
+		sqlite3_str_appendchar(k, 1, '\x1e');
+		key_fields(k, &umask_field_list, u);
 		key_ints(k, &u->added);
-		sqlite3_str_appendf(k, "f%llx/%llx/%d/%llx", (unsigned long long)u->filter_bits[0],
-				    (unsigned long long)u->filter_bits[1], u->filter_layout * 2 + u->code_is_filter,
-				    (unsigned long long)u->config_bits);
 		for (size_t j = 0; j < u->implied.count; j++)
 			sqlite3_str_appendf(k, "%d=%llu%c,", u->implied.items[j].modifier,
 					    (unsigned long long)u->implied.items[j].value, u->implied.items[j].hardwired ? 'h' : 's');
@@ -296,16 +360,8 @@ static int insert_umasks(struct emitter *em, const struct event *ev, int64_t eve
 {
 	for (size_t i = 0; i < ev->umasks.count; i++) {
 		const struct umask *u = &ev->umasks.items[i];
-		int64_t text, pos = (int64_t)i;
-		/* An equiv has no group: it stands for its expansion. */
-		if (text_id(em, u->description, &text)
-		    || run(em, S_ADD_UMASK, NULL, "iisisiiiiniiiiiiissini", event_id, pos, u->name, text, u->equiv,
-			   (int64_t)u->code, (int64_t)u->is_default, (int64_t)u->is_precise, (int64_t)u->speculative,
-			   u->group < 0, (int64_t)u->group, (int64_t)u->single_error, (int64_t)u->sets_event_select,
-			   (int64_t)u->filter_bits[0], (int64_t)u->filter_bits[1], (int64_t)u->filter_layout,
-			   (int64_t)u->code_is_filter,
-			   (int64_t)u->retired, u->why, u->source, (int64_t)u->takes_no_modifiers, !ev->config_measured,
-			   (int64_t)u->config_bits, (int64_t)u->repeat_error) < 0)
+		int64_t pos = (int64_t)i, keys[] = { event_id, pos };
+		if (insert_fields(em, S_ADD_UMASK, &umask_field_list, u, keys, 2, NULL) < 0)
 			return -1;
 		em->stats->stored_umasks++;
 		for (size_t j = 0; j < u->added.count; j++)
@@ -324,18 +380,8 @@ static int insert_umasks(struct emitter *em, const struct event *ev, int64_t eve
 
 static int insert_event(struct emitter *em, int64_t table, size_t position, const struct event *ev, int64_t modset)
 {
-	int64_t id, text;
-	/* perf_type NULL: the PMU's; -1: read from sysfs. */
-	if (text_id(em, ev->description, &text)
-	    || run(em, S_ADD_EVENT, &id, "iisisiiiinniiiiiiiissinniii", table, (int64_t)position, ev->name, text, ev->equiv,
-		   (int64_t)ev->code, (int64_t)ev->is_precise, (int64_t)ev->supports_hw_sampling,
-		   (int64_t)ev->speculative, modset == 0, modset, ev->perf_type == -2, (int64_t)ev->perf_type,
-		   (int64_t)ev->bare_error, (int64_t)ev->umasks_in_config1, (int64_t)ev->filters_given,
-		   (int64_t)ev->filter_base[0],
-		   (int64_t)ev->filter_base[1], (int64_t)ev->filter_default, (int64_t)ev->group_count, (int64_t)ev->retired, ev->why,
-		   ev->source, (int64_t)ev->defaults_keep_select, !ev->config_measured, (int64_t)ev->config_base,
-		   ev->bare_needs < 0, (int64_t)ev->bare_needs, (int64_t)ev->last_umask_wins, (int64_t)ev->raw_umask_max,
-		   (int64_t)ev->raw_layout_bit0) < 0)
+	int64_t id, keys[] = { table, (int64_t)position, modset ? modset : INT64_MIN };
+	if (insert_fields(em, S_ADD_EVENT, &event_field_list, ev, keys, 3, &id) < 0)
 		return -1;
 	em->stats->stored_events++;
 	int r = insert_umasks(em, ev, id);
@@ -533,21 +579,33 @@ static int insert_meta(struct emitter *em, const struct model *m)
 
 static int prepare(struct emitter *em)
 {
-	char *err = NULL;
+	char *err = NULL, *schema = NULL;
 	if (sqlite3_exec(em->db,
 			 "PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;"
 			 "CREATE TEMP TABLE table_key(key BLOB PRIMARY KEY, table_id INTEGER);"
 			 "CREATE TEMP TABLE modset_key(key BLOB PRIMARY KEY, set_id INTEGER);"
 			 "CREATE TEMP TABLE text_key(value TEXT PRIMARY KEY, id INTEGER);", NULL, NULL, &err) != SQLITE_OK
-	    || sqlite3_exec(em->db, pmudb_schema_sql, NULL, NULL, &err) != SQLITE_OK) {
+	    || !(schema = catalog_schema()) || sqlite3_exec(em->db, schema, NULL, NULL, &err) != SQLITE_OK) {
 		em->error = xprintf("catalog: schema: %s", err ? err : "error");
 		sqlite3_free(err);
+		sqlite3_free(schema);
 		return -1;
 	}
+	sqlite3_free(schema);
+	char *fields_sql[S_COUNT] = {
+		[S_ADD_MODIFIER] = insert_sql(&modifier_field_list, "set_id, position", 2),
+		[S_ADD_EVENT] = insert_sql(&event_field_list, "table_id, position, modifier_set_id", 3),
+		[S_ADD_UMASK] = insert_sql(&umask_field_list, "event_id, position", 2),
+	};
+	int r = 0;
+	for (int i = 0; !r && i < S_COUNT; i++) {
+		const char *sql = stmt_sql[i] ? stmt_sql[i] : fields_sql[i];
+		if (!sql || sqlite3_prepare_v2(em->db, sql, -1, &em->stmt[i], NULL) != SQLITE_OK)
+			r = fail(em, sql ? sql : "out of memory");
+	}
 	for (int i = 0; i < S_COUNT; i++)
-		if (sqlite3_prepare_v2(em->db, stmt_sql[i], -1, &em->stmt[i], NULL) != SQLITE_OK)
-			return fail(em, stmt_sql[i]);
-	return 0;
+		sqlite3_free(fields_sql[i]);
+	return r;
 }
 
 int emit_catalog(const struct model *m, const char *path, struct emit_stats *stats, char **error)

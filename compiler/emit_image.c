@@ -1,5 +1,5 @@
 /*
- * emit_image.c - the built-in image (db/image.h): the blobs a finished catalog
+ * emit_image.c - the built-in image (catalog/image.h): the blobs a finished catalog
  * holds, each unpacked as the runtime would unpack it, laid end to end
  * behind an index.  It is made from the catalog file, not from the model,
  * so that it says exactly what the catalog linked beside it says.

@@ -1,5 +1,5 @@
 /*
- * emit_image.h - writes the built-in image (db/image.h) of a finished catalog.
+ * emit_image.h - writes the built-in image (catalog/image.h) of a finished catalog.
  */
 #ifndef PMUDB_EMIT_IMAGE_H
 #define PMUDB_EMIT_IMAGE_H

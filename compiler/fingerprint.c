@@ -54,7 +54,7 @@ static void add_modifier(uint64_t *h, const struct modifier *m)
 {
 	add_str(h, m->name);
 	add_str(h, m->description);
-	add_int(h, (uint64_t)(m->is_integer | m->is_perf << 1));
+	add_int(h, (uint64_t)(m->is_integer | m->from_perf << 1));
 	add_int(h, (uint64_t)m->libpfm_index);
 	add_int(h, m->default_value);
 }

@@ -51,7 +51,7 @@ static int ingest_attr(struct event *ev, int event_index, int attr_index, char *
 		m->name = xstrdup(ai.name);
 		m->description = xstrdup(ai.desc);
 		m->is_integer = ai.type == PFM_ATTR_MOD_INTEGER;
-		m->is_perf = ai.ctrl == PFM_ATTR_CTRL_PERF_EVENT;
+		m->from_perf = ai.ctrl == PFM_ATTR_CTRL_PERF_EVENT;
 		m->libpfm_index = attr_index;
 		m->default_value = ai.dfl_val64;
 		m->requires = -1;

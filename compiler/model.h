@@ -10,6 +10,7 @@
 #ifndef PMUDB_COMPILER_MODEL_H
 #define PMUDB_COMPILER_MODEL_H
 
+#include "catalog/fields.h"
 #include "compiler/xalloc.h"
 #include <stdbool.h>
 #include <stddef.h>
@@ -36,32 +37,12 @@ struct implied_value {
 	bool hardwired;		/* another value is refused (PFM_ERR_ATTR_SET) */
 };
 
+/* A unit mask: its fields (catalog/fields.h), and what the compiler keeps
+ * beside them. */
 struct umask {
-	char *name;
-	char *description;
-	char *equiv;		/* stands for these umasks ("A:B"), or NULL */
-	uint64_t code;		/* libpfm's attribute code, unshifted */
+	UMASK_FIELDS(FIELD_MODEL_MEMBER)
 	int libpfm_index;	/* attribute index in libpfm; -1 for added ones */
-	bool is_default;
-	bool is_precise;
-	int speculative;	/* 0 unknown, 1 speculative, 2 not speculative */
-	bool retired;
-	char *why;		/* set by an override: its source */
-	char *source;		/* NULL: libpfm's; else the vendor file it comes from */
-
 	/* derived: see derive.c */
-	int group;		/* umasks of one group behave alike with all others;
-				 * -1 for an equiv, which stands for its expansion */
-	int single_error;	/* libpfm's answer to EVENT:UMASK, 0 on success */
-	int repeat_error;	/* to EVENT:UMASK:UMASK:UMASK, of which two stay (0: success) */
-	bool sets_event_select;	/* alone, it changes config bits 0-7 from the event code's */
-	uint64_t filter_bits[2];	/* config1, config2 bits it sets beyond the event's own */
-	bool filter_layout;	/* with it, the second filter moves to config1 bits 32-63 */
-	bool code_is_filter;	/* its code goes to a filter, not the unit-mask field */
-	uint64_t config_bits;	/* config bits every encoding with it has beyond the
-				 * event's config_base (when that is measured) */
-	bool takes_no_modifiers;	/* with it libpfm gives no fstr and refuses perf
-				 * modifiers (event.no_modifiers): TOPDOWN_M's metrics */
 	struct int_vec added;	/* defaults libpfm adds to EVENT:UMASK */
 	VEC(struct implied_value) implied;
 	VEC(struct implied_value) unlocks;	/* hidden modifiers it makes acceptable (.modifier only) */
@@ -74,29 +55,12 @@ struct landing {
 };
 
 struct modifier {
-	char *name;
-	char *description;
-	bool is_integer;	/* else boolean */
-	bool is_perf;		/* provided by the perf_events layer, not the PMU */
-	int libpfm_index;	/* attribute index in libpfm */
-	uint64_t default_value;
+	MODIFIER_FIELDS(FIELD_MODEL_MEMBER)
 	/* derived */
-	bool probed;		/* false when no encodable base string was found */
-	uint64_t min, max;	/* accepted range */
-	int range_error;	/* libpfm's error just past the range */
 	VEC(struct landing) presence;	/* bits set whenever it is given */
 	VEC(struct landing) nonzero;	/* bits set whenever its value is not 0, beyond
 					 * the value (NetBurst's CCCR compare bit) */
-	bool has_shown;		/* fstr shows SHOWN whatever value is given */
-	uint64_t shown;
-	bool follows_plm;	/* value comes from the privilege-level mask */
-	int requires;		/* 1 is refused unless this modifier is non-zero; -1 */
-	int refused_error;	/* libpfm's error for 1 alone, when it requires */
 	VEC(struct landing) landings;
-	bool inert_unless_implied;	/* sets its bits only beside a unit mask
-					 * that implies it (fe_thres) */
-	int shown_from;		/* the fstr shows this modifier's bits instead
-				 * (skx CHA's rmem shows rem's); -1 */
 };
 
 /* Another name of an event: NAME stands for the event with ATTRS (unit
@@ -132,49 +96,23 @@ struct group_rule {
 	int lifted_by;
 };
 
+/* An event: its fields (catalog/fields.h), and what the compiler keeps
+ * beside them. */
 struct event {
-	char *name;
-	char *description;
-	char *equiv;		/* NULL if none */
-	uint64_t code;
+	EVENT_FIELDS(FIELD_MODEL_MEMBER)
 	int libpfm_index;	/* opaque libpfm event index, -1 for added */
-	bool is_precise;
-	bool supports_hw_sampling;
-	int speculative;
 	int dtype;
-	int perf_type;		/* when it differs from the PMU's, else -2 */
-	bool retired;
-	char *why;		/* set by an override: its source */
-	char *source;		/* NULL: libpfm's; else the vendor file it comes from */
 	VEC(struct umask) umasks;
 	VEC(struct modifier) modifiers;
 	VEC(struct event_alias) aliases;
 
 	/* derived */
-	int bare_error;		/* libpfm's answer to PMU::EVENT alone */
-	int bare_needs;		/* the modifier that makes it encode (PCU's
-				 * FREQ_BAND*:ff=), or -1 */
-	bool last_umask_wins;	/* of the unit masks asked, the last one's code
-				 * replaces the others' (PCU occupancy select) */
-	uint64_t raw_umask_max;	/* the widest raw unit mask (:0xff) libpfm takes; 0 */
-	bool raw_layout_bit0;	/* with a raw unit mask, filter 1 goes to config1's
-				 * high half when its bit 0 is set (CBo) */
-	bool umasks_in_config1;	/* unit-mask codes land in config1 (offcore response) */
-	bool filters_given;	/* its unit masks' filter_bits are stated (a vendor's MSR
-				 * value), not measured: every encoder applies them */
 	struct int_vec hidden;	/* PMU modifiers no encoding of it printed in fstr */
 	struct int_vec hidden_errors;	/* per hidden one: libpfm's error when given without a unit mask that needs it */
-	uint64_t filter_base[2];	/* config1, config2 bits every encoding of it has */
-	uint64_t filter_default;	/* of those, config1 bits present only while no unit mask sets that filter */
-	bool config_measured;	/* its family's encoder places measured registers: */
-	uint64_t config_base;	/* the config bits every encoding of it has */
 	int config_misses;	/* pairs whose config is not what those bits give */
 	struct int_vec bare_added;	/* defaults libpfm adds to the bare event */
-	int group_count;
 	VEC(struct group_rule) group_rules;
 	int pair_rule_misses;	/* pairs whose default set broke the rule */
-	bool defaults_keep_select;	/* a default libpfm adds does not replace the
-					 * event select, as one asked for does */
 	struct int_vec no_modifiers;	/* perf modifiers refused at a non-zero value
 					 * when a unit mask takes no modifiers */
 	struct int_vec no_modifiers_errors;	/* libpfm's error for each */

@@ -229,9 +229,9 @@ static int state_config1(struct ydoc *d, struct override *o, const struct pmu *p
 		return ydoc_fail(d, ydoc_get(d, o->node, "config1"),
 				 "%s puts unit-mask codes in config1: change the unit mask's 'code' instead", ev->name);
 	for (size_t i = 0; !ev->filters_given && i < ev->umasks.count; i++)
-		memset(ev->umasks.items[i].filter_bits, 0, sizeof(ev->umasks.items[i].filter_bits));
+		ev->umasks.items[i].filter_config1 = ev->umasks.items[i].filter_config2 = 0;
 	ev->filters_given = true;
-	u->filter_bits[0] = o->config1;
+	u->filter_config1 = o->config1;
 	return 0;
 }
 
@@ -416,7 +416,7 @@ static int apply_to_event(struct ydoc *d, struct override *o, const struct model
 		ev->name = xstrdup(o->event);
 		ev->description = xstrdup(o->description ? o->description : "");
 		ev->libpfm_index = -1;
-		ev->perf_type = -2;
+		ev->perf_type = FIELD_PTYPE_NONE;
 		/* The modifiers belong to the PMU: those of its first event,
 		 * with the rules measured on it. */
 		if (p->events.count > 1)

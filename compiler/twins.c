@@ -8,6 +8,8 @@
  */
 #include "compiler/twins.h"
 
+#include "compiler/model_fields.h"
+
 #include <stdlib.h>
 
 static bool same_str(const char *a, const char *b)
@@ -17,24 +19,18 @@ static bool same_str(const char *a, const char *b)
 
 static bool same_umask(const struct umask *a, const struct umask *b)
 {
-	return same_str(a->name, b->name) && same_str(a->description, b->description) && same_str(a->equiv, b->equiv)
-	       && a->code == b->code && a->libpfm_index == b->libpfm_index && a->is_default == b->is_default
-	       && a->is_precise == b->is_precise && a->speculative == b->speculative;
+	return model_fields_same(&umask_field_list, a, b, FO_LIBPFM) && a->libpfm_index == b->libpfm_index;
 }
 
 static bool same_modifier(const struct modifier *a, const struct modifier *b)
 {
-	return same_str(a->name, b->name) && same_str(a->description, b->description) && a->is_integer == b->is_integer
-	       && a->is_perf == b->is_perf && a->libpfm_index == b->libpfm_index
-	       && a->default_value == b->default_value;
+	return model_fields_same(&modifier_field_list, a, b, FO_LIBPFM);
 }
 
 static bool same_event(const struct event *a, const struct event *b)
 {
-	if (!same_str(a->name, b->name) || !same_str(a->description, b->description) || !same_str(a->equiv, b->equiv)
-	    || a->code != b->code || a->is_precise != b->is_precise || a->supports_hw_sampling != b->supports_hw_sampling
-	    || a->speculative != b->speculative || a->dtype != b->dtype || a->umasks.count != b->umasks.count
-	    || a->modifiers.count != b->modifiers.count)
+	if (!model_fields_same(&event_field_list, a, b, FO_LIBPFM) || a->dtype != b->dtype
+	    || a->umasks.count != b->umasks.count || a->modifiers.count != b->modifiers.count)
 		return false;
 	for (size_t i = 0; i < a->umasks.count; i++)
 		if (!same_umask(&a->umasks.items[i], &b->umasks.items[i]))
@@ -82,16 +78,7 @@ static void copy_ints(struct int_vec *to, const struct int_vec *from)
 
 static void copy_umask_rules(struct umask *t, const struct umask *f)
 {
-	t->group = f->group;
-	t->single_error = f->single_error;
-	t->repeat_error = f->repeat_error;
-	t->sets_event_select = f->sets_event_select;
-	t->filter_bits[0] = f->filter_bits[0];
-	t->filter_bits[1] = f->filter_bits[1];
-	t->filter_layout = f->filter_layout;
-	t->code_is_filter = f->code_is_filter;
-	t->takes_no_modifiers = f->takes_no_modifiers;
-	t->config_bits = f->config_bits;
+	model_fields_copy(&umask_field_list, t, f, FO_DERIVED);
 	copy_ints(&t->added, &f->added);
 	COPY_VEC(&t->implied, &f->implied);
 	COPY_VEC(&t->unlocks, &f->unlocks);
@@ -99,43 +86,20 @@ static void copy_umask_rules(struct umask *t, const struct umask *f)
 
 static void copy_modifier_rules(struct modifier *t, const struct modifier *f)
 {
-	t->probed = f->probed;
-	t->min = f->min;
-	t->max = f->max;
-	t->range_error = f->range_error;
+	model_fields_copy(&modifier_field_list, t, f, FO_DERIVED);
 	COPY_VEC(&t->presence, &f->presence);
 	COPY_VEC(&t->nonzero, &f->nonzero);
-	t->has_shown = f->has_shown;
-	t->shown = f->shown;
-	t->follows_plm = f->follows_plm;
-	t->requires = f->requires;
-	t->refused_error = f->refused_error;
-	t->inert_unless_implied = f->inert_unless_implied;
-	t->shown_from = f->shown_from;
 	COPY_VEC(&t->landings, &f->landings);
 }
 
 static void copy_event_rules(struct event *t, const struct event *f)
 {
-	t->perf_type = f->perf_type;
-	t->bare_error = f->bare_error;
-	t->bare_needs = f->bare_needs;
-	t->last_umask_wins = f->last_umask_wins;
-	t->raw_umask_max = f->raw_umask_max;
-	t->raw_layout_bit0 = f->raw_layout_bit0;
-	t->umasks_in_config1 = f->umasks_in_config1;
+	model_fields_copy(&event_field_list, t, f, FO_DERIVED);
 	copy_ints(&t->hidden, &f->hidden);
 	copy_ints(&t->hidden_errors, &f->hidden_errors);
-	t->filter_base[0] = f->filter_base[0];
-	t->filter_base[1] = f->filter_base[1];
-	t->filter_default = f->filter_default;
 	copy_ints(&t->bare_added, &f->bare_added);
-	t->group_count = f->group_count;
 	COPY_VEC(&t->group_rules, &f->group_rules);
 	t->pair_rule_misses = f->pair_rule_misses;
-	t->defaults_keep_select = f->defaults_keep_select;
-	t->config_measured = f->config_measured;
-	t->config_base = f->config_base;
 	t->config_misses = f->config_misses;
 	copy_ints(&t->no_modifiers, &f->no_modifiers);
 	copy_ints(&t->no_modifiers_errors, &f->no_modifiers_errors);

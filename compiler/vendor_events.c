@@ -202,7 +202,7 @@ void vendor_intel_umask(struct event *ev, struct umask *um, const struct vendor_
 		vendor_hardwire(ev, um, "t", v->any);
 	if ((v->msr_index == MSR_LOAD_LATENCY && !vendor_hardwire(ev, um, "ldlat", v->msr_value))
 	    || (v->msr_index && v->msr_index != MSR_LOAD_LATENCY)) {
-		um->filter_bits[0] = v->msr_value;
+		um->filter_config1 = v->msr_value;
 		ev->filters_given = true;
 	}
 	if (select != (ev->code & 0xff)) {
@@ -282,14 +282,14 @@ int vendor_make_event(struct model *m, struct pmu *p, const struct pmu *like, co
 	ev->description = xstrdup(first->description);
 	ev->source = xstrdup(first->file);
 	ev->libpfm_index = -1;
-	ev->perf_type = -2;
+	ev->perf_type = FIELD_PTYPE_NONE;
 	ev->is_precise = want.precise;
 	ev->dtype = PFM_DTYPE_UINT64;
 	event_copy_modifiers(ev, pick_template(like, g->name, &want), p->modifier_names.items, p->modifier_names.count);
 	if (g->bare >= 0 && !g->entries.count) {
 		/* the bare event is the encoding: Intel keeps a unit mask in
 		 * the code above the select (as libpfm's codes do), AMD above
-		 * the extended select (bits 16-23, see db/family_encoders.c) */
+		 * the extended select (bits 16-23, see runtime/encode/family_encoders.c) */
 		if (!strcmp(p->family, "intel_x86"))
 			ev->code = (first->code & 0xff) | vendor_intel_upper_bits(first) << 8;
 		else

@@ -269,9 +269,9 @@ static void test_bad_catalogs_are_refused(void **state)
 	pmudb_close(ok);
 	sqlite3 *raw;
 	assert_int_equal(sqlite3_open(path, &raw), SQLITE_OK);
-	assert_int_equal(sqlite3_exec(raw, "PRAGMA user_version = 8", NULL, NULL, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(raw, "PRAGMA user_version = 9", NULL, NULL, NULL), SQLITE_OK);
 	sqlite3_close(raw);
-	assert_refused(path, "schema version 7");
+	assert_refused(path, "schema version 8");
 
 	/* put in WAL mode by another tool: refused, nothing made beside it */
 	snprintf(path, sizeof(path), "%s/wal.db", tmp);
@@ -621,7 +621,7 @@ static void assert_same_text(const char *pmu, const char *what, const char *got,
 			 row ? (const char *)row : "NULL");
 }
 
-/* The built-in catalog encodes from its image (db/image.h) with SQLite not
+/* The built-in catalog encodes from its image (catalog/image.h) with SQLite not
  * opened, opens it when asked for what the image does not hold, and every
  * PMU's row as the directory carries it (packed.h) is the catalog's row. */
 static void test_builtin_image_needs_no_sqlite(void **state)

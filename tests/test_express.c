@@ -1,5 +1,5 @@
 /*
- * test_express.c - the express lane (db/express.c) against the stages it
+ * test_express.c - the express lane (runtime/fast/express.c) against the stages it
  * stands in for: every answer the lane gives must be the stages' answer,
  * byte for byte, code for code, message for message.
  *

@@ -218,12 +218,15 @@ static void test_three_thousand_defaults(void **state)
 static void test_more_modifiers_than_the_runtime_reads(void **state)
 {
 	(void)state;
-	char *path = edited("many_modifiers",
-			    "WITH RECURSIVE n(i) AS (SELECT 100 UNION ALL SELECT i + 1 FROM n WHERE i < 200)"
-			    " INSERT INTO modifier SELECT m.set_id, n.i, 'x' || n.i, m.description_id, m.type,"
-			    " m.provider, m.libpfm_index, 0, 0, NULL, NULL, NULL, 0, NULL, NULL, NULL, 0, NULL"
-			    " FROM modifier m, n WHERE m.set_id = (SELECT modifier_set_id FROM event WHERE id = "
-			    SKL_INST_RETIRED ") AND m.position = 0");
+	/* modifier 0 of the set copied to positions 100 to 200, whatever
+	 * the columns (catalog/fields.h) */
+	char *sql = malloc(64 * 1024), *at = sql;
+	at += sprintf(at, "CREATE TEMP TABLE m0 AS SELECT * FROM modifier WHERE set_id = (SELECT modifier_set_id FROM event"
+		      " WHERE id = " SKL_INST_RETIRED ") AND position = 0; UPDATE m0 SET position = 99;");
+	for (int i = 100; i <= 200; i++)
+		at += sprintf(at, "UPDATE m0 SET position = %d, name = 'x%d'; INSERT INTO modifier SELECT * FROM m0;", i, i);
+	char *path = edited("many_modifiers", sql);
+	free(sql);
 	packer_refuses(path, "modifier set");
 	runtime_refuses(path, "skl::INST_RETIRED:ANY_P");
 	free(path);
@@ -241,19 +244,20 @@ static void test_bare_error_int_min(void **state)
 	assert_string_equal(pmudb_strerror(INT_MAX), "unknown error code");
 }
 
-/* NetBurst encodes with registers measured for every unit mask: one lost
- * is refused, not encoded as if its bits were 0. */
-static void test_netburst_umask_without_registers(void **state)
+/* NetBurst encodes with registers measured for every event: an event
+ * whose registers are said not to be measured is refused, not encoded as
+ * if their bits were 0. */
+static void test_netburst_event_without_registers(void **state)
 {
 	(void)state;
-	char *path = edited("netburst_registers", "UPDATE umask SET config_bits = NULL WHERE name = 'DD' AND event_id = "
+	char *path = edited("netburst_registers", "UPDATE event SET config_measured = 0 WHERE id = "
 			    EVENT_ID("netburst", "TC_deliver_mode"));
-	packer_refuses(path, "lacks measured registers");
+	packer_refuses(path, "its config is not measured");
 	runtime_refuses(path, "netburst::TC_deliver_mode:DB");
 	free(path);
-	path = edited("netburst_no_base", "UPDATE event SET config_base = NULL WHERE id = "
+	path = edited("netburst_no_base", "UPDATE event SET config_measured = 0, config_base = 0 WHERE id = "
 		      EVENT_ID("netburst", "TC_deliver_mode"));
-	packer_refuses(path, "has measured registers, its event not");
+	packer_refuses(path, "measured registers where its event has none");
 	runtime_refuses(path, "netburst::TC_deliver_mode:DB");
 	free(path);
 }
@@ -263,9 +267,9 @@ static void test_netburst_umask_without_registers(void **state)
 static void test_nulls_in_not_null_columns(void **state)
 {
 	(void)state;
-	char *path = edited("null_type", "SELECT 1");
-	allow_null(path, "modifier", "type TEXT");
-	exec_sql(path, "UPDATE modifier SET type = NULL WHERE set_id = (SELECT modifier_set_id FROM event WHERE id = "
+	char *path = edited("null_is_integer", "SELECT 1");
+	allow_null(path, "modifier", "is_integer INTEGER");
+	exec_sql(path, "UPDATE modifier SET is_integer = NULL WHERE set_id = (SELECT modifier_set_id FROM event WHERE id = "
 		 SKL_INST_RETIRED ")");
 	packer_refuses(path, "NULL");
 	free(path);
@@ -535,7 +539,7 @@ int main(void)
 		cmocka_unit_test(test_three_thousand_defaults),
 		cmocka_unit_test(test_more_modifiers_than_the_runtime_reads),
 		cmocka_unit_test(test_bare_error_int_min),
-		cmocka_unit_test(test_netburst_umask_without_registers),
+		cmocka_unit_test(test_netburst_event_without_registers),
 		cmocka_unit_test(test_nulls_in_not_null_columns),
 		cmocka_unit_test(test_damaged_cpuid_map),
 		cmocka_unit_test(test_damaged_findings),

@@ -1,6 +1,6 @@
 /*
  * test_stat.c - counting for real: pmudb_to_perf_attr and the sysfs readers
- * of db/perf_attr.c, and `pmudb stat` around real commands.
+ * of runtime/perf/perf_attr.c, and `pmudb stat` around real commands.
  *
  * Software events are counted here on every machine.  Hardware events are
  * tried; where the machine has no hardware PMU (a VM) the test says so on

@@ -50,7 +50,7 @@ static int intel_umask_bits(struct request *rq, uint64_t *config, uint64_t *umas
 	for (int i = 0; i < rq->nfinal; i++) {
 		const struct umask *u = &rq->ev->umasks[rq->final[i]];
 		if (skip_filter_codes && u->code_is_filter)
-			continue;	/* measured into filter_bits instead */
+			continue;	/* measured into filter_config1, filter_config2 instead */
 		/* a unit mask asked replaces the others asked, not those added
 		 * (with none asked, there is no last one) */
 		if (rq->ev->last_umask_wins && asked_for(rq, rq->final[i]) && rq->final[i] != rq->asked[rq->nasked - 1])
@@ -87,8 +87,8 @@ static int encode_intel_x86(struct request *rq)
 	 * the catalog states it (the MSR value of a vendor's offcore or
 	 * frontend event); the modifiers (ldlat=, fe_thres=) land over it */
 	for (int i = 0; !r && ev->filters_given && i < rq->nfinal; i++) {
-		out->config1 |= ev->umasks[rq->final[i]].filter_bits[0];
-		out->config2 |= ev->umasks[rq->final[i]].filter_bits[1];
+		out->config1 |= ev->umasks[rq->final[i]].filter_config1;
+		out->config2 |= ev->umasks[rq->final[i]].filter_config2;
 	}
 	if (!r)
 		r = apply_pmu_modifiers(rq, true);
@@ -164,16 +164,16 @@ static int encode_intel_snbep_unc(struct request *rq)
 	/* the filter registers, as measured: the event's bits and those of
 	 * each final unit mask */
 	uint64_t own = 0;
-	rq->out->config2 = ev->filter_base[1];
+	rq->out->config2 = ev->filter_config2;
 	/* where filter 1 goes follows the umask byte's bit 0 (libpfm's CBo
 	 * filter events), measured per unit mask, and for a raw one */
 	bool layout = rq->has_raw && (rq->raw_umask & 1) && ev->raw_layout_bit0;
 	for (int i = 0; i < rq->nfinal; i++) {
-		own |= ev->umasks[rq->final[i]].filter_bits[0];
-		rq->out->config2 |= ev->umasks[rq->final[i]].filter_bits[1];
+		own |= ev->umasks[rq->final[i]].filter_config1;
+		rq->out->config2 |= ev->umasks[rq->final[i]].filter_config2;
 		layout |= ev->umasks[rq->final[i]].filter_layout;
 	}
-	rq->out->config1 = (ev->filter_base[0] & ~ev->filter_default) | own;
+	rq->out->config1 = (ev->filter_config1 & ~ev->filter_default) | own;
 	r = apply_pmu_modifiers(rq, false);
 	if (r)
 		return r;

@@ -1,8 +1,8 @@
 /*
- * fuzz_packed.c - the packed form of a catalog (db/packed.h), below SQLite
+ * fuzz_packed.c - the packed form of a catalog (catalog/packed.h), below SQLite
  * and zstd: a catalog's blobs are checksummed zstd frames, so mutating the
  * file (fuzz_catalog_bytes) rarely reaches the reader of what is inside.
- * Here the bytes are the unpacked blob itself, read by db/unpack.c as the
+ * Here the bytes are the unpacked blob itself, read by catalog/unpack.c as the
  * runtime reads it.  The first byte picks what the rest is:
  *   0  an event table: unpack_table, then unpack_event on every event
  *   1  an aliases blob (the second byte: how many events its table has):

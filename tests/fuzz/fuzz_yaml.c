@@ -92,7 +92,7 @@ static void add_events(struct pmu *mp, int p, int count)
 			mod->name = xstrdup(mi.name);
 			mod->description = xstrdup(mi.description);
 			mod->is_integer = mi.is_integer;
-			mod->is_perf = mi.from_perf;
+			mod->from_perf = mi.from_perf;
 			mod->libpfm_index = m;
 			mod->default_value = mi.default_value;
 			mod->probed = mi.range_known;
