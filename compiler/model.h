@@ -136,6 +136,12 @@ struct vendor_event {
 	uint64_t msr_index, msr_value;	/* MSRIndex (the first), MSRValue; 0 when absent */
 	int pebs;		/* PEBS: 0 none, 1 or 2 precise sampling */
 	bool deprecated;
+	/* the counters it may use, bit n for counter n (0: unknown): general
+	 * ones (Counter), with SMT off (CounterHTOff), precise sampling
+	 * (PEBScounters), fixed ones ("Fixed counter N") */
+	uint64_t counters, counters_ht_off, pebs_counters, fixed_counters;
+	bool taken_alone;	/* TakenAlone: counted with no other event */
+	bool free_running;	/* CounterType FREERUN */
 };
 
 /* One row of a mapfile: the CPUs a µarch's list is for. */

@@ -171,6 +171,63 @@ static int number_field(const struct source *s, json_t *e, const char *name, con
 	return 0;
 }
 
+/*
+ * A list of counters as the vendor lists write them ("0,1,2,3", "0-3",
+ * "Fixed counter 1", "FIXED" for the fixed counter of an uncore box),
+ * into *GENERAL and *FIXED, bit n for counter n; absent, "NA" or empty is
+ * none (unknown).
+ */
+static int counters_field(const struct source *s, json_t *e, const char *name, const char *key, uint64_t *general,
+			  uint64_t *fixed, char **error)
+{
+	*general = 0;
+	if (fixed)
+		*fixed = 0;
+	json_t *v = json_object_get(e, key);
+	const char *text = json_is_string(v) ? json_string_value(v) : NULL;
+	if (!v || (text && (!*text || !strcasecmp(text, "na"))))
+		return 0;
+	if (!text)
+		return fail_at(error, s, name, "event '%s': %s must be a string", name, key);
+	for (const char *p = text; *p;) {
+		p += strspn(p, " ");
+		unsigned lo, hi;
+		int n = 0;
+		if (fixed && !strncasecmp(p, "fixed counter ", 14) && sscanf(p + 14, "%u%n", &lo, &n) == 1 && lo < 64) {
+			*fixed |= 1ULL << lo;
+			p += 14 + n;
+		} else if (fixed && !strncasecmp(p, "fixed", 5) && (!p[5] || p[5] == ',')) {
+			*fixed |= 1;
+			p += 5;
+		} else if (sscanf(p, "%u-%u%n", &lo, &hi, &n) == 2 && lo <= hi && hi < 64) {
+			*general |= (hi == 63 ? ~0ULL : (1ULL << (hi + 1)) - 1) & ~((1ULL << lo) - 1);
+			p += n;
+		} else if (sscanf(p, "%u%n", &lo, &n) == 1 && lo < 64) {
+			*general |= 1ULL << lo;
+			p += n;
+		} else {
+			return fail_at(error, s, name, "event '%s': %s '%s' is not a list of counters", name, key, text);
+		}
+		p += strspn(p, " ");
+		if (*p && *p++ != ',')
+			return fail_at(error, s, name, "event '%s': %s '%s' is not a list of counters", name, key, text);
+	}
+	return 0;
+}
+
+/* What the list says of where the event may be counted. */
+static int read_counters(const struct source *s, json_t *e, const char *name, struct vendor_event *v, char **error)
+{
+	uint64_t taken_alone = 0;
+	const char *type = string_field(e, "CounterType");
+	v->free_running = type && !strcasecmp(type, "FREERUN");
+	return counters_field(s, e, name, "Counter", &v->counters, &v->fixed_counters, error)
+	       || counters_field(s, e, name, "CounterHTOff", &v->counters_ht_off, NULL, error)
+	       || counters_field(s, e, name, "PEBScounters", &v->pebs_counters, NULL, error)
+	       || number_field(s, e, name, "TakenAlone", &taken_alone, error)
+	       || ((v->taken_alone = taken_alone != 0), 0);
+}
+
 /* Names are typed by users between ':' separators: nothing else may be in them. */
 static bool typable(const char *name)
 {
@@ -282,7 +339,7 @@ static int read_event(struct source *s, struct vendor_uarch *u, json_t *e, const
 	 * (INST_RETIRED.ANY is event 0, unit mask 1), as perf reads it */
 	json_t *code_from = base ? base : e;
 	struct vendor_event v = {0};
-	if (read_fields(s, code_from, name, &v, error))
+	if (read_fields(s, code_from, name, &v, error) || read_counters(s, code_from, name, &v, error))
 		return -1;
 	if (base && read_fields(s, e, name, &(struct vendor_event){0}, error))
 		return -1;	/* an override of a standard event's fields is checked, not used */
