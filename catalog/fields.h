@@ -22,7 +22,9 @@
  *           the encoder's cache lines want it (a missing or misnamed one
  *           does not compile: fields.c takes its offset);
  *           PACKED: packed too, and declared by *_PACKED_MEMBERS at the end
- *           of the runtime's struct
+ *           of the runtime's struct (which grows by a cache line per 64
+ *           bytes: an event's record is 256 bytes, a unit mask's 128; what
+ *           only browsing reads stays SQL)
  *   origin  LIBPFM: libpfm's API states it (PMUs with one libpfm table are
  *           twins when these agree, compiler/twins.c);
  *           DERIVED: learned by asking libpfm's encoder (a twin copies it);
@@ -69,6 +71,13 @@
 	  "with its event's config_base, the config bits it adds (measured; 0 where the event's config is not measured)") \
 	F(repeat_error, repeat_error, ERR, HOT, DERIVED, \
 	  "libpfm's answer to EVENT:UMASK:UMASK:UMASK, 0 on success: of three, two reach its encoder (derived)") \
+	F(counters, counters, U64, SQL, SET, \
+	  "the general counters it may be counted on, bit n for counter n (the vendor's Counter); 0: unknown") \
+	F(counters_ht_off, counters_ht_off, U64, SQL, SET, "those with SMT off (CounterHTOff); 0: as counters") \
+	F(pebs_counters, pebs_counters, U64, SQL, SET, "the counters it samples precisely on (PEBScounters); 0: unknown") \
+	F(fixed_counters, fixed_counters, U64, SQL, SET, "the fixed counters that count it, bit n for fixed counter n") \
+	F(taken_alone, taken_alone, FLAG, SQL, SET, "1: counted only with no other event (TakenAlone)") \
+	F(free_running, free_running, FLAG, SQL, SET, "1: a free-running counter that counts it (CounterType FREERUN)") \
 	F(retired, retired, FLAG, HOT, SET, "1 when an override retired it") \
 	F(why, why, STR, SQL, SET, "the override that added or changed it") \
 	F(source, source, STR, SQL, SET, "NULL for libpfm's; the vendor file it comes from")
@@ -106,6 +115,13 @@
 	  "the widest unit mask given as a number (:0xff) libpfm takes for it; 0: none (derived)") \
 	F(raw_layout_bit0, raw_layout_bit0, FLAG, HOT, DERIVED, \
 	  "1: with a raw unit mask, the second filter goes to config1 bits 32-63 when its bit 0 is set, else config2 (CBo) (derived)") \
+	F(counters, counters, U64, SQL, SET, \
+	  "the general counters it may be counted on, bit n for counter n (the vendor's Counter); 0: unknown") \
+	F(counters_ht_off, counters_ht_off, U64, SQL, SET, "those with SMT off (CounterHTOff); 0: as counters") \
+	F(pebs_counters, pebs_counters, U64, SQL, SET, "the counters it samples precisely on (PEBScounters); 0: unknown") \
+	F(fixed_counters, fixed_counters, U64, SQL, SET, "the fixed counters that count it, bit n for fixed counter n") \
+	F(taken_alone, taken_alone, FLAG, SQL, SET, "1: counted only with no other event (TakenAlone)") \
+	F(free_running, free_running, FLAG, SQL, SET, "1: a free-running counter that counts it (CounterType FREERUN)") \
 	F(retired, retired, FLAG, HOT, SET, "1 when an override retired it") \
 	F(why, why, STR, SQL, SET, "the override that added or changed it") \
 	F(source, source, STR, SQL, SET, "NULL for libpfm's; the vendor JSON file for a vendor event")

@@ -219,6 +219,13 @@ static bool amd_umask(struct event *ev, struct umask *um, const struct vendor_ev
 	       && (!v->edge || vendor_hardwire(ev, um, "e", v->edge)) && v->code == ev->code;
 }
 
+/* Where the vendor's entry V says it may be counted, into ITEM (an event
+ * or a unit mask: both have the fields of catalog/fields.h). */
+#define VENDOR_COUNTERS(item, v) \
+	((item)->counters = (v)->counters, (item)->counters_ht_off = (v)->counters_ht_off, \
+	 (item)->pebs_counters = (v)->pebs_counters, (item)->fixed_counters = (v)->fixed_counters, \
+	 (item)->taken_alone = (v)->taken_alone, (item)->free_running = (v)->free_running)
+
 char *vendor_umask_name(const char *vendor_name)
 {
 	char *s = xstrdup(strchr(vendor_name, '.') + 1);
@@ -242,6 +249,7 @@ static bool add_umasks(struct model *m, const struct pmu *p, struct event *ev, c
 		um->description = xstrdup(v->description);
 		um->source = xstrdup(v->file);
 		um->libpfm_index = -1;
+		VENDOR_COUNTERS(um, v);
 		if (intel) {
 			vendor_intel_umask(ev, um, v);
 		} else if (!amd_umask(ev, um, v)) {
@@ -290,6 +298,7 @@ int vendor_make_event(struct model *m, struct pmu *p, const struct pmu *like, co
 		/* the bare event is the encoding: Intel keeps a unit mask in
 		 * the code above the select (as libpfm's codes do), AMD above
 		 * the extended select (bits 16-23, see runtime/encode/family_encoders.c) */
+		VENDOR_COUNTERS(ev, first);
 		if (!strcmp(p->family, "intel_x86"))
 			ev->code = (first->code & 0xff) | vendor_intel_upper_bits(first) << 8;
 		else
