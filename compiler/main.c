@@ -101,15 +101,17 @@ static void note_config_misses(struct model *m, const struct pmu *p)
 			   p->name, misses, misses == 1 ? "" : "s");
 }
 
-/* Derives every libpfm PMU; a twin of an earlier one (one table under
- * two names: the CHA boxes) takes its rules.  Returns how many did. */
-static size_t derive_all(struct model *m, bool progress)
+/* Derives the libpfm PMUs not derived yet (with FIRST_ONLY those marked
+ * derive_first); a twin of an earlier one (one table under two names:
+ * the CHA boxes) takes its rules.  Returns how many did. */
+static size_t derive_all(struct model *m, bool progress, bool first_only)
 {
 	size_t shared = 0;
 	for (size_t i = 0; i < m->pmus.count; i++) {
 		struct pmu *p = &m->pmus.items[i];
-		if (p->source)
+		if (p->source || p->derived || (first_only && !p->derive_first))
 			continue;	/* a vendor PMU: vendor_build.c makes it */
+		p->derived = true;
 		if (progress)
 			fprintf(stderr, "\rpmudb-build: deriving rules %zu/%zu PMUs (%s)\033[K", i + 1, m->pmus.count,
 				p->name);
@@ -286,15 +288,24 @@ static int build(char **tables, int table_count, const char *vendor_tree, const 
 	r = r || tables_apply(t, &m, TABLES_BEFORE_DERIVE, error) || families_check(&m, stderr, error);
 	size_t twins = 0, libpfm_pmus = m.pmus.count;
 	double derive_seconds = 0;
+	struct timespec d0;
+	bool progress = !quiet && isatty(STDERR_FILENO);
+	/* what the tables need first: a mistake in them stops the build
+	 * before the other PMUs are derived */
 	if (!r) {
-		struct timespec d0;
 		clock_gettime(CLOCK_MONOTONIC, &d0);
 		for (size_t i = 0; i < m.pmus.count; i++)
 			libpfm_pmus -= m.pmus.items[i].source != NULL;
-		twins = derive_all(&m, !quiet && isatty(STDERR_FILENO));
+		tables_mark_derive_first(t, &m);
+		twins = derive_all(&m, progress, true);
 		derive_seconds = seconds_since(&d0);
 	}
 	r = r || vendor_build(&m, error) || tables_apply(t, &m, TABLES_AFTER_DERIVE, error);
+	if (!r) {
+		clock_gettime(CLOCK_MONOTONIC, &d0);
+		twins += derive_all(&m, progress, false);
+		derive_seconds += seconds_since(&d0);
+	}
 	if (!r) {
 		reconcile(&m);
 		reconcile_explain(&m);

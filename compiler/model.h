@@ -178,6 +178,10 @@ struct pmu {
 	int num_fixed_counters;
 	int max_encoding;
 	unsigned supported_plm;	/* PFM_PLM* bits that change the encoding */
+	/* its rules are derived (main.c derives first the PMUs the tables
+	 * name, derive_first, so that a table's mistake stops the build
+	 * before the rest is derived) */
+	bool derived, derive_first;
 	uint64_t config_cleared;	/* config bits libpfm's perf encoding clears
 					 * (Intel's and AMD's enable, interrupt, OS, user) */
 	char *family;		/* encoding family, from tables/families.yaml */

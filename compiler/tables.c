@@ -163,6 +163,44 @@ int tables_apply(struct tables *t, struct model *m, enum tables_phase phase, cha
 	return r;
 }
 
+static void mark_with_like(struct model *m, struct pmu *p)
+{
+	p->derive_first = true;
+	struct pmu *like = p->like ? model_find_pmu(m, p->like) : NULL;
+	if (like)
+		like->derive_first = true;
+}
+
+void tables_mark_derive_first(struct tables *t, struct model *m)
+{
+	for (size_t i = 0; i < m->pmus.count; i++)
+		if (m->pmus.items[i].source)
+			mark_with_like(m, &m->pmus.items[i]);
+	for (size_t i = 0; i < t->count; i++) {
+		struct ydoc *d = &t->docs[i];
+		yaml_node_t *root = ydoc_root(d), *list = root ? ydoc_get(d, root, "overrides") : NULL;
+		for (yaml_node_item_t *it = list ? list->data.sequence.items.start : NULL;
+		     it && it < list->data.sequence.items.top; it++) {
+			yaml_node_t *pmu = ydoc_get(d, ydoc_node(d, *it), "pmu");
+			if (!pmu || pmu->type != YAML_SCALAR_NODE)
+				continue;	/* refused when the overrides are applied */
+			struct pmu_list found = {0};
+			model_match_pmus(m, (const char *)pmu->data.scalar.value, &found);
+			/* a code is checked against the widest its family's PMUs
+			 * have, which reads what derive measured of them */
+			bool family = ydoc_get(d, ydoc_node(d, *it), "code") != NULL;
+			for (size_t k = 0; k < found.count; k++) {
+				mark_with_like(m, found.items[k]);
+				for (size_t q = 0; family && q < m->pmus.count; q++)
+					if (m->pmus.items[q].family && found.items[k]->family
+					    && !strcmp(m->pmus.items[q].family, found.items[k]->family))
+						m->pmus.items[q].derive_first = true;
+			}
+			free(found.items);
+		}
+	}
+}
+
 const char *tables_path(const struct tables *t, size_t i)
 {
 	return i < t->count ? t->docs[i].path : NULL;

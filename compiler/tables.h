@@ -32,6 +32,11 @@ struct tables *tables_load(char *const *paths, int count, char **error);
 /* Applies the sections of PHASE.  0, or -1 with *error malloc'd. */
 int tables_apply(struct tables *t, struct model *m, enum tables_phase phase, char **error);
 
+/* Marks derive_first the PMUs the overrides may touch (by name or glob,
+ * a vendor PMU's like PMU for it) and the like PMUs of the vendor PMUs:
+ * what applying the tables needs derived.  After TABLES_BEFORE_DERIVE. */
+void tables_mark_derive_first(struct tables *t, struct model *m);
+
 void tables_free(struct tables *t);
 
 /* The path of loaded file I (in load order), or NULL past the last. */

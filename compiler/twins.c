@@ -55,7 +55,7 @@ static bool same_table(const struct pmu *a, const struct pmu *b)
 const struct pmu *twins_find(const struct model *m, const struct pmu *p)
 {
 	for (const struct pmu *q = m->pmus.items; q < p; q++)
-		if (same_table(q, p))
+		if (q->derived && same_table(q, p))
 			return q;
 	return NULL;
 }
