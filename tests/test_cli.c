@@ -40,13 +40,8 @@ static int teardown(void **state)
 	return 0;
 }
 
-/* Runs pmudb with up to 6 arguments. */
-static void run(struct run_result *r, const char *input, const char *a1, const char *a2, const char *a3,
-		const char *a4, const char *a5, const char *a6)
-{
-	char *argv[] = { pmudb, (char *)a1, (char *)a2, (char *)a3, (char *)a4, (char *)a5, (char *)a6, NULL };
-	test_run(argv, input, r);
-}
+/* Runs pmudb with INPUT and arguments up to the first NULL. */
+#define run(r, input, ...) test_pmudb(r, input, __VA_ARGS__, NULL)
 
 static void test_help_and_version(void **state)
 {

@@ -35,11 +35,8 @@ static int teardown(void **state)
 	return 0;
 }
 
-static void run(struct run_result *r, char *a1, char *a2, char *a3, char *a4, char *a5)
-{
-	char *argv[] = { pmudb, a1, a2, a3, a4, a5, NULL };
-	test_run(argv, NULL, r);
-}
+/* Runs pmudb with the arguments up to the first NULL. */
+#define run(r, ...) test_pmudb(r, NULL, __VA_ARGS__, NULL)
 
 /* Every "  PMU::..." line of OUT encodes to CONFIG, CONFIG1, CONFIG2;
  * returns how many there are. */

@@ -45,11 +45,8 @@ static int teardown(void **state)
 	return 0;
 }
 
-static void run(struct run_result *r, char *a1, char *a2, char *a3, char *a4, char *a5, char *a6, char *a7)
-{
-	char *argv[] = { pmudb, a1, a2, a3, a4, a5, a6, a7, NULL };
-	test_run(argv, NULL, r);
-}
+/* Runs pmudb with the arguments up to the first NULL. */
+#define run(r, ...) test_pmudb(r, NULL, __VA_ARGS__, NULL)
 
 static uint64_t hex(json_t *v)
 {

@@ -83,18 +83,7 @@ static bool may_count_cpus(void)
 /* ---- running pmudb stat --------------------------------------------------- */
 
 /* Runs pmudb with the NULL-ended arguments. */
-static void run_pmudb(struct run_result *r, const char *first, ...)
-{
-	char *argv[64] = { pmudb };
-	int n = 1;
-	va_list ap;
-	va_start(ap, first);
-	for (const char *a = first; a && n < 63; a = va_arg(ap, const char *))
-		argv[n++] = (char *)a;
-	va_end(ap);
-	argv[n] = NULL;
-	test_run(argv, NULL, r);
-}
+#define run_pmudb(r, ...) test_pmudb(r, NULL, __VA_ARGS__)
 
 /* The final count of EVENT in text output: "value enabled running EVENT". */
 static bool find_count(const char *out, const char *event, uint64_t v[3])

@@ -11,6 +11,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -215,4 +216,20 @@ void test_cli_end(char *pmudb, char *tmp, pmudb_t *db)
 	test_rmtree(tmp);
 	free(tmp);
 	free(pmudb);
+}
+
+void test_pmudb(struct run_result *r, const char *input, ...)
+{
+	static char *pmudb;
+	if (!pmudb)
+		pmudb = test_build_path("pmudb");
+	char *argv[64] = { pmudb };
+	int n = 1;
+	va_list ap;
+	va_start(ap, input);
+	for (const char *a = va_arg(ap, const char *); a && n < 63; a = va_arg(ap, const char *))
+		argv[n++] = (char *)a;
+	va_end(ap);
+	argv[n] = NULL;
+	test_run(argv, input, r);
 }

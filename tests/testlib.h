@@ -28,6 +28,12 @@ struct run_result {
 void test_run(char *const argv[], const char *input, struct run_result *r);
 void test_run_free(struct run_result *r);
 
+/* Runs the built pmudb ($PMUDB_BUILD/pmudb) with the NULL-ended
+ * arguments after INPUT (stdin: INPUT, or /dev/null when NULL).  The
+ * tests run pmudb through this one helper; a file whose calls pass a
+ * fixed number of arguments wraps it in a macro (run()). */
+void test_pmudb(struct run_result *r, const char *input, ...);
+
 /* Starts ARGV in the background; returns its pid. */
 pid_t test_spawn(char *const argv[]);
 
