@@ -8,26 +8,17 @@
 
 #include <assert.h>
 #include <limits.h>
+#include <stdatomic.h>
 #include <string.h>
 
 #include "catalog/errors.h"
 #include "catalog/model.h"
 
-/* Where the runtime keeps a field: its offset and size in STRUCT, or none
- * for one that stays in the rows. */
-#define RUNTIME_AT_SQL(type, member) SIZE_MAX, 0
-#define RUNTIME_AT_HOT(type, member) offsetof(type, member), sizeof(((type *)0)->member)
-#define RUNTIME_AT_PACKED(type, member) RUNTIME_AT_HOT(type, member)
+#define FIELD_OF(member, column, kind, use, origin, doc) { #member, #column, FK_##kind, FU_##use, FO_##origin, doc },
 
-#define FIELD_OF(type, member, column, kind, use, origin, doc) \
-	{ #member, #column, FK_##kind, FU_##use, FO_##origin, doc, RUNTIME_AT_##use(type, member) },
-#define UMASK_FIELD(...) FIELD_OF(struct umask, __VA_ARGS__)
-#define EVENT_FIELD(...) FIELD_OF(struct event, __VA_ARGS__)
-#define MODIFIER_FIELD(...) FIELD_OF(struct modifier, __VA_ARGS__)
-
-static const struct field umask_fields[] = { UMASK_FIELDS(UMASK_FIELD) };
-static const struct field event_fields[] = { EVENT_FIELDS(EVENT_FIELD) };
-static const struct field modifier_fields[] = { MODIFIER_FIELDS(MODIFIER_FIELD) };
+static const struct field umask_fields[] = { UMASK_FIELDS(FIELD_OF) };
+static const struct field event_fields[] = { EVENT_FIELDS(FIELD_OF) };
+static const struct field modifier_fields[] = { MODIFIER_FIELDS(FIELD_OF) };
 
 const struct field_list umask_field_list = {
 	"umask", umask_fields, UMASK_FIELD_COUNT,
@@ -160,9 +151,7 @@ void fields_write(struct packed_writer *w, struct string_pool *pool, const struc
 		const struct field *f = &l->fields[i];
 		if (!is_packed(f))
 			continue;
-		if (is_string(f->kind))
-			write_string(w, pool, row[i].s);
-		else if (f->kind == FK_FLAG)
+		if (f->kind == FK_FLAG)
 			flags |= (uint64_t)(row[i].u != 0) << bit++;
 		else if (f->kind == FK_PTYPE)
 			flags |= (uint64_t)(row[i].i != FIELD_PTYPE_NONE) << bit++;
@@ -170,107 +159,94 @@ void fields_write(struct packed_writer *w, struct string_pool *pool, const struc
 	write_varint(w, flags);
 	for (int i = 0; i < l->count; i++) {
 		const struct field *f = &l->fields[i];
-		if (!is_packed(f) || is_string(f->kind) || f->kind == FK_FLAG)
+		if (!is_packed(f) || f->kind == FK_FLAG)
 			continue;
-		if (f->kind == FK_U64)
+		if (is_string(f->kind))
+			write_string(w, pool, row[i].s);
+		else if (f->kind == FK_U64)
 			write_varint(w, row[i].u);
 		else if (f->kind != FK_PTYPE || row[i].i != FIELD_PTYPE_NONE)
 			write_svarint(w, row[i].i);
 	}
 }
 
-const char *fields_read(struct packed_reader *r, const struct field_list *l, union field_value *row, bool head_only)
+/*
+ * The readers: for each list, straight-line code that reads a record's
+ * packed fields in the writer's order into the runtime's struct, checking
+ * each as it goes (a value that does not fit the member it goes to, too).
+ * READ_<use>_<kind>(member) reads one field; SQL fields are not packed.
+ */
+#define FAULT(why) do { if (!fault) fault = (why); } while (0)
+#define STORE_SIGNED(m, v, why) do { int64_t v_ = (v); rt->m = v_; if ((int64_t)rt->m != v_) { FAULT(why); } } while (0)
+
+#define READ_HOT_NAME(m) { rt->m = read_string(r); if (!rt->m || !*rt->m) { FAULT("a name that is NULL or empty"); } }
+#define READ_HOT_STR(m) rt->m = read_string(r);
+#define READ_HOT_DESC(m) { rt->m = read_string(r); if (!rt->m) { FAULT("a description that is NULL"); } }
+#define READ_HOT_U64(m) rt->m = read_varint(r);
+#define READ_HOT_FLAG(m) rt->m = flags >> bit++ & 1;
+#define READ_HOT_I32(m) STORE_SIGNED(m, read_svarint(r), "an integer out of range");
+#define READ_HOT_ERR(m) { int64_t e_ = read_svarint(r); if (e_ > 0 || e_ < LIBPFM_LAST_ERROR) { \
+	FAULT("an error code that is not libpfm's"); } STORE_SIGNED(m, e_, "an error code that is not libpfm's"); }
+#define READ_HOT_POS(m) { int64_t p_ = read_svarint(r); if (p_ < -1) { FAULT("a position out of range"); } \
+	STORE_SIGNED(m, p_, "a position out of range"); }
+#define READ_HOT_PTYPE(m) { if (flags >> bit++ & 1) { int64_t t_ = read_svarint(r); \
+	if (t_ == FIELD_PTYPE_NONE) { FAULT("a perf type out of range"); } STORE_SIGNED(m, t_, "a perf type out of range"); } \
+	else { rt->m = FIELD_PTYPE_NONE; } }
+#define READ_PACKED_NAME READ_HOT_NAME
+#define READ_PACKED_STR READ_HOT_STR
+#define READ_PACKED_DESC READ_HOT_DESC
+#define READ_PACKED_U64 READ_HOT_U64
+#define READ_PACKED_FLAG READ_HOT_FLAG
+#define READ_PACKED_I32 READ_HOT_I32
+#define READ_PACKED_ERR READ_HOT_ERR
+#define READ_PACKED_POS READ_HOT_POS
+#define READ_PACKED_PTYPE READ_HOT_PTYPE
+#define READ_SQL_NAME(m)
+#define READ_SQL_STR(m)
+#define READ_SQL_DESC(m)
+#define READ_SQL_U64(m)
+#define READ_SQL_FLAG(m)
+#define READ_SQL_I32(m)
+#define READ_SQL_ERR(m)
+#define READ_SQL_POS(m)
+#define READ_SQL_PTYPE(m)
+#define READ_FIELD(member, column, kind, use, origin, doc) READ_##use##_##kind(member)
+
+/* A flag bit past those the list has is no record of this format. */
+#define FLAGS_END { if (flags >> bit) { FAULT("a flag the format does not have"); } if (!r->ok) { FAULT(""); } }
+
+#define READER(name, type, list) \
+	const char *name(struct packed_reader *r, type *rt) \
+	{ \
+		const char *fault = NULL; \
+		uint64_t flags = read_varint(r); \
+		int bit = 0; \
+		list(READ_FIELD) \
+		FLAGS_END \
+		return fault; \
+	}
+READER(fields_read_umask, struct umask, UMASK_FIELDS)
+READER(fields_read_event, struct event, EVENT_FIELDS)
+READER(fields_read_modifier, struct modifier, MODIFIER_FIELDS)
+
+/* The flag bit of a packed FLAG or PTYPE field, by list position. */
+static int flag_bit(const struct field_list *l, int position)
 {
-	for (int i = 0; i < l->count; i++)
-		if (is_packed(&l->fields[i]) && is_string(l->fields[i].kind))
-			row[i].s = read_string(r);
-	uint64_t flags = read_varint(r);
 	int bit = 0;
-	for (int i = 0; i < l->count; i++) {
-		const struct field *f = &l->fields[i];
-		if (!is_packed(f))
-			continue;
-		if (f->kind == FK_FLAG)
-			row[i].u = flags >> bit++ & 1;
-		else if (f->kind == FK_PTYPE)
-			row[i].i = flags >> bit++ & 1 ? 0 : FIELD_PTYPE_NONE;
-	}
-	if (flags >> bit)
-		return "a flag the format does not have";
-	for (int i = 0; !head_only && i < l->count; i++) {
-		const struct field *f = &l->fields[i];
-		if (!is_packed(f) || is_string(f->kind) || f->kind == FK_FLAG)
-			continue;
-		if (f->kind == FK_U64) {
-			row[i].u = read_varint(r);
-		} else if (f->kind != FK_PTYPE) {
-			row[i].i = read_svarint(r);
-		} else if (row[i].i != FIELD_PTYPE_NONE) {	/* present */
-			row[i].i = read_svarint(r);
-			if (row[i].i == FIELD_PTYPE_NONE && r->ok)
-				return "a perf type out of range";
-		}
-	}
-	if (!r->ok)
-		return "a field runs past the end of its record";
-	for (int i = 0; i < l->count; i++) {
-		const struct field *f = &l->fields[i];
-		bool read = is_packed(f) && (!head_only || is_string(f->kind) || f->kind == FK_FLAG);
-		const char *fault = read ? check_value(f->kind, row[i]) : NULL;
-		if (fault)
-			return fault;
-	}
-	return NULL;
+	for (int i = 0; i < position; i++)
+		bit += is_packed(&l->fields[i]) && (l->fields[i].kind == FK_FLAG || l->fields[i].kind == FK_PTYPE);
+	return bit;
 }
 
-/* V stored in SIZE bytes at P, as the kind K keeps it; false when it does
- * not fit. */
-static bool store(void *p, size_t size, enum field_kind k, union field_value v)
+const char *fields_read_event_head(struct packed_reader *r, const char **name, bool *retired)
 {
-	if (is_string(k)) {
-		assert(size == sizeof(const char *));
-		memcpy(p, &v.s, sizeof(v.s));
-		return true;
-	}
-	if (k == FK_FLAG) {
-		assert(size == sizeof(bool));
-		*(bool *)p = v.u != 0;
-		return true;
-	}
-	if (k == FK_U64) {
-		assert(size == sizeof(uint64_t));
-		memcpy(p, &v.u, sizeof(v.u));
-		return true;
-	}
-	switch (size) {
-	case 1: {
-		int8_t n = (int8_t)v.i;
-		memcpy(p, &n, 1);
-		return n == v.i;
-	}
-	case 2: {
-		int16_t n = (int16_t)v.i;
-		memcpy(p, &n, 2);
-		return n == v.i;
-	}
-	case 4: {
-		int32_t n = (int32_t)v.i;
-		memcpy(p, &n, 4);
-		return n == v.i;
-	}
-	default:
-		assert(size == 8);
-		memcpy(p, &v.i, 8);
-		return true;
-	}
-}
-
-const char *fields_place(const struct field_list *l, const union field_value *row, void *runtime)
-{
-	for (int i = 0; i < l->count; i++) {
-		const struct field *f = &l->fields[i];
-		if (is_packed(f) && !store((char *)runtime + f->runtime_offset, f->runtime_size, f->kind, row[i]))
-			return "a value too large for where the encoder keeps it";
-	}
-	return NULL;
+	/* the same answer from every thread that asks first */
+	static atomic_int retired_bit = -1;
+	int bit = atomic_load_explicit(&retired_bit, memory_order_relaxed);
+	if (bit < 0)
+		atomic_store_explicit(&retired_bit, bit = flag_bit(&event_field_list, EVENT_F_retired), memory_order_relaxed);
+	uint64_t flags = read_varint(r);
+	*name = read_string(r);
+	*retired = flags >> bit & 1;
+	return r->ok && *name && **name ? NULL : "an event without a name";
 }

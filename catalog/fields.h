@@ -20,7 +20,7 @@
  *   use     SQL: in the rows only (browsing reads it there);
  *           HOT: packed too, and catalog/model.h declares it by hand where
  *           the encoder's cache lines want it (a missing or misnamed one
- *           does not compile: fields.c takes its offset);
+ *           does not compile: fields.c's readers assign it);
  *           PACKED: packed too, and declared by *_PACKED_MEMBERS at the end
  *           of the runtime's struct (which grows by a cache line per 64
  *           bytes: an event's record is 256 bytes, a unit mask's 128; what
@@ -31,11 +31,12 @@
  *           SET: set by the tables, the vendors' lists or an override
  *   doc     what the column means, written into the schema
  *
- * The packed record of a row (catalog/packed.h): its strings (NAME, STR,
- * DESC) in list order, one varint of flags (each FLAG, then a PTYPE's
- * presence, a bit each in list order), then the other values in list
- * order (U64 a varint, the signed kinds zigzagged); a PTYPE's only when
- * present.  Fields whose use is SQL are not packed.
+ * The packed record of a row (catalog/packed.h): one varint of flags
+ * (each FLAG's value and each PTYPE's presence, a bit each in list
+ * order), then every other packed field in list order: strings as
+ * packed.h says, U64 a varint, the signed kinds zigzagged, a PTYPE's only
+ * when present.  Fields whose use is SQL are not packed.  The first field
+ * of each list is its NAME (an event's head is its flags and its name).
  */
 #ifndef PMUDB_CATALOG_FIELDS_H
 #define PMUDB_CATALOG_FIELDS_H
@@ -214,8 +215,6 @@ struct field {
 	enum field_use use;
 	enum field_origin origin;
 	const char *doc;
-	/* where the runtime keeps it (catalog/model.h), when packed */
-	size_t runtime_offset, runtime_size;
 };
 
 /* One table's fields, and what its rows have besides them. */
@@ -253,12 +252,17 @@ const char *fields_from_sql(sqlite3_stmt *st, int col, const struct field_list *
 /* ROW's packed record (the layout above). */
 void fields_write(struct packed_writer *w, struct string_pool *pool, const struct field_list *l,
 		  const union field_value *row);
-/* ROW's packed fields read and checked by kind; with HEAD_ONLY its
- * strings and flags alone (what indexing the names needs).  NULL, or what
- * is wrong. */
-const char *fields_read(struct packed_reader *r, const struct field_list *l, union field_value *row, bool head_only);
-/* ROW's packed fields stored where the runtime keeps them in RUNTIME (a
- * struct umask, event or modifier as L says): NULL, or what does not fit. */
-const char *fields_place(const struct field_list *l, const union field_value *row, void *runtime);
+/* A record's packed fields read into the runtime's struct (catalog/model.h),
+ * each checked by its kind and for the member it goes to: NULL, or what
+ * is wrong ("" when the record ends early). */
+struct umask;
+struct event;
+struct modifier;
+const char *fields_read_umask(struct packed_reader *r, struct umask *rt);
+const char *fields_read_event(struct packed_reader *r, struct event *rt);
+const char *fields_read_modifier(struct packed_reader *r, struct modifier *rt);
+/* What indexing a table's names reads of an event's record: its name and
+ * whether it is retired. */
+const char *fields_read_event_head(struct packed_reader *r, const char **name, bool *retired);
 
 #endif

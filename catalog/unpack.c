@@ -104,20 +104,11 @@ static int read_landings(struct unpacker *u, struct landing *list, int *n, int c
 	return u->r.ok ? 0 : refuse(u, "a modifier's landings");
 }
 
-/* The fields of fields.h of a record of list L, read into RUNTIME. */
-static int read_fields(struct unpacker *u, const struct field_list *l, union field_value *row, void *runtime)
-{
-	const char *fault = fields_read(&u->r, l, row, false);
-	if (!fault)
-		fault = fields_place(l, row, runtime);
-	return fault ? refuse(u, fault) : 0;
-}
-
 static int read_modifier(struct unpacker *u, struct modifier *m, int count)
 {
-	union field_value row[MODIFIER_FIELD_COUNT];
-	if (read_fields(u, &modifier_field_list, row, m))
-		return -1;
+	const char *fault = fields_read_modifier(&u->r, m);
+	if (fault)
+		return refuse(u, fault);
 	if (m->requires >= count)
 		return refuse(u, "a modifier requires a modifier the set lacks");
 	if (m->shown_from >= count)
@@ -224,9 +215,9 @@ static int read_umask(struct unpacker *u, struct event *ev, struct umask *um)
 {
 	struct packed_reader *r = &u->r;
 	int nmods = ev->modifiers->count;
-	union field_value row[UMASK_FIELD_COUNT];
-	if (read_fields(u, &umask_field_list, row, um))
-		return -1;
+	const char *fault = fields_read_umask(r, um);
+	if (fault)
+		return refuse(u, fault);
 	um->unlocks = read_varint(r);
 	if (!r->ok)
 		return refuse(u, "");
@@ -394,9 +385,9 @@ static int read_event(struct unpacker *u, struct event *ev)
 {
 	struct packed_reader *r = &u->r;
 	struct event_table *t = u->t;
-	union field_value row[EVENT_FIELD_COUNT];
-	if (read_fields(u, &event_field_list, row, ev))
-		return -1;
+	const char *fault = fields_read_event(r, ev);
+	if (fault)
+		return refuse(u, fault);
 	uint64_t set = read_count(r, (uint64_t)t->nsets);
 	if (!r->ok)
 		return refuse(u, "");
@@ -604,13 +595,10 @@ static int read_index(struct unpacker *u)
 	if (!t->events || !t->sets || !t->decoded)
 		return refuse(u, "out of memory");
 	for (int e = 0; e < t->nevents; e++) {
-		union field_value head[EVENT_FIELD_COUNT];
 		seek(u, events[e]);
-		const char *fault = fields_read(&u->r, &event_field_list, head, true);
+		const char *fault = fields_read_event_head(&u->r, &t->events[e].name, &t->events[e].retired);
 		if (fault)
 			return refuse(u, fault);
-		t->events[e].name = head[EVENT_F_name].s;
-		t->events[e].retired = head[EVENT_F_retired].u;
 		t->events[e].offset = events[e];
 	}
 	if (name_index_build(&t->by_name, t->events, t->nevents, live_event_name, &t->arena))
