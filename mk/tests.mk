@@ -36,12 +36,14 @@ $(BUILD)/tests/harness: tests/harness.c $(BUILD)/tests/corpus.o $(BUILD)/tests/f
 		$(BUILD)/compiler/sysfs_spy.o $(BUILD)/libpmudb.a $(BUILD)/libpfm-spied.a -o $@ $(LDFLAGS) $(SQLITE_LIBS) $(ZSTD_LIBS) \
 		-lpthread
 
+# The bench measures libpfm as programs link it, its shared library, with
+# its sysfs reads answered by the spy all the same (libpfm_shared_spy.c).
 $(BUILD)/tests/bench: tests/bench.c $(BUILD)/tests/corpus.o $(BUILD)/tests/libpfm_ask.o $(BUILD)/compiler/sysfs_spy.o \
-		$(BUILD)/libpmudb.a $(BUILD)/libpfm-spied.a
+		$(BUILD)/tests/libpfm_shared_spy.o $(BUILD)/libpmudb.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(RUNTIME_OPT) $(PFM_CFLAGS) $< $(BUILD)/tests/corpus.o $(BUILD)/tests/libpfm_ask.o \
-		$(BUILD)/compiler/sysfs_spy.o $(BUILD)/libpmudb.a $(BUILD)/libpfm-spied.a -o $@ $(LDFLAGS) $(SQLITE_LIBS) $(ZSTD_LIBS) \
-		-lpthread
+		$(BUILD)/compiler/sysfs_spy.o $(BUILD)/tests/libpfm_shared_spy.o $(BUILD)/libpmudb.a -o $@ $(LDFLAGS) \
+		$(PFM_LIBS) $(SQLITE_LIBS) $(ZSTD_LIBS) -ldl -lpthread
 
 # The decode property over the harness corpus (libpfm enumerates it).
 $(BUILD)/tests/decode_property: tests/decode_property.c $(BUILD)/tests/corpus.o $(BUILD)/tests/libpfm_ask.o $(BUILD)/libpmudb.a
