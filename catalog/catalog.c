@@ -6,6 +6,7 @@
  */
 #include "catalog/catalog.h"
 
+#include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -247,6 +248,7 @@ static int read_event(struct pmudb *db, void *arg)
 	struct event *ev;
 	if (unpack_event(t, er->e, &ev, &slot->failure))
 		return -1;
+	assert(ev->modifiers && ev->name_len > 0);
 	if (db->finish_event && db->finish_event(ev, er->plm, &t->arena)) {
 		slot->failure = "out of memory";
 		return -1;

@@ -24,22 +24,28 @@ const struct field_list umask_field_list = {
 	"umask", umask_fields, UMASK_FIELD_COUNT,
 	"event_id INTEGER NOT NULL REFERENCES event(id),\n\tposition INTEGER NOT NULL",
 	"\tPRIMARY KEY (event_id, position)\n) WITHOUT ROWID",
+	"event_id INTEGER NOT NULL,\n\tposition INTEGER NOT NULL",
+	"\tPRIMARY KEY (event_id, position),\n\tFOREIGN KEY (event_id, position) REFERENCES umask(event_id, position)\n) WITHOUT ROWID",
 };
 const struct field_list event_field_list = {
 	"event", event_fields, EVENT_FIELD_COUNT,
 	"id INTEGER PRIMARY KEY,\n\ttable_id INTEGER NOT NULL REFERENCES event_table(id),\n\tposition INTEGER NOT NULL,\n"
 	"\t-- its modifiers, NULL if none\n\tmodifier_set_id INTEGER REFERENCES modifier_set(id)",
 	")",
+	"event_id INTEGER PRIMARY KEY REFERENCES event(id)",
+	")",
 };
 const struct field_list modifier_field_list = {
 	"modifier", modifier_fields, MODIFIER_FIELD_COUNT,
 	"set_id INTEGER NOT NULL REFERENCES modifier_set(id),\n\tposition INTEGER NOT NULL",
 	"\tPRIMARY KEY (set_id, position)\n) WITHOUT ROWID",
+	"set_id INTEGER NOT NULL,\n\tposition INTEGER NOT NULL",
+	"\tPRIMARY KEY (set_id, position),\n\tFOREIGN KEY (set_id, position) REFERENCES modifier(set_id, position)\n) WITHOUT ROWID",
 };
 
 static bool is_packed(const struct field *f)
 {
-	return f->use != FU_SQL;
+	return f->use == FU_HOT || f->use == FU_PACKED;
 }
 
 static bool is_string(enum field_kind k)
@@ -64,22 +70,40 @@ static void column_type(sqlite3_str *s, const struct field *f)
 	}
 }
 
-void fields_create_table(sqlite3_str *s, const struct field_list *l)
+/* One CREATE TABLE: KEYS, the fields of L that are SPARSE or not, END. */
+static void create_table(sqlite3_str *s, const struct field_list *l, bool sparse, const char *keys, const char *end)
 {
-	sqlite3_str_appendf(s, "CREATE TABLE %s (\n\t%s,\n", l->table, l->keys);
+	sqlite3_str_appendf(s, "CREATE TABLE %s%s (\n\t%s", l->table, sparse ? "_sparse" : "", keys);
 	for (int i = 0; i < l->count; i++) {
 		const struct field *f = &l->fields[i];
-		sqlite3_str_appendf(s, "\t-- %s\n\t%s ", f->doc, f->column);
+		if ((f->use == FU_SPARSE) != sparse)
+			continue;
+		sqlite3_str_appendf(s, ",\n\t-- %s\n\t%s ", f->doc, f->column);
 		column_type(s, f);
-		sqlite3_str_appendall(s, i + 1 < l->count || l->end[0] == '\t' ? ",\n" : "\n");
 	}
-	sqlite3_str_appendf(s, "%s;\n", l->end);
+	sqlite3_str_appendf(s, "%s%s;\n", end[0] == '\t' ? ",\n" : "\n", end);
 }
 
-void fields_column_names(sqlite3_str *s, const struct field_list *l)
+void fields_create_table(sqlite3_str *s, const struct field_list *l)
 {
+	create_table(s, l, false, l->keys, l->end);
 	for (int i = 0; i < l->count; i++)
-		sqlite3_str_appendf(s, ", %s", l->fields[i].column);
+		if (l->fields[i].use == FU_SPARSE) {
+			sqlite3_str_appendf(s, "\n-- the fields of %s most rows lack, a row where one is set\n", l->table);
+			create_table(s, l, true, l->sparse_keys, l->sparse_end);
+			break;
+		}
+}
+
+int fields_column_names(sqlite3_str *s, const struct field_list *l, bool sparse)
+{
+	int n = 0;
+	for (int i = 0; i < l->count; i++)
+		if ((l->fields[i].use == FU_SPARSE) == sparse) {
+			sqlite3_str_appendf(s, ", %s", l->fields[i].column);
+			n++;
+		}
+	return n;
 }
 
 void fields_select_packed(sqlite3_str *s, const struct field_list *l, const char *alias)
@@ -201,6 +225,15 @@ void fields_write(struct packed_writer *w, struct string_pool *pool, const struc
 #define READ_PACKED_ERR READ_HOT_ERR
 #define READ_PACKED_POS READ_HOT_POS
 #define READ_PACKED_PTYPE READ_HOT_PTYPE
+#define READ_SPARSE_NAME(m)
+#define READ_SPARSE_STR(m)
+#define READ_SPARSE_DESC(m)
+#define READ_SPARSE_U64(m)
+#define READ_SPARSE_FLAG(m)
+#define READ_SPARSE_I32(m)
+#define READ_SPARSE_ERR(m)
+#define READ_SPARSE_POS(m)
+#define READ_SPARSE_PTYPE(m)
 #define READ_SQL_NAME(m)
 #define READ_SQL_STR(m)
 #define READ_SQL_DESC(m)

@@ -18,6 +18,9 @@
  *   column  the SQL column
  *   kind    how its value is stored (enum field_kind, below)
  *   use     SQL: in the rows only (browsing reads it there);
+ *           SPARSE: in the rows of the table's companion (umask_sparse ...),
+ *           which has a row only where one of its fields is not 0: facts
+ *           most rows lack (libpfm states no counters) cost those nothing;
  *           HOT: packed too, and catalog/model.h declares it by hand where
  *           the encoder's cache lines want it (a missing or misnamed one
  *           does not compile: fields.c's readers assign it);
@@ -72,13 +75,13 @@
 	  "with its event's config_base, the config bits it adds (measured; 0 where the event's config is not measured)") \
 	F(repeat_error, repeat_error, ERR, HOT, DERIVED, \
 	  "libpfm's answer to EVENT:UMASK:UMASK:UMASK, 0 on success: of three, two reach its encoder (derived)") \
-	F(counters, counters, U64, SQL, SET, \
+	F(counters, counters, U64, SPARSE, SET, \
 	  "the general counters it may be counted on, bit n for counter n (the vendor's Counter); 0: unknown") \
-	F(counters_ht_off, counters_ht_off, U64, SQL, SET, "those with SMT off (CounterHTOff); 0: as counters") \
-	F(pebs_counters, pebs_counters, U64, SQL, SET, "the counters it samples precisely on (PEBScounters); 0: unknown") \
-	F(fixed_counters, fixed_counters, U64, SQL, SET, "the fixed counters that count it, bit n for fixed counter n") \
-	F(taken_alone, taken_alone, FLAG, SQL, SET, "1: counted only with no other event (TakenAlone)") \
-	F(free_running, free_running, FLAG, SQL, SET, "1: a free-running counter that counts it (CounterType FREERUN)") \
+	F(counters_ht_off, counters_ht_off, U64, SPARSE, SET, "those with SMT off (CounterHTOff); 0: as counters") \
+	F(pebs_counters, pebs_counters, U64, SPARSE, SET, "the counters it samples precisely on (PEBScounters); 0: unknown") \
+	F(fixed_counters, fixed_counters, U64, SPARSE, SET, "the fixed counters that count it, bit n for fixed counter n") \
+	F(taken_alone, taken_alone, FLAG, SPARSE, SET, "1: counted only with no other event (TakenAlone)") \
+	F(free_running, free_running, FLAG, SPARSE, SET, "1: a free-running counter that counts it (CounterType FREERUN)") \
 	F(retired, retired, FLAG, HOT, SET, "1 when an override retired it") \
 	F(why, why, STR, SQL, SET, "the override that added or changed it") \
 	F(source, source, STR, SQL, SET, "NULL for libpfm's; the vendor file it comes from")
@@ -116,13 +119,13 @@
 	  "the widest unit mask given as a number (:0xff) libpfm takes for it; 0: none (derived)") \
 	F(raw_layout_bit0, raw_layout_bit0, FLAG, HOT, DERIVED, \
 	  "1: with a raw unit mask, the second filter goes to config1 bits 32-63 when its bit 0 is set, else config2 (CBo) (derived)") \
-	F(counters, counters, U64, SQL, SET, \
+	F(counters, counters, U64, SPARSE, SET, \
 	  "the general counters it may be counted on, bit n for counter n (the vendor's Counter); 0: unknown") \
-	F(counters_ht_off, counters_ht_off, U64, SQL, SET, "those with SMT off (CounterHTOff); 0: as counters") \
-	F(pebs_counters, pebs_counters, U64, SQL, SET, "the counters it samples precisely on (PEBScounters); 0: unknown") \
-	F(fixed_counters, fixed_counters, U64, SQL, SET, "the fixed counters that count it, bit n for fixed counter n") \
-	F(taken_alone, taken_alone, FLAG, SQL, SET, "1: counted only with no other event (TakenAlone)") \
-	F(free_running, free_running, FLAG, SQL, SET, "1: a free-running counter that counts it (CounterType FREERUN)") \
+	F(counters_ht_off, counters_ht_off, U64, SPARSE, SET, "those with SMT off (CounterHTOff); 0: as counters") \
+	F(pebs_counters, pebs_counters, U64, SPARSE, SET, "the counters it samples precisely on (PEBScounters); 0: unknown") \
+	F(fixed_counters, fixed_counters, U64, SPARSE, SET, "the fixed counters that count it, bit n for fixed counter n") \
+	F(taken_alone, taken_alone, FLAG, SPARSE, SET, "1: counted only with no other event (TakenAlone)") \
+	F(free_running, free_running, FLAG, SPARSE, SET, "1: a free-running counter that counts it (CounterType FREERUN)") \
 	F(retired, retired, FLAG, HOT, SET, "1 when an override retired it") \
 	F(why, why, STR, SQL, SET, "the override that added or changed it") \
 	F(source, source, STR, SQL, SET, "NULL for libpfm's; the vendor JSON file for a vendor event")
@@ -185,7 +188,7 @@ enum field_kind {
 /* A PTYPE that is the PMU's. */
 #define FIELD_PTYPE_NONE INT32_MIN
 
-enum field_use { FU_SQL, FU_HOT, FU_PACKED };
+enum field_use { FU_SQL, FU_SPARSE, FU_HOT, FU_PACKED };
 enum field_origin { FO_LIBPFM, FO_DERIVED, FO_SET };
 
 /* The compiler's model declares every field. */
@@ -194,6 +197,7 @@ enum field_origin { FO_LIBPFM, FO_DERIVED, FO_SET };
 /* The runtime declares the PACKED ones at the end of its structs. */
 #define FIELD_RUNTIME_MEMBER(member, column, kind, use, origin, doc) FIELD_RUNTIME_MEMBER_##use(kind, member)
 #define FIELD_RUNTIME_MEMBER_SQL(kind, member)
+#define FIELD_RUNTIME_MEMBER_SPARSE(kind, member)
 #define FIELD_RUNTIME_MEMBER_HOT(kind, member)
 #define FIELD_RUNTIME_MEMBER_PACKED(kind, member) FIELD_RUNTIME_TYPE_##kind member;
 #define UMASK_PACKED_MEMBERS UMASK_FIELDS(FIELD_RUNTIME_MEMBER)
@@ -224,6 +228,9 @@ struct field_list {
 	int count;
 	const char *keys;	/* the columns before the fields, as SQL */
 	const char *end;	/* after them: the key, and the table's options */
+	/* the companion table of its SPARSE fields: its keys (the table's),
+	 * and what ends it */
+	const char *sparse_keys, *sparse_end;
 };
 extern const struct field_list umask_field_list, event_field_list, modifier_field_list;
 
@@ -239,8 +246,9 @@ union field_value {
 /* The CREATE TABLE of L's table: its keys, each field with its meaning as
  * a comment, its end. */
 void fields_create_table(sqlite3_str *s, const struct field_list *l);
-/* ", column" for each field of L, in order (an INSERT's columns). */
-void fields_column_names(sqlite3_str *s, const struct field_list *l);
+/* ", column" for each field of L in its table (SPARSE: in its companion),
+ * in order (an INSERT's columns); the count. */
+int fields_column_names(sqlite3_str *s, const struct field_list *l, bool sparse);
 /* ", ALIAS.column" for each packed field of L, in order, a description as
  * its text (a SELECT's columns, for fields_from_sql). */
 void fields_select_packed(sqlite3_str *s, const struct field_list *l, const char *alias);

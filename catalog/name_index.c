@@ -6,6 +6,7 @@
 
 #include "catalog/arena.h"
 
+#include <assert.h>
 #include <string.h>
 
 /* tolower() of the C locale, without the locale lookup. */
@@ -72,6 +73,8 @@ int name_index_build(struct name_index *ix, const void *list, int count, name_at
 	while (size < 2u * (uint32_t)count)
 		size *= 2;
 	ix->mask = size - 1;
+	/* probing ends: fewer names than slots, a power of two of them */
+	assert((size & ix->mask) == 0 && (uint32_t)count < size);
 	ix->slots = arena_calloc(arena, size, sizeof(*ix->slots));
 	if (!ix->slots)
 		return -1;

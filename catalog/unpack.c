@@ -10,6 +10,7 @@
 #include "catalog/unpack.h"
 
 
+#include <assert.h>
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
@@ -213,6 +214,8 @@ static int read_positions(struct unpacker *u, uint16_t **items, int *n, int limi
 
 static int read_umask(struct unpacker *u, struct event *ev, struct umask *um)
 {
+	/* the set is read before the unit masks that name its modifiers */
+	assert(ev->modifiers);
 	struct packed_reader *r = &u->r;
 	int nmods = ev->modifiers->count;
 	const char *fault = fields_read_umask(r, um);

@@ -32,7 +32,7 @@ enum stmt_id {
 	S_ADD_EVENT_DEFAULT, S_ADD_UMASK_DEFAULT, S_ADD_GROUP_RULE, S_ADD_IMPLIED,
 	S_ADD_CPUID, S_ADD_CPUID_PMU, S_ADD_OVERRIDE, S_ADD_META, S_ADD_SCHEMA_VERSION, S_ADD_ERROR,
 	S_FIND_TEXT, S_ADD_TEXT, S_ADD_TEXT_KEY, S_ADD_PAIR_DEFAULT, S_ADD_HIDDEN, S_ADD_NO_MODIFIER, S_ADD_PRESENCE, S_ADD_NONZERO, S_ADD_UNLOCK,
-	S_ADD_FINDING, S_ADD_SUMMARY,
+	S_ADD_FINDING, S_ADD_SUMMARY, S_ADD_MODIFIER_SPARSE, S_ADD_EVENT_SPARSE, S_ADD_UMASK_SPARSE,
 	S_COUNT
 };
 
@@ -158,32 +158,38 @@ static int text_id(struct emitter *em, const char *text, int64_t *id)
 	return r < 0 ? -1 : 0;
 }
 
-/* ---- modifier sets ----------------------------------------------------- */
-
 /* ---- the fields of catalog/fields.h ------------------------------------ */
 
-/* The INSERT of L's table: KEYS (the columns before the fields, as
- * fields.c's list says them) bound first, then each field. */
-static char *insert_sql(const struct field_list *l, const char *keys, int nkeys)
+/* The INSERT of L's table (with SPARSE, of its companion): KEYS (the
+ * columns before the fields, as fields.c's list says them) bound first,
+ * then each field; NULL when the companion has no fields. */
+static char *insert_sql(const struct field_list *l, bool sparse, const char *keys, int nkeys)
 {
 	sqlite3_str *q = sqlite3_str_new(NULL);
-	sqlite3_str_appendf(q, "INSERT INTO %s (%s", l->table, keys);
-	fields_column_names(q, l);
+	sqlite3_str_appendf(q, "INSERT INTO %s%s (%s", l->table, sparse ? "_sparse" : "", keys);
+	int n = fields_column_names(q, l, sparse);
 	sqlite3_str_appendall(q, ") VALUES (");
-	for (int i = 0; i < nkeys + l->count; i++)
+	for (int i = 0; i < nkeys + n; i++)
 		sqlite3_str_appendall(q, i ? ",?" : "?");
 	sqlite3_str_appendall(q, ")");
-	return sqlite3_str_finish(q);
+	char *sql = sqlite3_str_finish(q);
+	if (!n && sparse) {
+		sqlite3_free(sql);
+		return NULL;
+	}
+	return sql;
 }
 
-/* ITEM's fields of L bound to ST's parameters from FIRST on. */
-static int bind_fields(struct emitter *em, sqlite3_stmt *st, int first, const struct field_list *l, const void *item)
+/* ROW's fields of L (the SPARSE ones, or the others) bound to ST's
+ * parameters from FIRST on. */
+static int bind_fields(struct emitter *em, sqlite3_stmt *st, int first, const struct field_list *l,
+		       const union field_value *row, bool sparse)
 {
-	union field_value row[64];
-	assert(l->count <= 64);
-	model_fields_row(l, item, row);
+	int p = first - 1;
 	for (int i = 0; i < l->count; i++) {
-		int p = first + i;
+		if ((l->fields[i].use == FU_SPARSE) != sparse)
+			continue;
+		p++;
 		int64_t id;
 		switch (l->fields[i].kind) {
 		case FK_NAME:
@@ -214,24 +220,48 @@ static int bind_fields(struct emitter *em, sqlite3_stmt *st, int first, const st
 	return 0;
 }
 
-/* Runs statement ID, its keys and ITEM's fields of L bound (bind_fields);
+/* Runs statement ST, its keys and ROW's fields of L bound (bind_fields);
  * 0 with *ROWID set (when not NULL), or -1. */
-static int insert_fields(struct emitter *em, enum stmt_id id, const struct field_list *l, const void *item,
-			 const int64_t *keys, int nkeys, int64_t *rowid)
+static int insert_row(struct emitter *em, sqlite3_stmt *st, const struct field_list *l, const union field_value *row,
+		      bool sparse, const int64_t *keys, int nkeys, int64_t *rowid)
 {
-	sqlite3_stmt *st = em->stmt[id];
 	for (int i = 0; i < nkeys; i++)
 		if (keys[i] == INT64_MIN)
 			sqlite3_bind_null(st, i + 1);
 		else
 			sqlite3_bind_int64(st, i + 1, keys[i]);
-	int r = bind_fields(em, st, nkeys + 1, l, item);
+	int r = bind_fields(em, st, nkeys + 1, l, row, sparse);
 	int rc = r ? SQLITE_ERROR : sqlite3_step(st);
 	if (rc == SQLITE_DONE && rowid)
 		*rowid = sqlite3_last_insert_rowid(em->db);
 	sqlite3_reset(st);
 	sqlite3_clear_bindings(st);
 	return rc == SQLITE_DONE ? 0 : fail(em, l->table);
+}
+
+/* Inserts ITEM's row of L with statement ID (its keys, then its fields),
+ * and where one of its SPARSE fields is set, the companion's row with
+ * statement SPARSE_ID (the same keys, or for an event its id). */
+static int insert_fields(struct emitter *em, enum stmt_id id, enum stmt_id sparse_id, const struct field_list *l,
+			 const void *item, const int64_t *keys, int nkeys, int64_t *rowid)
+{
+	union field_value row[64];
+	assert(l->count <= 64);
+	model_fields_row(l, item, row);
+	int64_t own;
+	if (insert_row(em, em->stmt[id], l, row, false, keys, nkeys, &own))
+		return -1;
+	if (rowid)
+		*rowid = own;
+	bool set = false;
+	for (int i = 0; i < l->count; i++)
+		set |= l->fields[i].use == FU_SPARSE && row[i].u != 0;
+	if (!set)
+		return 0;
+	assert(em->stmt[sparse_id]);
+	/* an event's companion is keyed by the event's id */
+	return rowid ? insert_row(em, em->stmt[sparse_id], l, row, true, &own, 1, NULL)
+		     : insert_row(em, em->stmt[sparse_id], l, row, true, keys, nkeys, NULL);
 }
 
 /* ITEM's fields of L appended to key K: every one, so that two items
@@ -274,7 +304,7 @@ static int insert_modifiers(struct emitter *em, int64_t set, const struct event 
 	for (size_t i = 0; i < ev->modifiers.count; i++) {
 		const struct modifier *m = &ev->modifiers.items[i];
 		int64_t keys[] = { set, (int64_t)i };
-		if (insert_fields(em, S_ADD_MODIFIER, &modifier_field_list, m, keys, 2, NULL) < 0)
+		if (insert_fields(em, S_ADD_MODIFIER, S_ADD_MODIFIER_SPARSE, &modifier_field_list, m, keys, 2, NULL) < 0)
 			return -1;
 		for (size_t j = 0; j < m->landings.count; j++)
 			if (run(em, S_ADD_LANDING, NULL, "iisi", set, (int64_t)i, m->landings.items[j].field,
@@ -361,7 +391,7 @@ static int insert_umasks(struct emitter *em, const struct event *ev, int64_t eve
 	for (size_t i = 0; i < ev->umasks.count; i++) {
 		const struct umask *u = &ev->umasks.items[i];
 		int64_t pos = (int64_t)i, keys[] = { event_id, pos };
-		if (insert_fields(em, S_ADD_UMASK, &umask_field_list, u, keys, 2, NULL) < 0)
+		if (insert_fields(em, S_ADD_UMASK, S_ADD_UMASK_SPARSE, &umask_field_list, u, keys, 2, NULL) < 0)
 			return -1;
 		em->stats->stored_umasks++;
 		for (size_t j = 0; j < u->added.count; j++)
@@ -381,7 +411,7 @@ static int insert_umasks(struct emitter *em, const struct event *ev, int64_t eve
 static int insert_event(struct emitter *em, int64_t table, size_t position, const struct event *ev, int64_t modset)
 {
 	int64_t id, keys[] = { table, (int64_t)position, modset ? modset : INT64_MIN };
-	if (insert_fields(em, S_ADD_EVENT, &event_field_list, ev, keys, 3, &id) < 0)
+	if (insert_fields(em, S_ADD_EVENT, S_ADD_EVENT_SPARSE, &event_field_list, ev, keys, 3, &id) < 0)
 		return -1;
 	em->stats->stored_events++;
 	int r = insert_umasks(em, ev, id);
@@ -593,13 +623,19 @@ static int prepare(struct emitter *em)
 	}
 	sqlite3_free(schema);
 	char *fields_sql[S_COUNT] = {
-		[S_ADD_MODIFIER] = insert_sql(&modifier_field_list, "set_id, position", 2),
-		[S_ADD_EVENT] = insert_sql(&event_field_list, "table_id, position, modifier_set_id", 3),
-		[S_ADD_UMASK] = insert_sql(&umask_field_list, "event_id, position", 2),
+		[S_ADD_MODIFIER] = insert_sql(&modifier_field_list, false, "set_id, position", 2),
+		[S_ADD_EVENT] = insert_sql(&event_field_list, false, "table_id, position, modifier_set_id", 3),
+		[S_ADD_UMASK] = insert_sql(&umask_field_list, false, "event_id, position", 2),
+		[S_ADD_MODIFIER_SPARSE] = insert_sql(&modifier_field_list, true, "set_id, position", 2),
+		[S_ADD_EVENT_SPARSE] = insert_sql(&event_field_list, true, "event_id", 1),
+		[S_ADD_UMASK_SPARSE] = insert_sql(&umask_field_list, true, "event_id, position", 2),
 	};
 	int r = 0;
 	for (int i = 0; !r && i < S_COUNT; i++) {
 		const char *sql = stmt_sql[i] ? stmt_sql[i] : fields_sql[i];
+		bool companion = i == S_ADD_MODIFIER_SPARSE || i == S_ADD_EVENT_SPARSE || i == S_ADD_UMASK_SPARSE;
+		if (!sql && companion)
+			continue;	/* a list without SPARSE fields has none */
 		if (!sql || sqlite3_prepare_v2(em->db, sql, -1, &em->stmt[i], NULL) != SQLITE_OK)
 			r = fail(em, sql ? sql : "out of memory");
 	}

@@ -36,8 +36,7 @@ static inline void chunks_copy(char *dst, const char *src, size_t n)
 /* N bytes of SRC into DST, N up to 64, no byte past them read or
  * written: four chunks, the later ones clamped to end at N.  chunks_copy
  * with rounds of four would do, but its loop over rounds, which N up to
- * 64 never repeats, cost a branch the corpus mispredicted (callgrind: 28
- * instructions more on an AMD unit-mask string). */
+ * 64 never repeats, is a branch that mixed names mispredict. */
 static inline void chunks_copy_64(char *dst, const char *src, size_t n)
 {
 	if (n < CHUNK_SIZE) {

@@ -5,6 +5,7 @@
 #ifndef PMUDB_FAMILY_ENCODERS_H
 #define PMUDB_FAMILY_ENCODERS_H
 
+#include <assert.h>
 #include <stdint.h>
 
 #include "catalog/families.h"
@@ -17,6 +18,7 @@ extern int (*const family_encoders[FAMILY_COUNT])(struct request *rq);
 /* RQ's PMU's family encoder on RQ. */
 static inline int family_encode(struct request *rq)
 {
+	assert(rq->pmu->family && rq->pmu->family->id < FAMILY_COUNT);
 	return family_encoders[rq->pmu->family->id](rq);
 }
 

@@ -8,6 +8,7 @@
  */
 #include "runtime/encode/stages.h"
 
+#include <assert.h>
 #include <pthread.h>
 #include <string.h>
 
@@ -222,6 +223,8 @@ static void take_bare(struct request *rq, const struct bare_encoding *b)
 
 int stages_encode(struct request *rq)
 {
+	/* the parser or the lane found the event before the stages run */
+	assert(rq->pmu && rq->ev && rq->event_index >= 0 && rq->event_index < rq->pmu->table->nevents);
 	int r = 0;
 	const struct bare_encoding *b = takes_bare(rq) ? bare_of(rq) : NULL;
 	if (b) {
