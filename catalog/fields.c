@@ -1,5 +1,5 @@
 /*
- * fields.c - the field lists of fields.h as data, and what is done with a
+ * fields.c - the field lists of field_lists.h as data, and what is done with a
  * row of them the same way for every table: its SQL (the CREATE TABLE
  * with each column's meaning, the columns to select), its packed record
  * (written, read and checked), and its place in the runtime's structs.

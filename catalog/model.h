@@ -15,7 +15,7 @@
 #include <stdint.h>
 
 #include "catalog/arena.h"
-#include "catalog/fields.h"
+#include "catalog/field_lists.h"
 #include "catalog/landings.h"
 #include "catalog/limits.h"
 #include "catalog/name_index.h"

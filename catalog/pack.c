@@ -12,7 +12,7 @@
  *
  * The records of an event table (packed.h gives the layout around them),
  * varints, "str" as packed.h says; "fields" is a row's fields of
- * catalog/fields.h, as fields_write() writes them:
+ * catalog/field_lists.h, as fields_write() writes them:
  *   a modifier set: count; per modifier: fields, nlandings, (field,
  *     mask)..., npresence, (field, bits)..., nnonzero, (field, bits)...
  *   an event: fields, set (0: none, else index + 1), hidden (bit per

@@ -27,7 +27,7 @@
  *   event table ("pmudbT6"): u32 nevents, u32 nsets, u32 pool_offset,
  *       u32 event_offset[nevents], u32 set_offset[nsets], then the records
  *       those offsets point at, as catalog/pack.c lists them (their fields
- *       as catalog/fields.h declares them), then
+ *       as catalog/field_lists.h declares them), then
  *       the string pool up to the end: every string of the records once,
  *       each NUL-terminated (the pool ends with a NUL).
  *   aliases ("pmudbA3"): a stream of the table's aliases (catalog/pack.c).

@@ -1,7 +1,7 @@
 /*
  * schema.h - the catalog's SQL schema: schema.sql, with the CREATE TABLE
  * of event, umask and modifier written from their field lists
- * (catalog/fields.h) where schema.sql has an "@fields" line.
+ * (catalog/field_lists.h) where schema.sql has an "@fields" line.
  */
 #ifndef PMUDB_CATALOG_SCHEMA_H
 #define PMUDB_CATALOG_SCHEMA_H

@@ -1,6 +1,6 @@
 -- schema.sql - the pmudb catalog, version 8.  docs/schema.md explains every
 -- table; the columns of event, umask and modifier are declared in
--- catalog/fields.h, and catalog/schema.c writes their CREATE TABLE where a
+-- catalog/field_lists.h, and catalog/schema.c writes their CREATE TABLE where a
 -- "@fields" line stands, each column with its meaning.  Integers are
 -- SQLite's 64-bit signed integers: codes and masks that use bit 63 read
 -- back negative and are meant as unsigned.
@@ -69,7 +69,7 @@ CREATE TABLE modifier_set (
 	id INTEGER PRIMARY KEY
 );
 
--- @fields modifier: catalog/fields.h declares its columns
+-- @fields modifier: catalog/field_lists.h declares its columns
 
 CREATE TABLE modifier_landing (
 	set_id INTEGER NOT NULL,
@@ -101,7 +101,7 @@ CREATE TABLE modifier_nonzero (
 	FOREIGN KEY (set_id, position) REFERENCES modifier(set_id, position)
 ) WITHOUT ROWID;
 
--- @fields event: catalog/fields.h declares its columns
+-- @fields event: catalog/field_lists.h declares its columns
 
 -- perf modifiers libpfm refuses at a non-zero value when a final unit mask
 -- takes no modifiers (umask.takes_no_modifiers), and its error.
@@ -140,7 +140,7 @@ CREATE TABLE event_alias (
 	PRIMARY KEY (table_id, name)
 ) WITHOUT ROWID;
 
--- @fields umask: catalog/fields.h declares its columns
+-- @fields umask: catalog/field_lists.h declares its columns
 
 CREATE TABLE event_default (
 	event_id INTEGER NOT NULL REFERENCES event(id),

@@ -17,6 +17,7 @@
 #include <strings.h>
 
 #include "catalog/errors.h"
+#include "catalog/fields.h"
 #include "catalog/packed.h"
 #include "catalog/shared_sets.h"
 

@@ -158,7 +158,7 @@ static int text_id(struct emitter *em, const char *text, int64_t *id)
 	return r < 0 ? -1 : 0;
 }
 
-/* ---- the fields of catalog/fields.h ------------------------------------ */
+/* ---- the fields of catalog/field_lists.h ------------------------------------ */
 
 /* The INSERT of L's table (with SPARSE, of its companion): KEYS (the
  * columns before the fields, as fields.c's list says them) bound first,

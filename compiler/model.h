@@ -10,7 +10,7 @@
 #ifndef PMUDB_COMPILER_MODEL_H
 #define PMUDB_COMPILER_MODEL_H
 
-#include "catalog/fields.h"
+#include "catalog/field_lists.h"
 #include "compiler/xalloc.h"
 #include <stdbool.h>
 #include <stddef.h>
@@ -37,7 +37,7 @@ struct implied_value {
 	bool hardwired;		/* another value is refused (PFM_ERR_ATTR_SET) */
 };
 
-/* A unit mask: its fields (catalog/fields.h), and what the compiler keeps
+/* A unit mask: its fields (catalog/field_lists.h), and what the compiler keeps
  * beside them. */
 struct umask {
 	UMASK_FIELDS(FIELD_MODEL_MEMBER)
@@ -96,7 +96,7 @@ struct group_rule {
 	int lifted_by;
 };
 
-/* An event: its fields (catalog/fields.h), and what the compiler keeps
+/* An event: its fields (catalog/field_lists.h), and what the compiler keeps
  * beside them. */
 struct event {
 	EVENT_FIELDS(FIELD_MODEL_MEMBER)

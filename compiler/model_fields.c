@@ -1,6 +1,6 @@
 /*
  * model_fields.c - the model's fields as rows (model_fields.h), by the
- * offsets of the members catalog/fields.h declares in compiler/model.h.
+ * offsets of the members catalog/field_lists.h declares in compiler/model.h.
  */
 #include "compiler/model_fields.h"
 
@@ -26,7 +26,7 @@ static const size_t *offsets_of(const struct field_list *l)
 	return modifier_offsets;
 }
 
-/* The model's C type of kind K (FIELD_TYPE_* of fields.h): its size. */
+/* The model's C type of kind K (FIELD_TYPE_* of field_lists.h): its size. */
 static size_t model_size(enum field_kind k)
 {
 	switch (k) {

@@ -1,6 +1,6 @@
 /*
  * model_fields.h - the fields of the model's events, unit masks and
- * modifiers (catalog/fields.h) as rows: what emit.c writes and keys, what
+ * modifiers (catalog/field_lists.h) as rows: what emit.c writes and keys, what
  * twins compare and copy, without naming each field.
  */
 #ifndef PMUDB_COMPILER_MODEL_FIELDS_H

@@ -220,7 +220,7 @@ static bool amd_umask(struct event *ev, struct umask *um, const struct vendor_ev
 }
 
 /* Where the vendor's entry V says it may be counted, into ITEM (an event
- * or a unit mask: both have the fields of catalog/fields.h). */
+ * or a unit mask: both have the fields of catalog/field_lists.h). */
 #define VENDOR_COUNTERS(item, v) \
 	((item)->counters = (v)->counters, (item)->counters_ht_off = (v)->counters_ht_off, \
 	 (item)->pebs_counters = (v)->pebs_counters, (item)->fixed_counters = (v)->fixed_counters, \

@@ -219,7 +219,7 @@ static void test_more_modifiers_than_the_runtime_reads(void **state)
 {
 	(void)state;
 	/* modifier 0 of the set copied to positions 100 to 200, whatever
-	 * the columns (catalog/fields.h) */
+	 * the columns (catalog/field_lists.h) */
 	char *sql = malloc(64 * 1024), *at = sql;
 	at += sprintf(at, "CREATE TEMP TABLE m0 AS SELECT * FROM modifier WHERE set_id = (SELECT modifier_set_id FROM event"
 		      " WHERE id = " SKL_INST_RETIRED ") AND position = 0; UPDATE m0 SET position = 99;");
