@@ -24,10 +24,9 @@ enum format { TEXT, JSON, PERF };
 #define json_field(o, name) out_lit((o), ",\"" name "\":")
 #define put_flag(p, name, v) put_digits(put_lit((p), ",\"" name "\":"), (v))
 
-static void print_json(struct out *o, const char *event, const struct pmudb_encoding *e)
+/* E's fields, each after a ',' (the object's braces are the caller's). */
+static void print_json_fields(struct out *o, const struct pmudb_encoding *e)
 {
-	out_lit(o, "{\"event\":");
-	out_json_string(o, event);
 	json_field(o, "pmu");
 	out_json_string(o, e->pmu);
 	json_field(o, "fstr");
@@ -53,6 +52,27 @@ static void print_json(struct out *o, const char *event, const struct pmudb_enco
 		json_field(o, "sysfs_pmu");
 		out_json_string(o, e->sysfs_pmu);
 	}
+}
+
+/* The first of the N encodings of EVENT, and on a hybrid the other core
+ * types' in "others" (one object each, the same fields). */
+static void print_json(struct out *o, const char *event, const struct pmudb_encoding *e, int n)
+{
+	out_lit(o, "{\"event\":");
+	out_json_string(o, event);
+	print_json_fields(o, &e[0]);
+	if (n > 1) {
+		out_lit(o, ",\"others\":[");
+		for (int i = 1; i < n; i++) {
+			if (i > 1)
+				out_lit(o, ",");
+			out_lit(o, "{\"core_type\":");
+			out_json_string(o, e[i].sysfs_pmu);
+			print_json_fields(o, &e[i]);
+			out_lit(o, "}");
+		}
+		out_lit(o, "]");
+	}
 	out_lit(o, "}\n");
 }
 
@@ -70,16 +90,28 @@ static void print_json_error(struct out *o, const char *event, size_t len, const
 	out_lit(o, "\"}\n");
 }
 
-/* Encodes EVENT; on failure ERR says why (with the host's missing CPU
- * named, not "not found", for an unprefixed name). */
-static int encode_one(struct cli *c, const char *event, struct pmudb_encoding *enc, struct pmudb_error *err)
+/* A hybrid CPU's core types, at most (Intel's have two). */
+#define MAX_ANSWERS 4
+
+/* Encodes EVENT on each core type that has it (one answer on a CPU of one
+ * core type): their number, or the error, ERR saying why (with the
+ * host's missing CPU named, not "not found", for an unprefixed name). */
+static int encode_each(struct cli *c, const char *event, struct pmudb_encoding enc[MAX_ANSWERS],
+		       struct pmudb_error *err)
 {
-	return cli_why_not_found(c, event, pmudb_encode(c->db, event, cli_scope_for(c, event), enc, err), err);
+	const struct pmudb_scope *scope = cli_scope_for(c, event);
+	int n = scope ? pmudb_encode_each(c->db, event, scope, enc, MAX_ANSWERS, err)
+		      : pmudb_encode(c->db, event, NULL, enc, err);
+	if (!scope && !n)
+		n = 1;
+	return n > 0 ? n : cli_why_not_found(c, event, n, err);
 }
 
-static void print_text(const struct pmudb_encoding *e)
+static void print_text(const struct pmudb_encoding *e, bool hybrid)
 {
 	printf("%s\n", e->fstr);
+	if (hybrid)
+		printf("  core type       %s\n", e->sysfs_pmu);
 	if (e->type >= 0)
 		printf("  type            %d\n", e->type);
 	else
@@ -98,14 +130,26 @@ static void print_text(const struct pmudb_encoding *e)
 		printf("  exclusive       %d\n  pinned          %d\n", e->exclusive, e->pinned);
 }
 
-/* What `perf stat -e` takes (pmudb_perf_syntax). */
-static int print_perf(struct cli *c, const struct pmudb_encoding *e, const char *event)
+/* What `perf stat -e` takes (pmudb_perf_syntax): on a hybrid, the core
+ * types' events joined by ',' as perf's list of events.  One line whatever
+ * happens: where perf has no syntax for it, a line "# pmudb: EVENT: why"
+ * (the message on standard error too), so that each output line answers
+ * an input. */
+static int print_perf(struct cli *c, const struct pmudb_encoding *e, int n, const char *event)
 {
-	char text[1024];
+	char text[MAX_ANSWERS * 1024];
+	size_t used = 0;
 	struct pmudb_error err;
-	if (pmudb_perf_syntax(c->db, e, text, sizeof(text), &err)) {
-		fprintf(stderr, "pmudb: %s: %s; use --format text\n", event, err.message);
-		return -1;
+	for (int i = 0; i < n; i++) {
+		if (i)
+			text[used++] = ',';
+		if (pmudb_perf_syntax(c->db, &e[i], text + used, sizeof(text) - used, &err)) {
+			printf("# pmudb: %s: %s\n", event, err.message);
+			fflush(stdout);
+			fprintf(stderr, "pmudb: %s: %s; use --format text\n", event, err.message);
+			return -1;
+		}
+		used += strlen(text + used);
 	}
 	puts(text);
 	return 0;
@@ -117,7 +161,7 @@ static int encode_line(struct cli *c, struct out *o, char *line, size_t n)
 {
 	if (n > 0 && line[n - 1] == '\r')
 		line[--n] = '\0';
-	struct pmudb_encoding enc;
+	struct pmudb_encoding enc[MAX_ANSWERS];
 	struct pmudb_error err;
 	if (memchr(line, '\0', n)) {
 		err.code = PMUDB_ERR_INVAL;
@@ -125,12 +169,12 @@ static int encode_line(struct cli *c, struct out *o, char *line, size_t n)
 		print_json_error(o, line, n, &err);
 		return EXIT_REJECTED;
 	}
-	int r = encode_one(c, line, &enc, &err);
-	if (r) {
+	int r = encode_each(c, line, enc, &err);
+	if (r < 0) {
 		print_json_error(o, line, n, &err);
 		return r == PMUDB_ERR_CATALOG ? EXIT_USAGE : EXIT_REJECTED;
 	}
-	print_json(o, line, &enc);
+	print_json(o, line, enc, r);
 	return EXIT_GOOD;
 }
 
@@ -257,24 +301,27 @@ int cmd_encode(struct cli *c, int argc, char **argv)
 		struct out o;
 		out_start(&o, stdout);
 		for (int i = optind; i < argc; i++) {
-			struct pmudb_encoding enc;
+			struct pmudb_encoding enc[MAX_ANSWERS];
 			struct pmudb_error err;
-			int r = encode_one(c, argv[i], &enc, &err);
-			if (r) {
+			int r = encode_each(c, argv[i], enc, &err);
+			if (r < 0) {
 				if (format == JSON)
 					print_json_error(&o, argv[i], strlen(argv[i]), &err);
 				out_flush(&o);
+				if (format == PERF)
+					printf("# pmudb: %s: %s\n", argv[i], err.message);
 				fflush(stdout);
 				fprintf(stderr, "pmudb: %s: %s\n", argv[i], err.message);
 				status = worse(status, r == PMUDB_ERR_CATALOG ? EXIT_USAGE : EXIT_REJECTED);
 				continue;
 			}
 			if (format == JSON)
-				print_json(&o, argv[i], &enc);
-			else if (format == PERF && print_perf(c, &enc, argv[i]))
-				status = EXIT_REJECTED;
+				print_json(&o, argv[i], enc, r);
+			else if (format == PERF && print_perf(c, enc, r, argv[i]))
+				status = worse(status, EXIT_REJECTED);
 			else if (format == TEXT)
-				print_text(&enc);
+				for (int k = 0; k < r; k++)
+					print_text(&enc[k], r > 1);
 		}
 		out_flush(&o);
 	}

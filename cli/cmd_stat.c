@@ -86,6 +86,7 @@ struct event {
 	char *name;			/* as the user gave it */
 	int group;
 	struct pmudb_encoding enc;
+	bool encoded;			/* enc is one core type's answer already */
 	struct perf_event_attr attr;
 	int *fds;			/* one per target of its group; -1 when not open */
 	uint64_t *ids;			/* PERF_EVENT_IOC_ID of each fd */
@@ -228,6 +229,55 @@ static int parse_event_arg(struct stat_run *s, const char *arg)
 	return 0;
 }
 
+/*
+ * On a hybrid CPU an event alone (in no group with others) counts on each
+ * core type that has it, as perf opens it: one row each, named as perf
+ * names them ("cpu_atom/EVENT/").  In a group it counts on the first core
+ * type that has it: a group counts on one PMU.  Before make_groups, while
+ * each event alone has a group number of its own.
+ */
+static int expand_hybrid(struct stat_run *s)
+{
+	enum { MAX_TYPES = 4 };
+	for (int i = 0; !s->group_all && i < s->nevents; i++) {
+		struct event *ev = &s->events[i];
+		bool alone = (i == 0 || s->events[i - 1].group != ev->group)
+			     && (i + 1 == s->nevents || s->events[i + 1].group != ev->group);
+		struct pmudb_encoding enc[MAX_TYPES];
+		int n = alone && !cli_names_pmu(ev->name)
+				? pmudb_encode_each(s->cli->db, ev->name, cli_scope(s->cli), enc, MAX_TYPES, NULL)
+				: 0;
+		if (n < 2)
+			continue;
+		struct event *more = realloc(s->events, (size_t)(s->nevents + n - 1) * sizeof(*more));
+		if (!more)
+			return -1;
+		s->events = more;
+		memmove(&more[i + n], &more[i + 1], (size_t)(s->nevents - i - 1) * sizeof(*more));
+		s->nevents += n - 1;
+		char *name = more[i].name;
+		for (int k = 0; k < n; k++) {
+			struct event *e = &more[i + k];
+			memset(e, 0, sizeof(*e));
+			size_t len = strlen(enc[k].sysfs_pmu) + strlen(name) + 3;
+			e->name = malloc(len);
+			if (!e->name) {
+				/* the places not yet filled hold copies of later events */
+				memset(&more[i + k], 0, (size_t)(n - k) * sizeof(*more));
+				free(name);
+				return -1;
+			}
+			snprintf(e->name, len, "%s/%s/", enc[k].sysfs_pmu, name);
+			e->enc = enc[k];
+			e->encoded = true;
+			e->group = s->ngroups++;
+		}
+		free(name);
+		i += n - 1;
+	}
+	return 0;
+}
+
 /* Groups from the events' group numbers (consecutive by construction). */
 static int make_groups(struct stat_run *s)
 {
@@ -278,7 +328,7 @@ static int encode_events(struct stat_run *s)
 	for (int i = 0; i < s->nevents; i++) {
 		struct event *ev = &s->events[i];
 		struct pmudb_error err;
-		int r = pmudb_encode(s->cli->db, ev->name, cli_scope(s->cli), &ev->enc, &err);
+		int r = ev->encoded ? 0 : pmudb_encode(s->cli->db, ev->name, cli_scope(s->cli), &ev->enc, &err);
 		r = cli_why_not_found(s->cli, ev->name, r, &err);	/* no CPU: say so, not "not found" */
 		if (!r)
 			r = pmudb_to_perf_attr(&ev->enc, &ev->attr, sizeof(ev->attr), &err);
@@ -1252,7 +1302,7 @@ static int count(struct stat_run *s, const sigset_t *orig_mask, bool rejected)
 static int run_stat(struct stat_run *s)
 {
 	int status = cli_open(s->cli);
-	if (status == EXIT_GOOD && make_groups(s))
+	if (status == EXIT_GOOD && (expand_hybrid(s) || make_groups(s)))
 		status = EXIT_USAGE;
 	if (status == EXIT_GOOD && s->pid > 0)
 		status = list_threads(s);

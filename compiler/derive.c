@@ -1669,6 +1669,27 @@ static void derive_sysfs_fallback(struct pmu *p, const char *base)
 		p->perf_type = (int)q.attr.type;
 }
 
+/*
+ * The kernel registers PERF_TYPE_RAW for the core PMU ("cpu") or, on a
+ * hybrid, for the big cores' ("cpu_core"); the small cores' PMU
+ * ("cpu_atom") gets its type at boot (arch/x86/events/core.c:2185-2186,
+ * names at arch/x86/events/intel/core.c:6390-6391, linux 6.12).  libpfm
+ * falls back to PERF_TYPE_RAW for the small cores too where sysfs lacks
+ * them, which a hybrid routes to cpu_core: such a PMU has no fallback, its
+ * type is read from sysfs or unresolved.
+ */
+void derive_kernel_types(struct model *m)
+{
+	for (size_t i = 0; i < m->pmus.count; i++) {
+		struct pmu *p = &m->pmus.items[i];
+		bool small_cores = false;
+		for (size_t k = 0; k < p->sysfs_names.count; k++)
+			small_cores |= !strcmp(p->sysfs_names.items[k], "cpu_atom");
+		if (small_cores && p->perf_type == PERF_TYPE_RAW)
+			p->perf_type = -1;
+	}
+}
+
 void derive_pmu(struct pmu *p)
 {
 	struct modifier_source src = { 0 };

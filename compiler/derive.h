@@ -9,6 +9,8 @@
 
 /* Fills the derived fields of P and its events.  libpfm must be initialised
  * with LIBPFM_ENCODE_INACTIVE=1 so that PMUs absent from this host encode. */
+/* Where the kernel gives a PMU no fixed type, none (see derive.c). */
+void derive_kernel_types(struct model *m);
 void derive_pmu(struct pmu *p);
 
 /* P's table is TWIN's (twins.h), whose rules are derived: takes them, and

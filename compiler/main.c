@@ -307,6 +307,7 @@ static int build(char **tables, int table_count, const char *vendor_tree, const 
 		derive_seconds += seconds_since(&d0);
 	}
 	if (!r) {
+		derive_kernel_types(&m);
 		reconcile(&m);
 		reconcile_explain(&m);
 	}

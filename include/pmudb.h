@@ -156,6 +156,17 @@ struct pmudb_encoding {
 int pmudb_encode(pmudb_t *db, const char *event, const struct pmudb_scope *scope,
 		 struct pmudb_encoding *out, struct pmudb_error *err);
 
+/* On a hybrid CPU (a SCOPE with several core types: cpu_core, cpu_atom),
+ * an unprefixed name counts on every core type that has it, as perf opens
+ * it.  pmudb_encode answers as libpfm does where libpfm answers (the first
+ * PMU of SCOPE with the name, the P-core) and else on the first core type
+ * that encodes it; pmudb_encode_each answers on each: OUT[0] is
+ * pmudb_encode's answer, then the other core types' in SCOPE's order, at
+ * most MAX in all.  Returns their number (1 for a prefixed name or a CPU
+ * of one core type), or pmudb_encode's error. */
+int pmudb_encode_each(pmudb_t *db, const char *event, const struct pmudb_scope *scope,
+		      struct pmudb_encoding *out, int max, struct pmudb_error *err);
+
 /* ENC in perf's event syntax, what `perf stat -e` takes, into BUF (SIZE
  * bytes): perf's own names for generic hardware and cache events
  * ("cycles:u", "L1-dcache-load-misses"), else PMU/config=0x...[,config1=

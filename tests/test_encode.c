@@ -689,12 +689,99 @@ static void test_builtin_image_needs_no_sqlite(void **state)
 	pmudb_close(fresh);
 }
 
+/* The catalog's core types of a CPUID map entry (core PMUs with kernel
+ * PMUs of their own), as a scope. */
+struct hybrid_check {
+	int entries, names, e_core_only, both_apart, answers;
+};
+
+static int check_hybrid_entry(void *ctx, const struct pmudb_cpuid_entry *entry)
+{
+	struct hybrid_check *hc = ctx;
+	struct pmudb_scope scope = { 0, { 0 } };
+	const char *kernel[PMUDB_ENTRY_PMUS];
+	for (int i = 0; i < entry->npmus && i < PMUDB_ENTRY_PMUS; i++) {
+		int p = pmudb_find_pmu(db, entry->pmus[i]);
+		struct pmudb_pmu_info pi;
+		if (p < 0 || pmudb_pmu_info(db, p, &pi) || strcmp(pi.kind, "core") || !pi.sysfs_pmu)
+			continue;
+		bool seen = false;
+		for (int k = 0; k < scope.count; k++)
+			seen |= !strcmp(kernel[k], pi.sysfs_pmu);
+		if (!seen) {
+			kernel[scope.count] = pi.sysfs_pmu;
+			scope.pmus[scope.count++] = p;
+		}
+	}
+	if (scope.count < 2)
+		return 0;
+	hc->entries++;
+	/* every name of every core type: answered on exactly the core types
+	 * whose PMU encodes it, each as that PMU encodes it, in scope order */
+	for (int t = 0; t < scope.count; t++) {
+		struct pmudb_pmu_info pi;
+		assert_int_equal(pmudb_pmu_info(db, scope.pmus[t], &pi), 0);
+		for (int e = 0; e < pi.event_count; e++) {
+			struct pmudb_event_info ei;
+			assert_int_equal(pmudb_event_info(db, scope.pmus[t], e, &ei), 0);
+			for (int u = ei.umask_count ? 0 : -1; u < ei.umask_count; u++) {
+				struct pmudb_umask_info ui = { .name = NULL };
+				if (u >= 0)
+					assert_int_equal(pmudb_umask_info(db, scope.pmus[t], e, u, &ui), 0);
+				char name[512];
+				snprintf(name, sizeof(name), "%s%s%s", ei.name, u >= 0 ? "." : "", u >= 0 ? ui.name : "");
+				struct pmudb_encoding want[PMUDB_ENTRY_PMUS], got[8];
+				int nwant = 0;
+				for (int k = 0; k < scope.count; k++) {
+					struct pmudb_pmu_info ki;
+					char s[600];
+					pmudb_pmu_info(db, scope.pmus[k], &ki);
+					snprintf(s, sizeof(s), "%s::%s", ki.name, name);
+					if (!pmudb_encode(db, s, NULL, &want[nwant], NULL))
+						nwant++;
+				}
+				struct pmudb_error err;
+				int n = pmudb_encode_each(db, name, &scope, got, 8, &err);
+				if (n < 0)
+					n = 0;
+				hc->names++;
+				hc->answers += n;
+				if (n != nwant)
+					fail_msg("%s on %s/%d/0x%x: %d answers, %d core types encode it", name, entry->vendor,
+						 entry->family, entry->model_lo, n, nwant);
+				for (int k = 0; k < n; k++)
+					if (strcmp(got[k].fstr, want[k].fstr) || got[k].config != want[k].config
+					    || got[k].config1 != want[k].config1)
+						fail_msg("%s: answer %d is %s, expected %s", name, k, got[k].fstr, want[k].fstr);
+				hc->e_core_only += n == 1 && t > 0 && strcmp(got[0].pmu, pi.name) == 0;
+				hc->both_apart += n > 1 && got[0].config != got[1].config;
+			}
+		}
+	}
+	return 0;
+}
+
+/* On every hybrid of the CPUID map, an unprefixed name answers on the core
+ * types that have it: the truth is each core type's own PMU, asked with
+ * its prefix. */
+static void test_hybrid_names_answer_on_every_core_type(void **state)
+{
+	(void)state;
+	struct hybrid_check hc = { 0 };
+	struct pmudb_error err;
+	assert_true(pmudb_cpuid_map(db, check_hybrid_entry, &hc, &err) > 0);
+	print_message("  %d hybrid CPUID entries, %d names: %d answers, %d names of one E-core only, %d encoded apart "
+		      "by the core types\n",
+		      hc.entries, hc.names, hc.answers, hc.e_core_only, hc.both_apart);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_seed_examples),
 		cmocka_unit_test(test_errors_name_the_token),
 		cmocka_unit_test(test_netburst),
+		cmocka_unit_test(test_hybrid_names_answer_on_every_core_type),
 		cmocka_unit_test(test_scope_resolves_unprefixed_names),
 		cmocka_unit_test(test_uncore_encodes_offline),
 		cmocka_unit_test(test_bad_catalogs_are_refused),

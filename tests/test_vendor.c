@@ -259,6 +259,118 @@ static void test_kernel_layout_fixture(void **state)
 	pmudb_close(db);
 }
 
+/* The answer of S (prefixed), which must encode. */
+static struct pmudb_encoding encoding_of(pmudb_t *db, const char *s)
+{
+	struct pmudb_encoding e;
+	struct pmudb_error err;
+	if (pmudb_encode(db, s, NULL, &e, &err))
+		fail_msg("%s: %s", s, err.message);
+	return e;
+}
+
+/* A hybrid's name answers on each core type that has it, P-core first:
+ * a name only the E-core has (libpfm's way stops at the P-core), one
+ * both have with other encodings, one only the P-core has.  The E-core's
+ * type is its kernel PMU's (the kernel routes PERF_TYPE_RAW to cpu_core). */
+static void test_hybrid_names_answer_on_each_core_type(void **state)
+{
+	(void)state;
+	struct pmudb_error err;
+	pmudb_t *db = pmudb_open(kernel_db, &err);
+	assert_non_null(db);
+	struct pmudb_cpu cpu;
+	struct pmudb_scope scope;
+	assert_int_equal(pmudb_cpu_parse("GenuineIntel/6/0xf0", &cpu, &err), 0);
+	assert_int_equal(pmudb_scope_cpu(db, &cpu, &scope, NULL, &err), 0);
+	struct {
+		const char *name;
+		const char *pmus[2];
+	} cases[] = {
+		{ "MEM_UOPS_RETIRED.LOAD_LATENCY_GT_8", { "fkl_small" } },
+		{ "OCR.DEMAND_DATA_RD.ANY_RESPONSE", { "fkl_big", "fkl_small" } },
+		{ "INST_RETIRED.ANY_P", { "fkl_big", "fkl_small" } },
+		{ "TOPDOWN.SLOTS", { "fkl_big" } },
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct pmudb_encoding each[4], one;
+		int n = pmudb_encode_each(db, cases[i].name, &scope, each, 4, &err);
+		int want = cases[i].pmus[1] ? 2 : 1;
+		if (n != want)
+			fail_msg("%s: %d answers (%s), expected %d", cases[i].name, n, n < 0 ? err.message : "", want);
+		assert_int_equal(pmudb_encode(db, cases[i].name, &scope, &one, &err), 0);
+		for (int k = 0; k < n; k++) {
+			char s[256];
+			snprintf(s, sizeof(s), "%s::%s", cases[i].pmus[k], cases[i].name);
+			struct pmudb_encoding e = encoding_of(db, s);
+			assert_string_equal(each[k].pmu, cases[i].pmus[k]);
+			assert_string_equal(each[k].fstr, e.fstr);
+			assert_true(each[k].config == e.config && each[k].config1 == e.config1 && each[k].type == e.type);
+		}
+		assert_string_equal(one.fstr, each[0].fstr);	/* pmudb_encode: the first answer */
+	}
+	/* OCR: the two core types encode it apart (0x2a vs 0xb7) */
+	struct pmudb_encoding two[2];
+	assert_int_equal(pmudb_encode_each(db, "OCR.DEMAND_DATA_RD.ANY_RESPONSE", &scope, two, 2, &err), 2);
+	assert_true((two[0].config & 0xff) == 0x2a && (two[1].config & 0xff) == 0xb7);
+	/* room for one: the first; a prefixed name: its one PMU */
+	assert_int_equal(pmudb_encode_each(db, "INST_RETIRED.ANY_P", &scope, two, 1, &err), 1);
+	assert_string_equal(two[0].pmu, "fkl_big");
+	assert_int_equal(pmudb_encode_each(db, "fkl_small::INST_RETIRED.ANY_P", &scope, two, 2, &err), 1);
+	assert_int_equal(pmudb_encode_each(db, "INST_RETIRED.ANY_P", &scope, two, 0, &err), PMUDB_ERR_INVAL);
+	assert_int_equal(pmudb_encode_each(db, "NO_SUCH_EVENT", &scope, two, 2, &err), PMUDB_ERR_NOTFOUND);
+	/* types: the P-core's falls back to PERF_TYPE_RAW, the E-core's is
+	 * read from sysfs or unresolved */
+	struct pmudb_encoding small = encoding_of(db, "fkl_small::INST_RETIRED.ANY_P");
+	struct pmudb_encoding big = encoding_of(db, "fkl_big::INST_RETIRED.ANY_P");
+	assert_string_equal(small.sysfs_pmu, "cpu_atom");
+	FILE *f = fopen("/sys/bus/event_source/devices/cpu_atom/type", "r");
+	int host_type = -1;
+	if (f) {
+		if (fscanf(f, "%d", &host_type) != 1)
+			host_type = -1;
+		fclose(f);
+	}
+	assert_int_equal(small.type, host_type);
+	if (access("/sys/bus/event_source/devices/cpu_core/type", F_OK))
+		assert_int_equal(big.type, 4);
+	pmudb_close(db);
+
+	/* the command: a line per input, the core types' events joined */
+	struct run_result r;
+	test_pmudb(&r, NULL, "--db", kernel_db, "--cpu", "GenuineIntel/6/0xf0", "encode", "--format", "perf",
+		   "OCR.DEMAND_DATA_RD.ANY_RESPONSE", "NO_SUCH_EVENT", "MEM_UOPS_RETIRED.LOAD_LATENCY_GT_8", NULL);
+	assert_int_equal(r.status, 1);
+	assert_int_equal(test_line_count(r.out), 3);
+	char *second = strchr(r.out, '\n') + 1;
+	assert_true(!strncmp(r.out, "cpu_core/", 9) && strstr(r.out, ",cpu_atom/") < second);
+	assert_true(!strncmp(second, "# pmudb: NO_SUCH_EVENT: ", 24));
+	assert_true(!strncmp(strchr(second, '\n') + 1, "cpu_atom/", 9));
+	test_run_free(&r);
+	test_pmudb(&r, "INST_RETIRED.ANY_P\n", "--db", kernel_db, "--cpu", "GenuineIntel/6/0xf0", "encode", "--stdin",
+		   NULL);
+	json_error_t jerr;
+	json_t *o = json_loads(r.out, 0, &jerr);
+	assert_non_null(o);
+	assert_string_equal(json_string_value(json_object_get(o, "pmu")), "fkl_big");
+	json_t *others = json_object_get(o, "others");
+	assert_int_equal(json_array_size(others), 1);
+	assert_string_equal(json_string_value(json_object_get(json_array_get(others, 0), "pmu")), "fkl_small");
+	assert_string_equal(json_string_value(json_object_get(json_array_get(others, 0), "core_type")), "cpu_atom");
+	json_decref(o);
+	test_run_free(&r);
+	/* stat: one row per core type, as perf names them (refused on a
+	 * machine without them, counted on one with them) */
+	test_pmudb(&r, NULL, "--db", kernel_db, "--cpu", "GenuineIntel/6/0xf0", "stat", "-e", "INST_RETIRED.ANY_P:u",
+		   "--", "true", NULL);
+	char *both = NULL;
+	assert_true(asprintf(&both, "%s%s", r.out, r.err) > 0);
+	assert_non_null(strstr(both, "cpu_core/INST_RETIRED.ANY_P:u/"));
+	assert_non_null(strstr(both, "cpu_atom/INST_RETIRED.ANY_P:u/"));
+	free(both);
+	test_run_free(&r);
+}
+
 /* Intel's perfmon layout of the same events encodes the same. */
 static void test_perfmon_layout_fixture(void **state)
 {
@@ -526,6 +638,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_kernel_layout_fixture),
 		cmocka_unit_test(test_perfmon_layout_fixture),
+		cmocka_unit_test(test_hybrid_names_answer_on_each_core_type),
 		cmocka_unit_test(test_malformed_trees_are_refused),
 		cmocka_unit_test(test_a_name_listed_twice_is_noted_where_listed_again),
 		cmocka_unit_test(test_every_vendor_event_of_the_tree_encodes),

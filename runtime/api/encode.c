@@ -10,6 +10,7 @@
 
 #include "catalog/catalog.h"
 #include "catalog/families.h"
+#include "runtime/api/hybrid.h"
 #include "runtime/encode/bare.h"
 #include "runtime/encode/parse.h"
 #include "runtime/encode/scan.h"
@@ -186,6 +187,10 @@ int pmudb_encode(pmudb_t *db, const char *event, const struct pmudb_scope *scope
 		else
 			r = vendor;
 	}
+	/* a hybrid's core type that has the name, where the first PMU with
+	 * it (libpfm's answer) refused it */
+	if (r && r != PMUDB_ERR_CATALOG && scope && !hybrid_retry(db, event, scope, out))
+		r = 0;
 	if (r)
 		out->fstr[0] = '\0';
 	else
