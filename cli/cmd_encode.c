@@ -130,6 +130,71 @@ static void print_text(const struct pmudb_encoding *e, bool hybrid)
 		printf("  exclusive       %d\n  pinned          %d\n", e->exclusive, e->pinned);
 }
 
+/* ---- --explain ------------------------------------------------------------ */
+
+struct explain {
+	const char *umasks;	/* the fstr's attributes, from the ':' after the event */
+	int shown;
+};
+
+/* A finding about the event whose unit mask (if it names one) is among the
+ * encoding's: what reconciling with the vendor's list found, and why. */
+static int explain_finding(void *ctx, const struct pmudb_finding *f)
+{
+	struct explain *x = ctx;
+	if (strcmp(f->match, "differ") || !f->libpfm_name)
+		return 0;
+	const char *um = strchr(f->libpfm_name, ':');
+	if (um) {
+		size_t n = strlen(um);
+		const char *at = strstr(x->umasks, um);
+		if (!at || (at[n] && at[n] != ':'))
+			return 0;
+	}
+	printf("  note            the vendor's %s is 0x%llx (%s): %s%s%s\n", f->vendor_name,
+	       (unsigned long long)f->vendor_config, f->vendor_file, f->explained ? f->explained : "unexplained",
+	       f->why ? ": " : "", f->why ? f->why : "");
+	x->shown++;
+	return 0;
+}
+
+/*
+ * What an encoding means where it is counted: the reconciliation's notes
+ * on its event and unit mask, and for an Intel core encoding with event
+ * select 0 and unit mask 1 or 2 (the fixed counters' pseudo-encodings of
+ * the vendors' lists) what Linux does with it (docs/fixed-counters.md).
+ */
+static void print_explain(struct cli *c, const struct pmudb_encoding *e)
+{
+	const char *sep = strstr(e->fstr, "::");
+	const char *end = sep ? strchr(sep + 2, ':') : NULL;
+	char name[600];
+	int pmu, event;
+	struct pmudb_error err;
+	struct explain x = { end ? end : "", 0 };
+	if (sep && end && (size_t)(end - e->fstr) < sizeof(name)) {
+		memcpy(name, e->fstr, (size_t)(end - e->fstr));
+		name[end - e->fstr] = '\0';
+		if (!pmudb_find_event(c->db, name, NULL, &pmu, &event, &err))
+			pmudb_event_findings(c->db, pmu, event, explain_finding, &x);
+	}
+	struct pmudb_pmu_info pi;
+	int p = pmudb_find_pmu(c->db, e->pmu);
+	unsigned umask = (unsigned)(e->config >> 8) & 0xff;
+	if (p >= 0 && !pmudb_pmu_info(c->db, p, &pi) && pi.family && !strcmp(pi.family, "intel_x86")
+	    && !strcmp(pi.kind, "core") && (e->config & 0xff) == 0 && (umask == 1 || umask == 2)) {
+		printf("  linux           0x%x00 is a fixed counter's pseudo-encoding: Linux 6.12 %s a general counter "
+		       "with event select 0, which does not count the fixed counter's event (docs/fixed-counters.md)\n",
+		       umask,
+		       umask == 1 ? "gives it fixed counter 0 on Ice Lake and later big cores only (icl, glc, lnc "
+				    "constraint tables); on other CPUs it goes to"
+				  : "gives it no fixed counter on any CPU: it goes to");
+		x.shown++;
+	}
+	if (!x.shown)
+		printf("  note            nothing to add: no difference from the vendor's list, no pseudo-encoding\n");
+}
+
 /* What `perf stat -e` takes (pmudb_perf_syntax): on a hybrid, the core
  * types' events joined by ',' as perf's list of events.  One line whatever
  * happens: where perf has no syntax for it, a line "# pmudb: EVENT: why"
@@ -251,11 +316,12 @@ int cmd_encode(struct cli *c, int argc, char **argv)
 	static const struct option options[] = {
 		{ "format", required_argument, NULL, 'f' },
 		{ "stdin", no_argument, NULL, 's' },
+		{ "explain", no_argument, NULL, 'x' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	enum format format = TEXT;
-	bool from_stdin = false, format_given = false;
+	bool from_stdin = false, format_given = false, explain = false;
 	int opt;
 	while ((opt = getopt_long(argc, argv, "", options, NULL)) != -1) {
 		switch (opt) {
@@ -273,8 +339,11 @@ int cmd_encode(struct cli *c, int argc, char **argv)
 			}
 			break;
 		case 's': from_stdin = true; break;
+		case 'x': explain = true; break;
 		case 'h':
-			puts("usage: pmudb encode [--format text|json|perf] EVENT...\n"
+			puts("usage: pmudb encode [--format text|json|perf] [--explain] EVENT...\n"
+			     "       --explain: after each encoding (text), the differences from the vendor's\n"
+			     "                  list and what Linux does with a fixed counter's pseudo-encoding\n"
 			     "       pmudb encode --stdin   (one event per line in, LF or CRLF; one JSON object per\n"
 			     "                              line out, strings UTF-8 with invalid bytes as U+FFFD)");
 			return EXIT_GOOD;
@@ -283,6 +352,10 @@ int cmd_encode(struct cli *c, int argc, char **argv)
 	}
 	if (!from_stdin && optind >= argc) {
 		fputs("pmudb encode: no event given (or use --stdin)\n", stderr);
+		return EXIT_USAGE;
+	}
+	if (explain && (from_stdin || format != TEXT)) {
+		fputs("pmudb encode: --explain goes with the text format\n", stderr);
 		return EXIT_USAGE;
 	}
 	if (from_stdin && (optind < argc || format_given)) {
@@ -320,8 +393,11 @@ int cmd_encode(struct cli *c, int argc, char **argv)
 			else if (format == PERF && print_perf(c, enc, r, argv[i]))
 				status = worse(status, EXIT_REJECTED);
 			else if (format == TEXT)
-				for (int k = 0; k < r; k++)
+				for (int k = 0; k < r; k++) {
 					print_text(&enc[k], r > 1);
+					if (explain)
+						print_explain(c, &enc[k]);
+				}
 		}
 		out_flush(&o);
 	}

@@ -19,7 +19,7 @@ static const char usage[] =
 	"perf_event_attr fields from the pmudb catalog, without libpfm.\n"
 	"\n"
 	"commands:\n"
-	"  encode [--format text|json|perf] EVENT...   encode events\n"
+	"  encode [--format text|json|perf] [--explain] EVENT...   encode events (on each core type of a hybrid)\n"
 	"  encode --stdin                              one event per input line, one JSON object per output line\n"
 	"  pmus                                        list the PMUs of the catalog\n"
 	"  list [PMU]                                  list the events of a PMU (default: the selected ones)\n"

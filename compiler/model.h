@@ -142,6 +142,11 @@ struct vendor_event {
 	uint64_t counters, counters_ht_off, pebs_counters, fixed_counters;
 	bool taken_alone;	/* TakenAlone: counted with no other event */
 	bool free_running;	/* CounterType FREERUN */
+	/* the fields perf uses in place of the list's (vendor_tree.c,
+	 * perf_fixed_form): the list's event select and unit mask, kept for
+	 * the reconciliation's notes */
+	bool perf_form;
+	uint64_t listed_code, listed_umask;
 };
 
 /* One row of a mapfile: the CPUs a µarch's list is for. */

@@ -253,6 +253,46 @@ static void note_unit(struct vendor_uarch *u, const char *unit)
 		*(char **)vec_push(&u->units) = xstrdup(unit);
 }
 
+/*
+ * Intel's lists give the fixed counters' events as pseudo-encodings:
+ * INST_RETIRED.ANY event 0x00 unit mask 0x01, CPU_CLK_UNHALTED.THREAD
+ * and .CORE 0x00/0x02 ("Fixed counter N").  Linux 6.12 has no fixed
+ * constraint for 0x0200 and one for 0x0100 on Ice Lake and later big
+ * cores only, so elsewhere such an encoding lands on a general counter
+ * with event select 0 (docs/fixed-counters.md).  perf replaces these
+ * names by the architectural events that count the same on any counter,
+ * by name, whatever the list says (tools/perf/pmu-events/jevents.py:
+ * 250-264, real_event): so does pmudb, and an encoding of a vendor name
+ * is what perf opens for it.  REF_TSC keeps 0x0300, which the kernel
+ * places on fixed counter 2 everywhere.
+ */
+static void perf_fixed_form(const char *name, struct vendor_event *v)
+{
+	static const struct {
+		const char *name;
+		uint64_t code, umask, any;
+	} forms[] = {
+		{ "inst_retired.any", 0xc0, 0, 0 },	     { "inst_retired.any_p", 0xc0, 0, 0 },
+		{ "cpu_clk_unhalted.ref", 0x00, 0x03, 0 },    { "cpu_clk_unhalted.thread", 0x3c, 0, 0 },
+		{ "cpu_clk_unhalted.core", 0x3c, 0, 0 },      { "cpu_clk_unhalted.thread_any", 0x3c, 0, 1 },
+	};
+	for (size_t i = 0; i < sizeof(forms) / sizeof(forms[0]); i++) {
+		if (strcasecmp(name, forms[i].name))
+			continue;
+		if (v->code == forms[i].code && v->umask == forms[i].umask && v->any == forms[i].any && !v->cmask
+		    && !v->inv && !v->edge)
+			return;
+		v->perf_form = true;
+		v->listed_code = v->code;
+		v->listed_umask = v->umask;
+		v->code = forms[i].code;
+		v->umask = forms[i].umask;
+		v->any = forms[i].any;
+		v->cmask = v->inv = v->edge = 0;
+		return;
+	}
+}
+
 /* The fields that make an encoding, read into V. */
 static int read_fields(const struct source *s, json_t *e, const char *name, struct vendor_event *v, char **error)
 {
@@ -341,6 +381,7 @@ static int read_event(struct source *s, struct vendor_uarch *u, json_t *e, const
 	struct vendor_event v = {0};
 	if (read_fields(s, code_from, name, &v, error) || read_counters(s, code_from, name, &v, error))
 		return -1;
+	perf_fixed_form(name, &v);
 	if (base && read_fields(s, e, name, &(struct vendor_event){0}, error))
 		return -1;	/* an override of a standard event's fields is checked, not used */
 	/* the short description first, the entry's own over the standard

@@ -571,11 +571,44 @@ static void test_no_libpfm_at_run_time(void **state)
 	test_run_free(&r);
 }
 
+/* --explain: what Linux does with a fixed counter's pseudo-encoding, for
+ * whichever spr string of the catalog encodes 0x0200 (libpfm's
+ * CPU_CLK_UNHALTED:THREAD where this libpfm has it). */
+static void test_encode_explains_pseudo_encodings(void **state)
+{
+	(void)state;
+	struct pmudb_error err;
+	pmudb_t *db = pmudb_open(NULL, &err);
+	assert_non_null(db);
+	struct pmudb_encoding e;
+	const char *s = "spr::CPU_CLK_UNHALTED:THREAD";
+	bool pseudo = !pmudb_encode(db, s, NULL, &e, NULL) && e.config == 0x200;
+	pmudb_close(db);
+	struct run_result r;
+	run(&r, NULL, "encode", "--explain", "perf::PERF_COUNT_SW_TASK_CLOCK");
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "nothing to add"));
+	test_run_free(&r);
+	run(&r, NULL, "encode", "--explain", "--format", "json", "perf::PERF_COUNT_SW_TASK_CLOCK");
+	assert_int_equal(r.status, 2);
+	test_run_free(&r);
+	if (!pseudo) {
+		print_message("SKIP: %s does not encode 0x200 in this catalog\n", s);
+		return;
+	}
+	run(&r, NULL, "encode", "--explain", s);
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "  linux           0x200 is a fixed counter's pseudo-encoding"));
+	assert_non_null(strstr(r.out, "no fixed counter"));
+	test_run_free(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_help_and_version),
 		cmocka_unit_test(test_encode_formats),
+		cmocka_unit_test(test_encode_explains_pseudo_encodings),
 		cmocka_unit_test(test_rejected_event_exits_1_with_one_line),
 		cmocka_unit_test(test_stdin_batch_survives_bad_lines),
 		cmocka_unit_test(test_bad_catalog_exits_2_with_one_line),

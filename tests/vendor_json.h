@@ -6,6 +6,7 @@
 #define PMUDB_TESTS_VENDOR_JSON_H
 
 #include <jansson.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 /* A field as the vendors write numbers ("0x2A,0x2B" is its first); 0 absent. */
@@ -16,6 +17,10 @@ uint64_t vendor_field(json_t *e, const char *key);
  * frontend MSR value in config1; amd64: the split event select; else the
  * event number). */
 void vendor_expected_config(const char *family, json_t *e, uint64_t *config, uint64_t *config1);
+
+/* perf's replacement of event NAME (jevents.py's real_event: INST_RETIRED.ANY
+ * is event 0xc0 ...) in *CONFIG, where perf has one. */
+bool vendor_perf_form(const char *name, uint64_t *config);
 
 /* The list of a JSON file (a perfmon file's "Events"); fails the test on a
  * parse error.  vendor_load_dir: every list of a folder, as one array. */
