@@ -343,7 +343,7 @@ int cmd_decode(struct cli *c, int argc, char **argv)
 	};
 	bool json = false;
 	int max = 10, opt;
-	while ((opt = getopt_long(argc, argv, "", options, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "h", options, NULL)) != -1) {
 		char *end;
 		switch (opt) {
 		case 'j': json = true; break;

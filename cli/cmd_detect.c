@@ -59,7 +59,7 @@ int cmd_detect(struct cli *c, int argc, char **argv)
 {
 	bool json = argc == 2 && !strcmp(argv[1], "--json");
 	if (argc > 2 || (argc == 2 && !json)) {
-		bool help = argc == 2 && !strcmp(argv[1], "--help");
+		bool help = argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"));
 		fputs("usage: pmudb [--cpu V/F/M[/S] | --cpuinfo FILE] detect [--json]\n", help ? stdout : stderr);
 		return help ? EXIT_GOOD : EXIT_USAGE;
 	}

@@ -298,7 +298,7 @@ int cmd_diff(struct cli *c, int argc, char **argv)
 	};
 	bool json = false;
 	int opt;
-	while ((opt = getopt_long(argc, argv, "", options, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "h", options, NULL)) != -1) {
 		if (opt == 'j')
 			json = true;
 		else if (opt == 'h') {

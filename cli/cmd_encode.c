@@ -323,7 +323,7 @@ int cmd_encode(struct cli *c, int argc, char **argv)
 	enum format format = TEXT;
 	bool from_stdin = false, format_given = false, explain = false;
 	int opt;
-	while ((opt = getopt_long(argc, argv, "", options, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "h", options, NULL)) != -1) {
 		switch (opt) {
 		case 'f':
 			format_given = true;

@@ -289,7 +289,7 @@ int cmd_export(struct cli *c, int argc, char **argv)
 	};
 	const char *format = NULL, *out_path = NULL;
 	int opt;
-	while ((opt = getopt_long(argc, argv, "", options, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "h", options, NULL)) != -1) {
 		switch (opt) {
 		case 'f': format = optarg; break;
 		case 'o': out_path = optarg; break;

@@ -31,7 +31,7 @@ int cmd_list(struct cli *c, int argc, char **argv)
 {
 	bool dashes = cli_take_dashes(&argc, &argv);
 	if (argc > 2 || (argc == 2 && !dashes && argv[1][0] == '-')) {
-		bool help = argc == 2 && !strcmp(argv[1], "--help");
+		bool help = argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"));
 		fputs("usage: pmudb list [PMU]   (no PMU: those of --pmu or --cpu)\n", help ? stdout : stderr);
 		return help ? EXIT_GOOD : EXIT_USAGE;
 	}

@@ -11,7 +11,7 @@ int cmd_pmus(struct cli *c, int argc, char **argv)
 	(void)argv;
 	if (argc > 1) {
 		fputs("usage: pmudb pmus\n", argc == 2 && argv[1][0] == '-' ? stdout : stderr);
-		return argc == 2 && !strcmp(argv[1], "--help") ? EXIT_GOOD : EXIT_USAGE;
+		return argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) ? EXIT_GOOD : EXIT_USAGE;
 	}
 	int status = cli_open(c);
 	if (status == EXIT_GOOD) {

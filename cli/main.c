@@ -34,7 +34,8 @@ static const char usage[] =
 	"options:\n"
 	"  --db PATH        catalog file to use (default: $PMUDB_DB, else the built-in catalog)\n"
 	"  --pmu NAME       resolve event names without 'pmu::' in PMU NAME\n"
-	"  --cpu V/F/M[/S]  resolve them in the PMUs of that CPU (e.g. AuthenticAMD/0x19/0x61)\n"
+	"  --cpu V/F/M[/S]  resolve them in the PMUs of that CPU (e.g. AuthenticAMD/0x19/0x61, or\n"
+	"                   perf's GenuineIntel-6-AD: family decimal, model and stepping hex)\n"
 	"  --cpuinfo FILE   ... of the CPU in that /proc/cpuinfo (default: $PMUDB_CPUINFO, else this host)\n"
 	"  --help           this text\n"
 	"  --version        pmudb's version, and the libpfm, tables and vendor lists its catalog was built from\n"
@@ -171,7 +172,7 @@ int main(int argc, char **argv)
 	int opt;
 	bool version = false;
 	/* '+': options after the command name belong to the command */
-	while ((opt = getopt_long(argc, argv, "+", options, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "+h", options, NULL)) != -1) {
 		switch (opt) {
 		case 'd': c.db_path = optarg; break;
 		case 'p':

@@ -603,11 +603,48 @@ static void test_encode_explains_pseudo_encodings(void **state)
 	test_run_free(&r);
 }
 
+/* What people type: -h on every command, perf's CPUID form, a vendor that
+ * is no vendor of the map. */
+static void test_names_people_type(void **state)
+{
+	(void)state;
+	struct run_result r;
+	const char *commands[] = { "encode", "pmus", "list", "info", "search", "detect", "decode", "diff", "export",
+				   "stat" };
+	run(&r, NULL, "-h");
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "usage: pmudb"));
+	test_run_free(&r);
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
+		run(&r, NULL, commands[i], "-h");
+		if (r.status != 0 || !strstr(r.out, "usage: pmudb"))
+			fail_msg("pmudb %s -h: exit %d, %s", commands[i], r.status, r.err);
+		test_run_free(&r);
+	}
+	/* perf's mapfile and $PERF_CPUID form: family decimal, model and
+	 * stepping hex */
+	struct pmudb_cpu a, b;
+	struct pmudb_error err;
+	assert_int_equal(pmudb_cpu_parse("GenuineIntel-6-AD", &a, &err), 0);
+	assert_int_equal(pmudb_cpu_parse("GenuineIntel/6/0xad", &b, &err), 0);
+	assert_true(a.family == b.family && a.model == b.model && a.stepping == b.stepping && !strcmp(a.vendor, b.vendor));
+	assert_int_equal(pmudb_cpu_parse("AuthenticAMD-25-61-2", &a, &err), 0);
+	assert_true(a.family == 25 && a.model == 0x61 && a.stepping == 2);
+	assert_int_equal(pmudb_cpu_parse("GenuineIntel-6-ZZ", &a, &err), PMUDB_ERR_INVAL);
+	assert_int_equal(pmudb_cpu_parse("GenuineIntel-6--1", &a, &err), PMUDB_ERR_INVAL);
+	run(&r, NULL, "--cpu", "intel/6/0xad", "encode", "INST_RETIRED.ANY");
+	assert_int_equal(r.status, 1);
+	assert_non_null(strstr(r.err, "'intel' is no vendor of this catalog's CPUID map"));
+	assert_non_null(strstr(r.err, "GenuineIntel"));
+	test_run_free(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_help_and_version),
 		cmocka_unit_test(test_encode_formats),
+		cmocka_unit_test(test_names_people_type),
 		cmocka_unit_test(test_encode_explains_pseudo_encodings),
 		cmocka_unit_test(test_rejected_event_exits_1_with_one_line),
 		cmocka_unit_test(test_stdin_batch_survives_bad_lines),

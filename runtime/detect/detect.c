@@ -8,6 +8,7 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -201,17 +202,33 @@ int pmudb_cpu_parse(const char *spec, struct pmudb_cpu *cpu, struct pmudb_error 
 	if (strlen(spec) >= sizeof(copy))
 		return set_error(err, PMUDB_ERR_INVAL, "--cpu '%.40s...': too long", spec);
 	strcpy(copy, spec);
+	/* perf's form (its mapfile's and $PERF_CPUID's): VENDOR-FAMILY-MODEL
+	 * [-STEPPING], the family decimal, model and stepping hex without 0x
+	 * (GenuineIntel-6-AD) */
+	bool perf_form = !strchr(copy, '/') && strchr(copy, '-');
 	char *parts[5] = {0}, *s = copy;
 	int n = 0;
 	while (s && n < 5)
-		parts[n++] = strsep(&s, "/");
+		parts[n++] = strsep(&s, perf_form ? "-" : "/");
 	int *fields[] = { &cpu->family, &cpu->model, &cpu->stepping };
 	bool ok = (n == 3 || n == 4) && !s && parts[0][0] && strlen(parts[0]) < sizeof(cpu->vendor);
-	for (int i = 1; ok && i < n; i++)
-		ok = !parse_number(parts[i], fields[i - 1]);
+	for (int i = 1; ok && i < n; i++) {
+		if (perf_form) {
+			char *end = parts[i];
+			unsigned long v = 0;
+			errno = 0;
+			if (isxdigit((unsigned char)*parts[i]))
+				v = strtoul(parts[i], &end, i == 1 ? 10 : 16);
+			ok = end != parts[i] && !*end && !errno && v <= INT_MAX;
+			*fields[i - 1] = (int)v;
+		} else {
+			ok = !parse_number(parts[i], fields[i - 1]);
+		}
+	}
 	if (!ok)
 		return set_error(err, PMUDB_ERR_INVAL,
-				 "--cpu '%s': expected VENDOR/FAMILY/MODEL[/STEPPING], e.g. AuthenticAMD/0x19/0x61", spec);
+				 "--cpu '%s': expected VENDOR/FAMILY/MODEL[/STEPPING] (AuthenticAMD/0x19/0x61) or perf's "
+				 "VENDOR-FAMILY-MODEL[-STEPPING] (GenuineIntel-6-AD)", spec);
 	snprintf(cpu->vendor, sizeof(cpu->vendor), "%s", parts[0]);
 	if (n == 3)
 		cpu->stepping = -1;	/* any */
@@ -224,6 +241,23 @@ static const char *text_at(sqlite3_stmt *st, int col)
 {
 	const unsigned char *s = sqlite3_column_text(st, col);
 	return s ? (const char *)s : "";
+}
+
+/* The map's vendors ("AuthenticAMD, GenuineIntel, 0x41") into OUT when
+ * none is VENDOR (a misspelt vendor, for the error), else "". */
+static void other_vendors(struct pmudb *db, const char *vendor, char *out, size_t outlen)
+{
+	sqlite3_stmt *st;
+	out[0] = '\0';
+	if (sqlite3_prepare_v2(catalog_sql(db),
+			       "SELECT (SELECT count(*) FROM cpuid_map WHERE vendor = ?1 COLLATE NOCASE),"
+			       " (SELECT group_concat(vendor, ', ') FROM (SELECT DISTINCT vendor FROM cpuid_map ORDER BY 1))",
+			       -1, &st, NULL) != SQLITE_OK)
+		return;
+	sqlite3_bind_text(st, 1, vendor, -1, SQLITE_STATIC);
+	if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_int(st, 0) == 0)
+		snprintf(out, outlen, "%s", text_at(st, 1));
+	sqlite3_finalize(st);
 }
 
 /* The entries of CPU's vendor and family nearest its model, for the error. */
@@ -373,7 +407,9 @@ int pmudb_scope_cpu(pmudb_t *db, const struct pmudb_cpu *cpu, struct pmudb_scope
 	int n = matching_entry(db, cpu, names, match, err);
 	if (n == 0)
 		n = map_complete(db, -1, err);
-	char nearest[400] = "", unmapped[300] = "";
+	char nearest[400] = "", unmapped[300] = "", vendors[200] = "";
+	if (n == 0)
+		other_vendors(db, cpu->vendor, vendors, sizeof(vendors));
 	if (n == 0)
 		nearest_entries(db, cpu, nearest, sizeof(nearest));
 	if (n == 0 && !nearest[0])
@@ -395,6 +431,10 @@ int pmudb_scope_cpu(pmudb_t *db, const struct pmudb_cpu *cpu, struct pmudb_scope
 	char stepping[32] = "";
 	if (cpu->stepping >= 0)
 		snprintf(stepping, sizeof(stepping), "/%d", cpu->stepping);
+	if (vendors[0])
+		return set_error(err, PMUDB_ERR_NOCPU, "no event table for %s %d/0x%X%s: '%s' is no vendor of this catalog's"
+				 " CPUID map, whose vendors are %s", cpu->vendor, cpu->family, (unsigned)cpu->model, stepping,
+				 cpu->vendor, vendors);
 	if (nearest[0])
 		return set_error(err, PMUDB_ERR_NOCPU, "no event table for %s %d/0x%X%s in this catalog's CPUID map;"
 				 " nearest entries of that family: %s", cpu->vendor, cpu->family, (unsigned)cpu->model,
