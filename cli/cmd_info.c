@@ -54,6 +54,8 @@ static int print_event(struct cli *c, int pmu, int event)
 		printf("  from the vendor list %s (PMU %s, on the rules of %s)\n", ev.source, p.source, p.like ? p.like : "-");
 	if (ev.equiv)
 		printf("  another name for %s\n", ev.equiv);
+	if (ev.why)
+		printf("  overridden: %s\n", ev.why);
 	if (ev.umask_count)
 		printf("unit masks:\n");
 	for (int u = 0; u < ev.umask_count; u++) {
@@ -62,6 +64,8 @@ static int print_event(struct cli *c, int pmu, int event)
 			continue;
 		printf("  %-28s 0x%-8llx %s%s\n", um.name, (unsigned long long)um.code, um.is_default ? "[default] " : "",
 		       um.description);
+		if (um.why)	/* an override of tables/ changed it: why */
+			printf("  %-28s overridden: %s\n", "", um.why);
 	}
 	if (ev.modifier_count)
 		printf("modifiers:\n");

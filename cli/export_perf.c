@@ -260,8 +260,14 @@ static void entry(struct tree *t, const struct export_item *it)
 		return;
 	fputs(t->entries++ ? ",\n" : "[\n", t->f);
 	json_pair(t->f, "EventName", name, &first);
-	snprintf(text, sizeof(text), "%s%s%s", it->ev->description ? it->ev->description : "",
-		 it->um && it->um->description ? ": " : "", it->um && it->um->description ? it->um->description : "");
+	/* a unit mask from a vendor's list carries its entry's whole
+	 * description; libpfm's says what it adds to its event's */
+	if (it->um && it->um->source && it->um->description)
+		snprintf(text, sizeof(text), "%s", it->um->description);
+	else
+		snprintf(text, sizeof(text), "%s%s%s", it->ev->description ? it->ev->description : "",
+			 it->um && it->um->description ? ": " : "",
+			 it->um && it->um->description ? it->um->description : "");
 	json_pair(t->f, "BriefDescription", text, &first);
 	config_fields(t, it->enc.config, &first);
 	if (it->enc.config1 || it->enc.config2) {

@@ -268,6 +268,13 @@ static bool add_umasks(struct model *m, const struct pmu *p, struct event *ev, c
 	return combine;
 }
 
+static void describe_group(struct event *ev, const char *name)
+{
+	char text[512];
+	snprintf(text, sizeof(text), "%.200s.* of the vendor's list: each unit mask says what it counts", name);
+	ev->description = xstrdup(text);
+}
+
 int vendor_make_event(struct model *m, struct pmu *p, const struct pmu *like, const struct vendor_uarch *u,
 		      const struct vendor_group *g)
 {
@@ -287,7 +294,13 @@ int vendor_make_event(struct model *m, struct pmu *p, const struct pmu *like, co
 	struct event *ev = vec_push(&p->events);
 	ev->bare_needs = -1;
 	ev->name = xstrdup(g->name);
-	ev->description = xstrdup(first->description);
+	/* an event made of several entries has no description of its own in
+	 * the list: each unit mask has its entry's, and one of them would say
+	 * what another unit mask does not count */
+	if (g->bare >= 0 || g->entries.count == 1)
+		ev->description = xstrdup(first->description);
+	else
+		describe_group(ev, g->name);
 	ev->source = xstrdup(first->file);
 	ev->libpfm_index = -1;
 	ev->perf_type = FIELD_PTYPE_NONE;

@@ -634,9 +634,42 @@ static void test_names_people_type(void **state)
 	assert_int_equal(pmudb_cpu_parse("GenuineIntel-6--1", &a, &err), PMUDB_ERR_INVAL);
 	run(&r, NULL, "--cpu", "intel/6/0xad", "encode", "INST_RETIRED.ANY");
 	assert_int_equal(r.status, 1);
-	assert_non_null(strstr(r.err, "'intel' is no vendor of this catalog's CPUID map"));
+	assert_non_null(strstr(r.err, "'intel' is none of its vendors"));
 	assert_non_null(strstr(r.err, "GenuineIntel"));
 	test_run_free(&r);
+}
+
+/* info shows the why of every override that changed a unit mask, the
+ * first such unit mask of the catalog (whichever this libpfm needs). */
+static void test_info_shows_overrides(void **state)
+{
+	(void)state;
+	char *catalog = test_build_path("pmudb.db");
+	sqlite3 *sql;
+	sqlite3_stmt *st;
+	assert_int_equal(sqlite3_open_v2(catalog, &sql, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_prepare_v2(sql,
+					    "SELECT p.name, e.name, u.why FROM umask u JOIN event e ON u.event_id = e.id"
+					    " JOIN pmu_event pe ON pe.event_id = e.id JOIN pmu p ON p.id = pe.pmu_id"
+					    " WHERE u.why IS NOT NULL AND u.why != '' ORDER BY p.name, e.name LIMIT 1",
+					    -1, &st, NULL),
+			 SQLITE_OK);
+	if (sqlite3_step(st) != SQLITE_ROW) {
+		print_message("SKIP: no unit mask of this catalog was overridden\n");
+	} else {
+		char event[512], why[1024];
+		snprintf(event, sizeof(event), "%s::%s", sqlite3_column_text(st, 0), sqlite3_column_text(st, 1));
+		snprintf(why, sizeof(why), "overridden: %s", sqlite3_column_text(st, 2));
+		struct run_result r;
+		run(&r, NULL, "info", event);
+		assert_int_equal(r.status, 0);
+		if (!strstr(r.out, why))
+			fail_msg("info %s does not say '%s'", event, why);
+		test_run_free(&r);
+	}
+	sqlite3_finalize(st);
+	sqlite3_close(sql);
+	free(catalog);
 }
 
 int main(void)
@@ -644,6 +677,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_help_and_version),
 		cmocka_unit_test(test_encode_formats),
+		cmocka_unit_test(test_info_shows_overrides),
 		cmocka_unit_test(test_names_people_type),
 		cmocka_unit_test(test_encode_explains_pseudo_encodings),
 		cmocka_unit_test(test_rejected_event_exits_1_with_one_line),

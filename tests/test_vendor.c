@@ -230,6 +230,28 @@ static void test_kernel_layout_fixture(void **state)
 			NULL);
 	expect_encoding(db, "fakezen5::RETIRED_SSE_AVX_FLOPS:ADD_SUB_FLOPS",
 			libpfm_config("amd64_fam19h_zen4::RETIRED_SSE_AVX_FLOPS:ADD_SUB_FLOPS"), 0, NULL);
+	/* an event made of several entries says none of its unit masks'
+	 * words: each unit mask has its own (MEM_LOAD_RETIRED would say
+	 * FB_HIT's of every other) */
+	for (int pi_ = 0; pi_ < 3; pi_++) {
+		const char *vendor_pmus[] = { "frp", "fkl_big", "fkl_small" };
+		int vp = pmudb_find_pmu(db, vendor_pmus[pi_]);
+		struct pmudb_pmu_info vpi;
+		assert_int_equal(pmudb_pmu_info(db, vp, &vpi), 0);
+		for (int e = 0; e < vpi.event_count; e++) {
+			struct pmudb_event_info ei;
+			assert_int_equal(pmudb_event_info(db, vp, e, &ei), 0);
+			int from_list = 0;
+			for (int pass = 0; pass < 2; pass++)
+				for (int u = 0; u < ei.umask_count; u++) {
+					struct pmudb_umask_info ui;
+					assert_int_equal(pmudb_umask_info(db, vp, e, u, &ui), 0);
+					from_list += !pass && ui.source != NULL;
+					if (pass && from_list > 1 && ui.description && !strcmp(ui.description, ei.description))
+						fail_msg("%s::%s says %s's words", vpi.name, ei.name, ui.name);
+				}
+		}
+	}
 	/* an Arm core's own words replace the standard description */
 	int p, ev;
 	struct pmudb_event_info info;

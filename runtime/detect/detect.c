@@ -432,8 +432,8 @@ int pmudb_scope_cpu(pmudb_t *db, const struct pmudb_cpu *cpu, struct pmudb_scope
 	if (cpu->stepping >= 0)
 		snprintf(stepping, sizeof(stepping), "/%d", cpu->stepping);
 	if (vendors[0])
-		return set_error(err, PMUDB_ERR_NOCPU, "no event table for %s %d/0x%X%s: '%s' is no vendor of this catalog's"
-				 " CPUID map, whose vendors are %s", cpu->vendor, cpu->family, (unsigned)cpu->model, stepping,
+		return set_error(err, PMUDB_ERR_NOCPU, "no event table for %s %d/0x%X%s in this catalog's CPUID map: '%s' is"
+				 " none of its vendors, which are %s", cpu->vendor, cpu->family, (unsigned)cpu->model, stepping,
 				 cpu->vendor, vendors);
 	if (nearest[0])
 		return set_error(err, PMUDB_ERR_NOCPU, "no event table for %s %d/0x%X%s in this catalog's CPUID map;"
