@@ -53,6 +53,14 @@ int cli_why_not_found(struct cli *c, const char *event, int r, struct pmudb_erro
 /* Whether the host's scope failed because the catalog is damaged (its
  * CPUID map): then says so for COMMAND, in one line. */
 bool cli_scope_damaged(struct cli *c, const char *command);
+/* Into OUT (SIZE bytes): "did you mean A, B, C" with the names nearest
+ * EVENT, which was not found, where it was looked up; "" when none is
+ * near (suggest.c). */
+void cli_suggest(struct cli *c, const char *event, char *out, size_t size);
+/* Appends "; did you mean ..." to ERR's message when ERR is a name not
+ * found and a name is near. */
+void cli_add_suggestion(struct cli *c, const char *event, struct pmudb_error *err);
+
 /* Whether EVENT holds "::" (names its PMU). */
 bool cli_names_pmu(const char *event);
 

@@ -100,11 +100,12 @@ static int encode_each(struct cli *c, const char *event, struct pmudb_encoding e
 		       struct pmudb_error *err)
 {
 	const struct pmudb_scope *scope = cli_scope_for(c, event);
-	int n = scope ? pmudb_encode_each(c->db, event, scope, enc, MAX_ANSWERS, err)
-		      : pmudb_encode(c->db, event, NULL, enc, err);
-	if (!scope && !n)
-		n = 1;
-	return n > 0 ? n : cli_why_not_found(c, event, n, err);
+	int n = pmudb_encode_each(c->db, event, scope, enc, MAX_ANSWERS, err);
+	if (n > 0)
+		return n;
+	n = cli_why_not_found(c, event, n, err);
+	cli_add_suggestion(c, event, err);
+	return n;
 }
 
 static void print_text(const struct pmudb_encoding *e, bool hybrid)

@@ -114,9 +114,11 @@ int cmd_info(struct cli *c, int argc, char **argv)
 				cli_close(c);
 				return EXIT_USAGE;
 			}
+			cli_add_suggestion(c, argv[1], &err);
 			fprintf(stderr, "pmudb: info: %s: %s\n", argv[1], err.message);
 			status = err.code == PMUDB_ERR_CATALOG ? EXIT_USAGE : EXIT_REJECTED;
 		} else if (!attributes_known(c, argv[1], &err)) {
+			cli_add_suggestion(c, argv[1], &err);
 			fprintf(stderr, "pmudb: info: %s: %s\n", argv[1], err.message);
 			status = EXIT_REJECTED;
 		} else {

@@ -333,6 +333,7 @@ static int encode_events(struct stat_run *s)
 		if (!r)
 			r = pmudb_to_perf_attr(&ev->enc, &ev->attr, sizeof(ev->attr), &err);
 		if (r) {
+			cli_add_suggestion(s->cli, ev->name, &err);
 			fprintf(stderr, "pmudb stat: %s: %s\n", ev->name, err.message);
 			s->groups[ev->group].rejected = true;
 			/* a damaged catalog outweighs an event refused */

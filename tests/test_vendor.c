@@ -403,6 +403,71 @@ static void test_hybrid_names_answer_on_each_core_type(void **state)
 	test_run_free(&r);
 }
 
+/* Names people type: perf's generic names unprefixed, under a CPU's scope
+ * and a PMU's, are the OS PMU's as libpfm finds them after the CPU's; a
+ * name not found, or a unit mask the event lacks, gets the nearest names,
+ * and a right name with a wrong modifier none. */
+static void test_names_people_type_resolve(void **state)
+{
+	(void)state;
+	struct pmudb_error err;
+	pmudb_t *db = pmudb_open(kernel_db, &err);
+	assert_non_null(db);
+	struct pmudb_cpu cpu;
+	struct pmudb_scope by_cpu, by_pmu;
+	assert_int_equal(pmudb_cpu_parse("GenuineIntel/6/0xf2", &cpu, &err), 0);
+	assert_int_equal(pmudb_scope_cpu(db, &cpu, &by_cpu, NULL, &err), 0);
+	assert_int_equal(pmudb_scope_pmu(db, "frp", &by_pmu, &err), 0);
+	const char *generic[][2] = {
+		{ "cycles", "perf::CYCLES" },
+		{ "PERF_COUNT_HW_CPU_CYCLES", "perf::PERF_COUNT_HW_CPU_CYCLES" },
+		{ "task-clock", "perf::PERF_COUNT_SW_TASK_CLOCK" },
+		{ "instructions:u", "perf::PERF_COUNT_HW_INSTRUCTIONS:u" },
+	};
+	for (size_t i = 0; i < sizeof(generic) / sizeof(generic[0]); i++) {
+		struct pmudb_encoding want = encoding_of(db, generic[i][1]), got;
+		const struct pmudb_scope *scopes[] = { &by_cpu, &by_pmu };
+		for (int k = 0; k < 2; k++) {
+			if (pmudb_encode(db, generic[i][0], scopes[k], &got, &err))
+				fail_msg("%s: %s", generic[i][0], err.message);
+			assert_string_equal(got.pmu, "perf");
+			assert_true(got.type == want.type && got.config == want.config);
+			assert_int_equal(got.exclude_user, want.exclude_user);
+		}
+	}
+	/* the CPU's own PMU comes first: a name both have is the CPU's */
+	struct pmudb_encoding e;
+	assert_int_equal(pmudb_encode(db, "INST_RETIRED.ANY_P", &by_cpu, &e, &err), 0);
+	assert_string_equal(e.pmu, "frp");
+	assert_int_equal(pmudb_encode(db, "NO_SUCH_EVENT", &by_cpu, &e, &err), PMUDB_ERR_NOTFOUND);
+	pmudb_close(db);
+
+	struct {
+		const char *args[4];
+		const char *said;	/* among the "did you mean" names of the one error line; NULL: none */
+	} cases[] = {
+		{ { "--pmu", "frp", "encode", "INST_RETIRD.ANY_P" }, "frp::INST_RETIRED.ANY_P" },
+		{ { "--cpu", "GenuineIntel/6/0xf2", "encode", "INST_RETIRED.ANYP" }, "frp::INST_RETIRED.ANY_P" },
+		{ { "--cpu", "GenuineIntel/6/0xf2", "encode", "task-clok" }, "perf::TASK-CLOCK" },
+		{ { "--cpu", "GenuineIntel/6/0xf2", "info", "frp::INST_RETIRED.ANYP" }, "frp::INST_RETIRED.ANY_P" },
+		{ { "--cpu", "GenuineIntel/6/0xf2", "encode", "INST_RETIRED.ANY_P:kk" }, NULL },
+		{ { "--cpu", "GenuineIntel/6/0xf2", "encode", "ZZZZZZZZZZZZ" }, NULL },
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct run_result r;
+		test_pmudb(&r, NULL, "--db", kernel_db, cases[i].args[0], cases[i].args[1], cases[i].args[2],
+			   cases[i].args[3], NULL);
+		assert_int_equal(r.status, 1);
+		assert_int_equal(test_line_count(r.err), 1);
+		if (cases[i].said && !(strstr(r.err, "; did you mean ") && strstr(r.err, cases[i].said)))
+			fail_msg("%s %s: said '%s', expected '%s'", cases[i].args[2], cases[i].args[3], r.err,
+				 cases[i].said);
+		if (!cases[i].said && strstr(r.err, "did you mean"))
+			fail_msg("%s %s: said '%s'", cases[i].args[2], cases[i].args[3], r.err);
+		test_run_free(&r);
+	}
+}
+
 /* Intel's perfmon layout of the same events encodes the same. */
 static void test_perfmon_layout_fixture(void **state)
 {
@@ -671,6 +736,7 @@ int main(void)
 		cmocka_unit_test(test_kernel_layout_fixture),
 		cmocka_unit_test(test_perfmon_layout_fixture),
 		cmocka_unit_test(test_hybrid_names_answer_on_each_core_type),
+		cmocka_unit_test(test_names_people_type_resolve),
 		cmocka_unit_test(test_malformed_trees_are_refused),
 		cmocka_unit_test(test_a_name_listed_twice_is_noted_where_listed_again),
 		cmocka_unit_test(test_every_vendor_event_of_the_tree_encodes),

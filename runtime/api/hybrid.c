@@ -21,37 +21,51 @@
 #include "pmudb.h"
 #include "runtime/api/hybrid.h"
 
-/* The scope's core types: positions in SCOPE of core PMUs with a kernel
- * PMU name of their own.  Their number, at most MAX. */
-static int core_types(pmudb_t *db, const struct pmudb_scope *scope, int *types, int max)
+#define MAX_CORE_TYPES 8
+
+/* A scope's core types: each a core PMU with a kernel PMU name of its
+ * own, read once. */
+struct core_types {
+	int count;
+	int position[MAX_CORE_TYPES];		/* in the scope */
+	const char *name[MAX_CORE_TYPES];	/* the catalog PMU's */
+	const char *kernel[MAX_CORE_TYPES];	/* its kernel PMU's */
+};
+
+static bool is_core_type(const struct pmu *p)
 {
-	int n = 0;
-	for (int i = 0; i < scope->count && n < max; i++) {
-		const struct pmu *p = catalog_pmu(db, scope->pmus[i], NULL);
-		if (!p || !p->sysfs_name || !p->kind || strcmp(p->kind, "core"))
-			continue;
-		bool seen = false;
-		for (int k = 0; k < n && !seen; k++)
-			seen = !strcmp(catalog_pmu(db, scope->pmus[types[k]], NULL)->sysfs_name, p->sysfs_name);
-		if (!seen)
-			types[n++] = i;
-	}
-	return n;
+	return p && p->sysfs_name && p->kind && !strcmp(p->kind, "core");
 }
 
-/* SCOPE without the core types of TYPES (N of them) but the K-th. */
-static void scope_of_type(pmudb_t *db, const struct pmudb_scope *scope, const int *types, int n, int k,
+static void find_core_types(pmudb_t *db, const struct pmudb_scope *scope, struct core_types *t)
+{
+	t->count = 0;
+	for (int i = 0; i < scope->count && t->count < MAX_CORE_TYPES; i++) {
+		const struct pmu *p = catalog_pmu(db, scope->pmus[i], NULL);
+		if (!is_core_type(p))
+			continue;
+		bool seen = false;
+		for (int k = 0; k < t->count && !seen; k++)
+			seen = !strcmp(t->kernel[k], p->sysfs_name);
+		if (seen)
+			continue;
+		t->position[t->count] = i;
+		t->name[t->count] = p->name;
+		t->kernel[t->count++] = p->sysfs_name;
+	}
+}
+
+/* SCOPE without the PMUs of core types other than the K-th of T. */
+static void scope_of_type(pmudb_t *db, const struct pmudb_scope *scope, const struct core_types *t, int k,
 			  struct pmudb_scope *out)
 {
-	const char *mine = catalog_pmu(db, scope->pmus[types[k]], NULL)->sysfs_name;
 	out->count = 0;
 	for (int i = 0; i < scope->count; i++) {
 		const struct pmu *p = catalog_pmu(db, scope->pmus[i], NULL);
 		bool other_type = false;
-		for (int t = 0; t < n && !other_type; t++)
-			other_type = t != k && p && p->sysfs_name && p->kind && !strcmp(p->kind, "core")
-				     && strcmp(p->sysfs_name, mine)
-				     && !strcmp(p->sysfs_name, catalog_pmu(db, scope->pmus[types[t]], NULL)->sysfs_name);
+		if (is_core_type(p) && strcmp(p->sysfs_name, t->kernel[k]))
+			for (int o = 0; o < t->count && !other_type; o++)
+				other_type = !strcmp(p->sysfs_name, t->kernel[o]);
 		if (!other_type)
 			out->pmus[out->count++] = scope->pmus[i];
 	}
@@ -63,7 +77,16 @@ static bool names_pmu(const char *event)
 	return strstr(event, "::") != NULL;
 }
 
-#define MAX_CORE_TYPES 8
+/* The core types an unprefixed EVENT is tried on: none (count 0) when
+ * it names its PMU or SCOPE is no hybrid's. */
+static void types_for(pmudb_t *db, const char *event, const struct pmudb_scope *scope, struct core_types *t)
+{
+	t->count = 0;
+	if (!names_pmu(event) && scope->count <= PMUDB_SCOPE_MAX)
+		find_core_types(db, scope, t);
+	if (t->count < 2)
+		t->count = 0;
+}
 
 int pmudb_encode_each(pmudb_t *db, const char *event, const struct pmudb_scope *scope,
 		      struct pmudb_encoding *out, int max, struct pmudb_error *err)
@@ -73,16 +96,18 @@ int pmudb_encode_each(pmudb_t *db, const char *event, const struct pmudb_scope *
 	/* the first answer as pmudb_encode gives it: libpfm's where libpfm
 	 * answers, else the first core type's that has the name */
 	int r = pmudb_encode(db, event, scope, &out[0], err);
-	int types[MAX_CORE_TYPES];
-	int n = !r && db && event && scope && !names_pmu(event) && scope->count <= PMUDB_SCOPE_MAX
-			? core_types(db, scope, types, MAX_CORE_TYPES)
-			: 0;
-	if (r || n < 2)
-		return r ? r : 1;
+	if (r)
+		return r;
+	struct core_types t = { 0 };
+	if (scope)
+		types_for(db, event, scope, &t);
 	int found = 1;
-	for (int k = 0; k < n && found < max; k++) {
+	for (int k = 0; k < t.count && found < max; k++) {
+		/* the first answer's core type is answered already */
+		if (!strcmp(out[0].pmu, t.name[k]))
+			continue;
 		struct pmudb_scope one;
-		scope_of_type(db, scope, types, n, k, &one);
+		scope_of_type(db, scope, &t, k, &one);
 		struct pmudb_encoding *e = &out[found];
 		if (pmudb_encode(db, event, &one, e, NULL))
 			continue;
@@ -97,14 +122,12 @@ int pmudb_encode_each(pmudb_t *db, const char *event, const struct pmudb_scope *
 
 int hybrid_retry(pmudb_t *db, const char *event, const struct pmudb_scope *scope, struct pmudb_encoding *out)
 {
-	int types[MAX_CORE_TYPES];
-	if (names_pmu(event) || scope->count > PMUDB_SCOPE_MAX)
-		return -1;
-	int n = core_types(db, scope, types, MAX_CORE_TYPES);
+	struct core_types t;
+	types_for(db, event, scope, &t);
 	/* each scope of one core type has no other to retry in */
-	for (int k = 0; n >= 2 && k < n; k++) {
+	for (int k = 0; k < t.count; k++) {
 		struct pmudb_scope one;
-		scope_of_type(db, scope, types, n, k, &one);
+		scope_of_type(db, scope, &t, k, &one);
 		if (!pmudb_encode(db, event, &one, out, NULL))
 			return 0;
 	}

@@ -276,6 +276,28 @@ static int look_in(struct request *rq, int index, const char *name, size_t len, 
 	return rq->ev ? 0 : rq->err->code;
 }
 
+/* The OS's PMUs (perf, perf_raw) after a scope's, as libpfm's active list
+ * has them after the hardware's: unqualified "cycles" or "task-clock" is
+ * found on a machine whatever its CPU.  As look_in. */
+static int look_in_os_pmus(struct request *rq, const struct pmudb_scope *scope, const char *name, size_t len,
+			   uint32_t hash, const char **attrs)
+{
+	for (int i = 0; i < rq->db->npmus; i++) {
+		struct pmu *p = catalog_pmu_read(rq->db, i);
+		if (!p && !(p = catalog_pmu(rq->db, i, rq->err)))
+			return rq->err->code;
+		if (strcmp(p->kind, "os"))
+			continue;
+		bool in_scope = false;
+		for (int k = 0; k < scope->count && !in_scope; k++)
+			in_scope = scope->pmus[k] == i;
+		int r = in_scope ? 1 : look_in(rq, i, name, len, hash, attrs);
+		if (r != 1)
+			return r;
+	}
+	return 1;
+}
+
 int parse_find_event(struct request *rq, const char *pname, size_t plen, const char *name, size_t len,
 		     const struct pmudb_scope *scope, const char **attrs)
 {
@@ -298,6 +320,9 @@ int parse_find_event(struct request *rq, const char *pname, size_t plen, const c
 		if (r != 1)
 			return r;
 	}
+	int r = scope ? look_in_os_pmus(rq, scope, name, len, hash, attrs) : 1;
+	if (r != 1)
+		return r;
 	return request_fail(rq, PMUDB_ERR_NOTFOUND, "no event '%s' in the PMUs of the selected CPU", name);
 }
 
