@@ -468,6 +468,59 @@ static void test_names_people_type_resolve(void **state)
 	}
 }
 
+/* search keeps to the PMUs chosen, takes a glob over names and --json;
+ * --pmu takes the vendor's µarch name (the fixture's folder). */
+static void test_search_filters_and_globs(void **state)
+{
+	(void)state;
+	struct run_result r;
+	/* without --pmu another PMU's match is there; with it only frp's */
+	test_pmudb(&r, NULL, "--db", kernel_db, "search", "INST_RETIRED", NULL);
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "\nfkl_big::"));
+	test_run_free(&r);
+	const char *chooser[][2] = { { "--pmu", "frp" }, { "--pmu", "fakerapids" }, { "--cpu", "GenuineIntel/6/0xf2" } };
+	for (size_t k = 0; k < sizeof(chooser) / sizeof(chooser[0]); k++) {
+		test_pmudb(&r, NULL, "--db", kernel_db, chooser[k][0], chooser[k][1], "search", "INST_RETIRED", NULL);
+		assert_int_equal(r.status, 0);
+		int lines = test_line_count(r.out);
+		assert_true(lines > 0);
+		for (const char *line = r.out; *line; line = strchr(line, '\n') + 1)
+			if (strncmp(line, "frp::", 5))
+				fail_msg("%s %s search: '%.60s'", chooser[k][0], chooser[k][1], line);
+		test_run_free(&r);
+	}
+	/* a glob: names only, in either joining */
+	test_pmudb(&r, NULL, "--db", kernel_db, "--pmu", "frp", "search", "inst_retired.any*", NULL);
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "frp::INST_RETIRED"));
+	assert_non_null(strstr(r.out, "ANY_P"));
+	test_run_free(&r);
+	test_pmudb(&r, NULL, "--db", kernel_db, "--pmu", "frp", "search", "--json", "INST_RETIRED?ANY_P", NULL);
+	assert_int_equal(r.status, 0);
+	json_error_t jerr;
+	json_t *a = json_loads(r.out, 0, &jerr);
+	assert_non_null(a);
+	assert_true(json_array_size(a) >= 1);
+	for (size_t i = 0; i < json_array_size(a); i++) {
+		json_t *o = json_array_get(a, i);
+		assert_string_equal(json_string_value(json_object_get(o, "pmu")), "frp");
+		assert_non_null(json_object_get(o, "description"));
+	}
+	json_decref(a);
+	test_run_free(&r);
+	/* nothing in the PMUs chosen: one line, status 1; an empty --json array */
+	test_pmudb(&r, NULL, "--db", kernel_db, "--pmu", "frp", "search", "--json", "NO_SUCH_*", NULL);
+	assert_int_equal(r.status, 1);
+	assert_string_equal(r.out, "[]\n");
+	assert_int_equal(test_line_count(r.err), 1);
+	test_run_free(&r);
+	test_pmudb(&r, NULL, "--db", kernel_db, "--pmu", "nosuchuarch", "search", "X", NULL);
+	assert_int_equal(r.status, 2);
+	assert_non_null(strstr(r.err, "nosuchuarch"));
+	test_run_free(&r);
+}
+
 /* Intel's perfmon layout of the same events encodes the same. */
 static void test_perfmon_layout_fixture(void **state)
 {
@@ -737,6 +790,7 @@ int main(void)
 		cmocka_unit_test(test_perfmon_layout_fixture),
 		cmocka_unit_test(test_hybrid_names_answer_on_each_core_type),
 		cmocka_unit_test(test_names_people_type_resolve),
+		cmocka_unit_test(test_search_filters_and_globs),
 		cmocka_unit_test(test_malformed_trees_are_refused),
 		cmocka_unit_test(test_a_name_listed_twice_is_noted_where_listed_again),
 		cmocka_unit_test(test_every_vendor_event_of_the_tree_encodes),

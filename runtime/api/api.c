@@ -76,6 +76,46 @@ int pmudb_find_pmu(pmudb_t *db, const char *name)
 	return i < 0 ? -1 : i;
 }
 
+/* SCOPE: the PMUs that carry the vendor list of µarch UARCH (perf's folder
+ * name, "graniterapids"): PMUs made from it, core types in catalog order,
+ * and libpfm PMUs reconciled with it.  Their number (0: no such µarch) or
+ * an error. */
+static int uarch_scope(pmudb_t *db, const char *uarch, struct pmudb_scope *scope, struct pmudb_error *err)
+{
+	/* the source's folder: "pmu-events:ARCH/[VENDOR/]UARCH[@UNIT]" */
+	static const char sql[] =
+		"WITH list(id, name, folder) AS (SELECT id, name, CASE WHEN instr(source, '@') THEN substr(source, 1,"
+		" instr(source, '@') - 1) ELSE source END FROM pmu WHERE source IS NOT NULL)"
+		" SELECT id, name FROM list WHERE lower(substr(folder, -length(?1) - 1)) = lower('/' || ?1)"
+		" UNION SELECT id, name FROM pmu WHERE name IN"
+		" (SELECT pmu FROM reconcile_summary WHERE uarch = ?1 COLLATE NOCASE) ORDER BY id";
+	char names[PMUDB_SCOPE_MAX][64];
+	int n = 0;
+	sqlite3_stmt *st = NULL;
+	if (!*uarch || strchr(uarch, '/'))
+		return 0;
+	pthread_mutex_lock(&db->lock);
+	if (sqlite3_prepare_v2(catalog_sql(db), sql, -1, &st, NULL) == SQLITE_OK
+	    && sqlite3_bind_text(st, 1, uarch, -1, SQLITE_STATIC) == SQLITE_OK) {
+		while (sqlite3_step(st) == SQLITE_ROW && n < PMUDB_SCOPE_MAX) {
+			const char *name = (const char *)sqlite3_column_text(st, 1);
+			if (name && strlen(name) < sizeof(names[0]))
+				strcpy(names[n++], name);
+		}
+	}
+	sqlite3_finalize(st);
+	pthread_mutex_unlock(&db->lock);
+	scope->count = 0;
+	for (int k = 0; k < n; k++) {
+		int i = catalog_find_pmu(db, names[k], err);
+		if (i == PMUDB_ERR_CATALOG)
+			return i;
+		if (i >= 0)
+			scope->pmus[scope->count++] = i;
+	}
+	return scope->count;
+}
+
 int pmudb_scope_pmu(pmudb_t *db, const char *name, struct pmudb_scope *scope, struct pmudb_error *err)
 {
 	if (!db || !name || !scope)
@@ -83,9 +123,13 @@ int pmudb_scope_pmu(pmudb_t *db, const char *name, struct pmudb_scope *scope, st
 	int i = catalog_find_pmu(db, name, err);
 	if (i == PMUDB_ERR_CATALOG)
 		return i;
-	if (i < 0)
-		return set_error(err, PMUDB_ERR_NOTFOUND, "%s: unknown PMU '%s'", pmudb_strerror(PMUDB_ERR_NOTFOUND),
-				 name);
+	if (i < 0) {
+		int n = uarch_scope(db, name, scope, err);
+		if (n)
+			return n < 0 ? n : 0;
+		return set_error(err, PMUDB_ERR_NOTFOUND, "%s: unknown PMU '%s' (neither a PMU nor a vendor µarch of"
+				 " this catalog)", pmudb_strerror(PMUDB_ERR_NOTFOUND), name);
+	}
 	scope->count = 1;
 	scope->pmus[0] = i;
 	return 0;
