@@ -46,7 +46,7 @@
 #define EXIT_USAGE 2
 
 static const char usage[] =
-	"usage: pmudb-build [--tables PATH]... [--pmu-events DIR] [--out FILE] [--quiet]\n"
+	"usage: pmudb-build [--tables PATH]... [--pmu-events DIR [--pmu-events-origin TEXT]] [--out FILE] [--quiet]\n"
 	"       pmudb-build --image-of CATALOG --out FILE\n"
 	"\n"
 	"Reads every PMU, event and unit mask of the installed libpfm4, derives the\n"
@@ -59,6 +59,8 @@ static const char usage[] =
 	"  --pmu-events DIR  the vendors' event lists: perf's pmu-events tree\n"
 	"                    (tools/perf/pmu-events/arch of the Linux kernel) or a\n"
 	"                    checkout of Intel's perfmon repository\n"
+	"  --pmu-events-origin TEXT  what the tree is, as --version prints it (say\n"
+	"                    'Debian linux-source-6.12 6.12.57-1'); default: its absolute path\n"
 	"  --out FILE        catalog to write (default: build/pmudb.db; a regular file or\n"
 	"                    none, not an input; a symbolic link is followed); replaced only\n"
 	"                    when the new one is complete and verified\n"
@@ -272,7 +274,8 @@ static int fingerprint_inputs(struct model *m, const struct tables *t, char **er
 	return m->tables_fingerprint ? 0 : -1;
 }
 
-static int build(char **tables, int table_count, const char *vendor_tree, const char *out, bool quiet, char **error)
+static int build(char **tables, int table_count, const char *vendor_tree, const char *origin, const char *out, bool quiet,
+		 char **error)
 {
 	struct timespec t0;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
@@ -285,6 +288,10 @@ static int build(char **tables, int table_count, const char *vendor_tree, const 
 	if (!r && (r = ingest_libpfm(&m, err, sizeof(err))))
 		*error = xstrdup(err);
 	r = r || (vendor_tree && vendor_tree_read(&m, vendor_tree, error)) || fingerprint_inputs(&m, t, error);
+	if (!r && origin && m.vendor_tree) {
+		free(m.vendor_tree);
+		m.vendor_tree = xstrdup(origin);
+	}
 	r = r || tables_apply(t, &m, TABLES_BEFORE_DERIVE, error) || families_check(&m, stderr, error);
 	size_t twins = 0, libpfm_pmus = m.pmus.count;
 	double derive_seconds = 0;
@@ -353,6 +360,7 @@ int main(int argc, char **argv)
 	static const struct option options[] = {
 		{ "tables", required_argument, NULL, 't' },
 		{ "pmu-events", required_argument, NULL, 'e' },
+		{ "pmu-events-origin", required_argument, NULL, 'g' },
 		{ "out", required_argument, NULL, 'o' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "image-of", required_argument, NULL, 'i' },
@@ -362,7 +370,7 @@ int main(int argc, char **argv)
 	char *default_tables[] = { "tables" };
 	char **tables = calloc((size_t)argc, sizeof(*tables));
 	int table_count = 0;
-	const char *out = NULL, *vendor_tree = NULL, *image_of = NULL;
+	const char *out = NULL, *vendor_tree = NULL, *origin = NULL, *image_of = NULL;
 	bool quiet = false;
 	int c;
 	while ((c = getopt_long(argc, argv, "t:e:o:qh", options, NULL)) != -1) {
@@ -370,6 +378,7 @@ int main(int argc, char **argv)
 		case 't': tables[table_count++] = optarg; break;
 		case 'o': out = optarg; break;
 		case 'e': vendor_tree = optarg; break;
+		case 'g': origin = optarg; break;
 		case 'q': quiet = true; break;
 		case 'i': image_of = optarg; break;
 		case 'h': fputs(usage, stdout); free(tables); return 0;
@@ -387,7 +396,7 @@ int main(int argc, char **argv)
 			free(tables);
 		return EXIT_USAGE;
 	}
-	if (image_of && (!out || vendor_tree || tables != default_tables)) {
+	if (image_of && (!out || vendor_tree || origin || tables != default_tables)) {
 		fprintf(stderr, "pmudb-build: --image-of takes --out FILE and nothing else\n%s", usage);
 		if (tables != default_tables)
 			free(tables);
@@ -425,7 +434,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "pmudb-build: libpfm: %s\n", pfm_strerror(r));
 		return EXIT_BUILD_FAILED;
 	}
-	r = build(tables, table_count, vendor_tree, target, quiet, &error);
+	r = build(tables, table_count, vendor_tree, origin, target, quiet, &error);
 	free(target);
 	if (r)
 		fprintf(stderr, "%s\n", error ? error : "pmudb-build: failed");

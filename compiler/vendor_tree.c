@@ -685,7 +685,10 @@ int vendor_tree_read(struct model *m, const char *dir, char **error)
 	char *probe = xprintf("%s/x86/mapfile.csv", arch_dir);
 	const char *root = file_exists(probe) ? arch_dir : dir;
 	free(probe);
-	m->vendor_tree = xstrdup(dir);
+	/* where it was, as --version prints it: not relative to a build */
+	char *absolute = realpath(dir, NULL);
+	m->vendor_tree = xstrdup(absolute ? absolute : dir);
+	free(absolute);
 	int r = 0;
 	char *top = xprintf("%s/mapfile.csv", root);
 	if (file_exists(top)) {

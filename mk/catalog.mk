@@ -8,6 +8,7 @@ PMU_EVENTS_CACHE := build/pmu-events
 # The vendor tree: Debian's, extracted once (about 10 s), or PMU_EVENTS.
 ifeq ($(PMU_EVENTS),)
 PMU_EVENTS_DIR := $(PMU_EVENTS_CACHE)/arch
+PMU_EVENTS_ORIGIN := --pmu-events-origin 'Debian linux-source-6.12 $(shell dpkg-query -W -f='$${Version}' linux-source-6.12 2>/dev/null), tools/perf/pmu-events/arch'
 PMU_EVENTS_DEPS := $(PMU_EVENTS_CACHE)/.extracted
 $(PMU_EVENTS_CACHE)/.extracted: $(KERNEL_SOURCE) | deps
 	rm -rf $(PMU_EVENTS_CACHE) && mkdir -p $(PMU_EVENTS_CACHE)
@@ -22,7 +23,7 @@ endif
 
 # Not deleted on error: a failed build keeps the previous catalog.
 $(BUILD)/pmudb.db: $(BUILD)/pmudb-build $(wildcard tables/*.yaml) $(PMU_EVENTS_DEPS)
-	$(BUILD)/pmudb-build --tables tables --pmu-events $(PMU_EVENTS_DIR) --out $@
+	$(BUILD)/pmudb-build --tables tables --pmu-events $(PMU_EVENTS_DIR) $(PMU_EVENTS_ORIGIN) --out $@
 
 # The built-in catalog's blobs, unpacked, which the library reads in place
 # (catalog/image.h): a one-event process opens no SQLite.

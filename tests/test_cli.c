@@ -69,6 +69,11 @@ static void test_help_and_version(void **state)
 	sqlite3_close(raw);
 	if (!strstr(r.out, expect))
 		fail_msg("pmudb --version lacks '%s': %s", expect, r.out);
+	/* the vendor tree as what it is (a package) or where it was (an
+	 * absolute path), never a path relative to some build */
+	const char *tree = strstr(r.out, "vendor lists ");
+	if (tree && !(tree[13] == '/' || !strncmp(tree + 13, "Debian ", 7)))
+		fail_msg("pmudb --version names the vendor tree by a relative path: %s", r.out);
 	test_run_free(&r);
 	run(&r, NULL, "--db", catalog, "--version", NULL, NULL, NULL);
 	assert_int_equal(r.status, 0);
@@ -84,6 +89,85 @@ static void test_help_and_version(void **state)
 	assert_int_equal(r.status, 2);
 	assert_int_equal(test_line_count(r.err), 1);
 	test_run_free(&r);
+}
+
+/* The manuals are the code's: pmudb.1 has a COMMANDS entry and a synopsis
+ * line for every command --help lists, libpmudb.3 a synopsis line and a
+ * description for every function pmudb.h declares. */
+static char *read_text(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	if (!f)
+		fail_msg("%s: cannot read", path);
+	char *text = NULL;
+	size_t size = 0;
+	FILE *m = open_memstream(&text, &size);
+	char buf[4096];
+	size_t n;
+	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
+		fwrite(buf, 1, n, m);
+	fclose(f);
+	fclose(m);
+	return text;
+}
+
+static void test_manuals_cover_every_command_and_function(void **state)
+{
+	(void)state;
+	char *man1 = read_text("docs/pmudb.1"), *man3 = read_text("docs/libpmudb.3"), *header = read_text("include/pmudb.h");
+	const char *commands_section = strstr(man1, "\n.SH COMMANDS");
+	const char *options_section = strstr(man1, "\n.SH OPTIONS");
+	assert_non_null(commands_section);
+	assert_non_null(options_section);
+	struct run_result r;
+	run(&r, NULL, "--help", NULL, NULL, NULL, NULL, NULL);
+	const char *line = strstr(r.out, "\ncommands:\n");
+	assert_non_null(line);
+	int commands = 0;
+	for (line = strchr(line + 1, '\n') + 1; !strncmp(line, "  ", 2); line = strchr(line, '\n') + 1) {
+		char name[32];
+		if (line[2] == ' ' || sscanf(line, " %31[a-z]", name) != 1)
+			continue;	/* a continued line */
+		char tag[4][64], synopsis[64];
+		snprintf(tag[0], sizeof(tag[0]), ".TP\n.B %s", name);
+		snprintf(tag[1], sizeof(tag[1]), ".TP\n.BR %s ", name);
+		snprintf(tag[2], sizeof(tag[2]), ".TP\n.BI %s ", name);
+		snprintf(tag[3], sizeof(tag[3]), ".TP\n\\fB%s\\fR", name);
+		bool entry = false;
+		for (int k = 0; k < 4 && !entry; k++) {
+			const char *at = strstr(commands_section, tag[k]);
+			entry = at && at < options_section;
+		}
+		snprintf(synopsis, sizeof(synopsis), ".RI [ OPTIONS ]\n.B %s", name);
+		if (!entry || !strstr(man1, synopsis))
+			fail_msg("docs/pmudb.1 lacks %s command '%s'", entry ? "a synopsis line for" : "an entry for", name);
+		commands++;
+	}
+	assert_true(commands >= 10);
+	test_run_free(&r);
+	int functions = 0;
+	for (const char *p = header; (p = strstr(p, "pmudb_")); p++) {
+		/* a declaration: the name begins a line's word and '(' follows */
+		size_t len = strspn(p, "abcdefghijklmnopqrstuvwxyz_0123456789");
+		const char *bol = p;
+		while (bol > header && bol[-1] != '\n')
+			bol--;
+		if (p[len] != '(' || *bol == ' ' || *bol == '\t' || *bol == '/' || *bol == '#' || *bol == '*' ||
+		    !strncmp(bol, "typedef", 7) || (p > header && (p[-1] == '(' || p[-1] == ',')))
+			continue;
+		char name[64], synopsis[80], described[80];
+		snprintf(name, sizeof(name), "%.*s", (int)len, p);
+		snprintf(synopsis, sizeof(synopsis), "%s(", name);
+		snprintf(described, sizeof(described), ".BR %s ()", name);
+		if (!strstr(man3, synopsis) || !strstr(man3, described))
+			fail_msg("docs/libpmudb.3 lacks %s %s()", strstr(man3, synopsis) ? "a description of" : "the synopsis of",
+				 name);
+		functions++;
+	}
+	assert_true(functions >= 30);
+	free(man1);
+	free(man3);
+	free(header);
 }
 
 static void test_encode_formats(void **state)
@@ -676,6 +760,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_help_and_version),
+		cmocka_unit_test(test_manuals_cover_every_command_and_function),
 		cmocka_unit_test(test_encode_formats),
 		cmocka_unit_test(test_info_shows_overrides),
 		cmocka_unit_test(test_names_people_type),
