@@ -336,7 +336,7 @@ static void reconcile_pmu(struct model *m, size_t index)
 		struct vendor_group *g = &gs.items[gi];
 		/* the group's vendor-only entries, and their findings (by
 		 * position: the findings grow) */
-		struct vendor_group only = { g->name, { NULL, 0, 0 }, -1 };
+		struct vendor_group only = { g->name, { NULL, 0, 0 }, -1, g->depth };
 		size_t *rows = calloc(g->entries.count + 2, sizeof(*rows)), nrows = 0;
 		if (g->bare >= 0 && match_entry(m, p, u, &ls, seen, g, &u->events.items[g->bare])->match == MATCH_VENDOR_ONLY) {
 			only.bare = g->bare;

@@ -20,6 +20,7 @@
  * vendor-only events added to libpfm's PMUs (reconcile.c).
  */
 #include "compiler/vendor_events.h"
+#include "catalog/limits.h"
 
 #include <perfmon/pfmlib.h>
 #include <stdio.h>
@@ -57,7 +58,32 @@ static struct vendor_group *group_named(struct vendor_groups *gs, const char *na
 	struct vendor_group *g = vec_push(gs);
 	g->name = strndup(name, len);
 	g->bare = -1;
+	g->depth = 1;
 	return g;
+}
+
+/* The entries of G, too many for one event, moved into groups named by
+ * their first two dotted parts ("A.B.C" into "A_B"); those with one part
+ * after the event stay in G. */
+static void split_group(const struct vendor_uarch *u, struct vendor_groups *gs, size_t index)
+{
+	size_t kept = 0;
+	for (size_t k = 0; k < gs->items[index].entries.count; k++) {
+		size_t i = gs->items[index].entries.items[k];
+		const char *name = u->events.items[i].name;
+		const char *first = strchr(name, '.'), *second = first ? strchr(first + 1, '.') : NULL;
+		if (!second) {
+			gs->items[index].entries.items[kept++] = i;
+			continue;
+		}
+		char *joined = strndup(name, (size_t)(second - name));
+		joined[first - name] = '_';
+		struct vendor_group *sub = group_named(gs, joined, strlen(joined));
+		free(joined);
+		sub->depth = 2;
+		*(size_t *)vec_push(&sub->entries) = i;
+	}
+	gs->items[index].entries.count = kept;
 }
 
 static bool same_unit(const char *a, const char *b)
@@ -85,6 +111,10 @@ void vendor_group_entries(struct model *m, const struct vendor_uarch *u, const c
 		else
 			g->bare = (long)i;
 	}
+	size_t count = gs->count;
+	for (size_t k = 0; k < count; k++)
+		if (gs->items[k].entries.count > MAX_UMASKS)
+			split_group(u, gs, k);
 }
 
 /* ---- one event ----------------------------------------------------------- */
@@ -228,7 +258,15 @@ static bool amd_umask(struct event *ev, struct umask *um, const struct vendor_ev
 
 char *vendor_umask_name(const char *vendor_name)
 {
-	char *s = xstrdup(strchr(vendor_name, '.') + 1);
+	return vendor_umask_name_after(vendor_name, 1);
+}
+
+char *vendor_umask_name_after(const char *vendor_name, int depth)
+{
+	const char *rest = vendor_name;
+	for (int d = 0; d < depth; d++)
+		rest = strchr(rest, '.') + 1;
+	char *s = xstrdup(rest);
 	for (char *p = s; *p; p++)
 		if (*p == '.')
 			*p = '_';
@@ -245,7 +283,7 @@ static bool add_umasks(struct model *m, const struct pmu *p, struct event *ev, c
 	for (size_t i = 0; i < g->entries.count; i++) {
 		const struct vendor_event *v = &u->events.items[g->entries.items[i]];
 		struct umask *um = vec_push(&ev->umasks);
-		um->name = vendor_umask_name(v->name);
+		um->name = vendor_umask_name_after(v->name, g->depth);
 		um->description = xstrdup(v->description);
 		um->source = xstrdup(v->file);
 		um->libpfm_index = -1;

@@ -24,12 +24,17 @@ struct vendor_group {
 	char *name;		/* EVENT */
 	VEC(size_t) entries;	/* indexes into the µarch's events, EVENT.UMASK ones */
 	long bare;		/* the entry named EVENT alone, or -1 */
+	int depth;		/* how many of the entries' dotted parts EVENT holds: 1, or 2
+				 * when a group too large for one event was split */
 };
 
 struct vendor_groups { struct vendor_group *items; size_t count, cap; };
 
 /* Groups the entries of U of core type UNIT (NULL: those without one), in
- * the order of the list; an entry listed twice is noted and left out. */
+ * the order of the list; an entry listed twice is noted and left out.  A
+ * group with more entries than an event may hold unit masks is split by
+ * their second dotted part (Westmere-EX's 295 OFFCORE_RESPONSE.X.Y become
+ * OFFCORE_RESPONSE_X events); their names stay typable whole. */
 void vendor_group_entries(struct model *m, const struct vendor_uarch *u, const char *unit, struct vendor_groups *gs);
 void vendor_free_groups(struct vendor_groups *gs);
 
@@ -41,6 +46,8 @@ int vendor_make_event(struct model *m, struct pmu *p, const struct pmu *like, co
 /* The unit-mask name of a vendor name: after the first '.', further dots as
  * '_' (OCR.DEMAND_DATA_RD.ANY_RESPONSE: DEMAND_DATA_RD_ANY_RESPONSE). */
 char *vendor_umask_name(const char *vendor_name);
+/* The same after the first DEPTH dotted parts (a split group's). */
+char *vendor_umask_name_after(const char *vendor_name, int depth);
 
 /* Intel: config bits 8-31 of V, shifted down as libpfm's unit-mask codes
  * hold them; and UM's code, hard-wired values and filter bits on EV. */

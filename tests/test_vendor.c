@@ -25,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <cmocka.h>
 
@@ -521,6 +522,119 @@ static void test_search_filters_and_globs(void **state)
 	test_run_free(&r);
 }
 
+/* Writes TEXT to DIR/NAME, the folders made as needed. */
+static void write_file(const char *dir, const char *name, const char *text)
+{
+	char path[1024];
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	for (char *slash = strchr(path + strlen(dir) + 1, '/'); slash; slash = strchr(slash + 1, '/')) {
+		*slash = '\0';
+		mkdir(path, 0755);
+		*slash = '/';
+	}
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	assert_int_equal(fclose(f), 0);
+}
+
+/* A µarch libpfm runs on a sibling's table keeps its own list whole under
+ * its CPUID: a fake Westmere-EX on wsm_dp (reconciled with a fake
+ * Westmere-EP list) answers its own names, single-dot ones whose event
+ * wsm_dp has too, its own MSR value where the sibling's list gives the
+ * same name another, and a group of 300 offcore names (more than an event
+ * holds unit masks) split into events that still answer the whole names. */
+static void test_stand_in_uarchs_keep_their_list(void **state)
+{
+	(void)state;
+	char *tree = temp_path("standin"), *tables = temp_path("standin.yaml"), *db_path = temp_path("standin.db");
+	mkdir(tree, 0755);
+	write_file(tree, "x86/mapfile.csv",
+		   "Family-model,Version,Filename,EventType\nGenuineIntel-6-F3,v1,fakewestmereep,core\n"
+		   "GenuineIntel-6-F4,v1,fakewestmereex,core\n");
+	static const char entry[] = "  {\"EventCode\": \"0xB7\", \"EventName\": \"OFFCORE_RESPONSE.PF_DATA.ANY_CACHE_DRAM\","
+				    " \"MSRIndex\": \"0x1A6\", \"MSRValue\": \"%s\", \"UMask\": \"0x1\","
+				    " \"BriefDescription\": \"d\"}";
+	char *ep = NULL, one[512];
+	snprintf(one, sizeof(one), entry, "0x7F50");
+	assert_true(asprintf(&ep, "[\n%s\n]\n", one) > 0);
+	write_file(tree, "x86/fakewestmereep/cache.json", ep);
+	free(ep);
+	/* the EX list: the shared name with its own value, a name whose event
+	 * wsm_dp has (MEM_LOAD_RETIRED, 0xcb) but not its unit mask, and 300
+	 * OFFCORE_RESPONSE.Gg.Kk names */
+	char *ex = NULL;
+	size_t size = 0;
+	FILE *f = open_memstream(&ex, &size);
+	snprintf(one, sizeof(one), entry, "0x7F30");
+	fprintf(f, "[\n%s,\n  {\"EventCode\": \"0xCB\", \"EventName\": \"MEM_LOAD_RETIRED.FAKE_EX_ONLY\", \"UMask\": \"0x80\","
+		   " \"BriefDescription\": \"d\"}", one);
+	for (int g = 0; g < 15; g++)
+		for (int k = 0; k < 20; k++)
+			fprintf(f, ",\n  {\"EventCode\": \"0xB7\", \"EventName\": \"OFFCORE_RESPONSE.G%d.K%d\", \"MSRIndex\": \"0x1A6\","
+				   " \"MSRValue\": \"0x%x\", \"UMask\": \"0x1\", \"BriefDescription\": \"d\"}", g, k, (g << 8 | k) + 1);
+	fprintf(f, "\n]\n");
+	fclose(f);
+	write_file(tree, "x86/fakewestmereex/cache.json", ex);
+	free(ex);
+	FILE *t = fopen(tables, "w");
+	assert_non_null(t);
+	fputs("vendor_pmus:\n"
+	      "  - {uarch: fakewestmereep, pmu: wsm_dp, why: test}\n"
+	      "  - {uarch: fakewestmereex, pmu: fwx, like: wsm_dp, description: \"a fake Westmere-EX\", why: test}\n"
+	      "cpuid:\n"
+	      "  - {vendor: GenuineIntel, family: 6, model: 0xF4, pmus: [wsm_dp, fwx], why: test}\n", t);
+	assert_int_equal(fclose(t), 0);
+	char *argv[] = { compiler, "--quiet", "--tables", "tables/families.yaml", "--tables", tables, "--pmu-events", tree,
+			 "--out", db_path, NULL };
+	struct run_result r;
+	test_run(argv, NULL, &r);
+	if (r.status)
+		fail_msg("stand-in fixture build: %s", r.err);
+	test_run_free(&r);
+
+	struct pmudb_error err;
+	pmudb_t *db = pmudb_open(db_path, &err);
+	assert_non_null(db);
+	struct pmudb_cpu cpu;
+	struct pmudb_scope scope;
+	assert_int_equal(pmudb_cpu_parse("GenuineIntel/6/0xf4", &cpu, &err), 0);
+	assert_int_equal(pmudb_scope_cpu(db, &cpu, &scope, NULL, &err), 0);
+	struct pmudb_encoding e;
+	/* libpfm's PMU answers first, as libpfm does */
+	assert_int_equal(pmudb_encode(db, "INST_RETIRED:ANY_P", &scope, &e, &err), 0);
+	assert_string_equal(e.pmu, "wsm_dp");
+	/* the shared name: the EX list's value */
+	if (pmudb_encode(db, "OFFCORE_RESPONSE.PF_DATA.ANY_CACHE_DRAM", &scope, &e, &err))
+		fail_msg("OFFCORE_RESPONSE.PF_DATA.ANY_CACHE_DRAM: %s", err.message);
+	assert_true((e.config & 0xffff) == 0x1b7 && e.config1 == 0x7f30);
+	/* wsm_dp has the event, not the unit mask: the own list answers */
+	if (pmudb_encode(db, "MEM_LOAD_RETIRED.FAKE_EX_ONLY", &scope, &e, &err))
+		fail_msg("MEM_LOAD_RETIRED.FAKE_EX_ONLY: %s", err.message);
+	assert_string_equal(e.pmu, "fwx");
+	assert_true((e.config & 0xffff) == 0x80cb);
+	/* every split offcore name, whole, with its own value */
+	for (int g = 0; g < 15; g++)
+		for (int k = 0; k < 20; k++) {
+			char name[64];
+			snprintf(name, sizeof(name), "OFFCORE_RESPONSE.G%d.K%d", g, k);
+			if (pmudb_encode(db, name, &scope, &e, &err))
+				fail_msg("%s: %s", name, err.message);
+			assert_int_equal(e.config1, (uint64_t)((g << 8 | k) + 1));
+			assert_true((e.config & 0xffff) == 0x1b7);
+		}
+	/* on the EP's CPU the EP's value stays */
+	assert_int_equal(pmudb_cpu_parse("GenuineIntel/6/0xf3", &cpu, &err), 0);
+	assert_int_equal(pmudb_scope_cpu(db, &cpu, &scope, NULL, &err), 0);
+	if (!pmudb_encode(db, "OFFCORE_RESPONSE.PF_DATA.ANY_CACHE_DRAM", &scope, &e, &err))
+		assert_int_equal(e.config1, 0x7f50);
+	assert_int_equal(pmudb_encode(db, "MEM_LOAD_RETIRED.FAKE_EX_ONLY", &scope, &e, &err) == 0, false);
+	pmudb_close(db);
+	free(tree);
+	free(tables);
+	free(db_path);
+}
+
 /* Intel's perfmon layout of the same events encodes the same. */
 static void test_perfmon_layout_fixture(void **state)
 {
@@ -791,6 +905,7 @@ int main(void)
 		cmocka_unit_test(test_hybrid_names_answer_on_each_core_type),
 		cmocka_unit_test(test_names_people_type_resolve),
 		cmocka_unit_test(test_search_filters_and_globs),
+		cmocka_unit_test(test_stand_in_uarchs_keep_their_list),
 		cmocka_unit_test(test_malformed_trees_are_refused),
 		cmocka_unit_test(test_a_name_listed_twice_is_noted_where_listed_again),
 		cmocka_unit_test(test_every_vendor_event_of_the_tree_encodes),

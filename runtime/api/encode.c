@@ -152,6 +152,49 @@ static int encode_string(struct pmudb *db, const char *event, const struct intak
 	return r;
 }
 
+/* SCOPE with the PMUs made from a vendor's list first, in their order, then
+ * the others: a vendor's whole name is the CPU's own list's where a PMU it
+ * stands on (libpfm's, reconciled with a sibling µarch's list) has the
+ * name too (Westmere-EX's OFFCORE_RESPONSE.PF_DATA.ANY_CACHE_DRAM on
+ * wsm_ex, not Westmere-EP's on wsm_dp). */
+static void vendor_lists_first(struct pmudb *db, const struct pmudb_scope *scope, struct pmudb_scope *out)
+{
+	out->count = 0;
+	for (int pass = 0; pass < 2; pass++)
+		for (int i = 0; i < scope->count; i++) {
+			const struct pmu *p = catalog_pmu(db, scope->pmus[i], NULL);
+			bool from_list = p && p->source;
+			if (from_list == (pass == 0))
+				out->pmus[out->count++] = scope->pmus[i];
+		}
+}
+
+/* For a CPU libpfm runs on a sibling µarch's table (Tiger Lake on icl),
+ * whose own list stands after it in the scope (tgl): EVENT, unprefixed,
+ * encoded in that list's PMU alone, where libpfm's PMU had the event but
+ * refused the unit mask (EXE_ACTIVITY.BOUND_ON_LOADS).  0 with OUT
+ * filled, or -1. */
+static int own_list_retry(struct pmudb *db, const char *event, const struct pmudb_scope *scope,
+			  struct pmudb_encoding *out)
+{
+	if (strstr(event, "::"))
+		return -1;
+	bool after_libpfm = false;
+	for (int i = 0; i < scope->count; i++) {
+		const struct pmu *p = catalog_pmu(db, scope->pmus[i], NULL);
+		if (!p || strcmp(p->kind, "core"))
+			continue;
+		if (!p->source) {
+			after_libpfm = true;
+			continue;
+		}
+		struct pmudb_scope one = { 1, { scope->pmus[i] } };
+		if (after_libpfm && !pmudb_encode(db, event, &one, out, NULL))
+			return 0;
+	}
+	return -1;
+}
+
 int pmudb_encode(pmudb_t *db, const char *event, const struct pmudb_scope *scope,
 		 struct pmudb_encoding *out, struct pmudb_error *err)
 {
@@ -181,7 +224,10 @@ int pmudb_encode(pmudb_t *db, const char *event, const struct pmudb_scope *scope
 	 * the name is no alias either, the first refusal and its message */
 	if (r && r != PMUDB_ERR_CATALOG && dotted) {
 		struct pmudb_error first = *err;
-		int vendor = encode_string(db, event, &in, scope, out, err, quiet, true, &dotted, NULL);
+		struct pmudb_scope lists_first;
+		if (scope)
+			vendor_lists_first(db, scope, &lists_first);
+		int vendor = encode_string(db, event, &in, scope ? &lists_first : NULL, out, err, quiet, true, &dotted, NULL);
 		if (vendor && vendor != PMUDB_ERR_CATALOG)
 			*err = first;
 		else
@@ -190,6 +236,9 @@ int pmudb_encode(pmudb_t *db, const char *event, const struct pmudb_scope *scope
 	/* a hybrid's core type that has the name, where the first PMU with
 	 * it (libpfm's answer) refused it */
 	if (r && r != PMUDB_ERR_CATALOG && scope && !hybrid_retry(db, event, scope, out))
+		r = 0;
+	/* the CPU's own list, where libpfm's PMU it stands on refused */
+	if (r && r != PMUDB_ERR_CATALOG && scope && !own_list_retry(db, event, scope, out))
 		r = 0;
 	if (r)
 		out->fstr[0] = '\0';
