@@ -8,7 +8,9 @@ PMU_EVENTS_CACHE := build/pmu-events
 # The vendor tree: Debian's, extracted once (about 10 s), or PMU_EVENTS.
 ifeq ($(PMU_EVENTS),)
 PMU_EVENTS_DIR := $(PMU_EVENTS_CACHE)/arch
-PMU_EVENTS_ORIGIN := --pmu-events-origin 'Debian linux-source-6.12 $(shell dpkg-query -W -f='$${Version}' linux-source-6.12 2>/dev/null), tools/perf/pmu-events/arch'
+# what --version says the tree is (tests rebuild with the same words)
+PMU_EVENTS_ORIGIN_TEXT := Debian linux-source-6.12 $(shell dpkg-query -W -f='$${Version}' linux-source-6.12 2>/dev/null), tools/perf/pmu-events/arch
+PMU_EVENTS_ORIGIN := --pmu-events-origin '$(PMU_EVENTS_ORIGIN_TEXT)'
 PMU_EVENTS_DEPS := $(PMU_EVENTS_CACHE)/.extracted
 $(PMU_EVENTS_CACHE)/.extracted: $(KERNEL_SOURCE) | deps
 	rm -rf $(PMU_EVENTS_CACHE) && mkdir -p $(PMU_EVENTS_CACHE)

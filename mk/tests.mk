@@ -100,7 +100,7 @@ check: all $(TESTS) $(BUILD)/tests/harness $(BUILD)/tests/decode_property $(BUIL
 		$(if $(SAN),,check-static) $(FUZZ_REPLAYS) $(BUILD)/fuzz/seed.db
 	@for t in $(TESTS); do \
 		echo "== $$t"; \
-		PMUDB_BUILD=$(BUILD) PMUDB_PMU_EVENTS=$(PMU_EVENTS_DIR) \
+		PMUDB_BUILD=$(BUILD) PMUDB_PMU_EVENTS=$(PMU_EVENTS_DIR) PMUDB_PMU_EVENTS_ORIGIN='$(PMU_EVENTS_ORIGIN_TEXT)' \
 		PMUDB_MAKE_FLAGS="BUILD=$(BUILD) $(if $(PMU_EVENTS),PMU_EVENTS=$(PMU_EVENTS)) $(if $(LIBPFM),LIBPFM=$(LIBPFM))" \
 			$$t || exit 1; \
 	done

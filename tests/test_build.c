@@ -64,7 +64,12 @@ static char *vendor_tree(void)
 static void build_to(const char *out, bool with_vendor_tree)
 {
 	char *tree = with_vendor_tree ? vendor_tree() : NULL;
-	char *argv[] = { compiler, "--quiet", "--out", (char *)out, tree ? "--pmu-events" : NULL, tree, NULL };
+	/* the words `make` gave the tree, where it gave some */
+	char *origin = tree ? getenv("PMUDB_PMU_EVENTS_ORIGIN") : NULL;
+	if (origin && !*origin)
+		origin = NULL;
+	char *argv[] = { compiler, "--quiet", "--out", (char *)out, tree ? "--pmu-events" : NULL, tree,
+			 origin ? "--pmu-events-origin" : NULL, origin, NULL };
 	struct run_result r;
 	test_run(argv, NULL, &r);
 	if (r.status != 0)
