@@ -146,18 +146,30 @@ static bool fits(const struct event *ev, const struct shape *want, bool like_has
 	       && (!want->any || has_modifier(ev, "t"));
 }
 
+/* Whether EV's modifiers hold none that WANT's event cannot use: a load
+ * latency or frontend threshold it has no MSR for, precise sampling where
+ * it has no PEBS. */
+static bool adds_nothing(const struct event *ev, const struct shape *want)
+{
+	return (want->ldlat || !has_modifier(ev, "ldlat")) && (want->frontend || !has_modifier(ev, "fe_thres"))
+	       && (want->precise || !has_modifier(ev, "precise"));
+}
+
 /*
  * The libpfm event of LIKE whose modifiers EVENT takes: the event of the
  * same name where its modifiers fit (precise sampling, load latency,
  * frontend threshold, any-thread), else the fitting event whose modifiers
- * were measured best, else the best measured of all.
+ * were measured best, else the best measured of those that add no
+ * modifier the event cannot use (UOPS_RETIRED.MS, a frontend MSR value
+ * without PEBS, must not show it as a load latency), else the best
+ * measured of all.
  */
 static const struct event *pick_template(const struct pmu *like, const char *name, const struct shape *want)
 {
 	bool like_has_frontend = false;
 	for (size_t i = 0; i < like->events.count; i++)
 		like_has_frontend |= has_modifier(&like->events.items[i], "fe_thres");
-	const struct event *best = NULL, *fitting = NULL;
+	const struct event *best = NULL, *fitting = NULL, *harmless = NULL;
 	for (size_t i = 0; i < like->events.count; i++) {
 		const struct event *ev = &like->events.items[i];
 		if (ev->libpfm_index < 0 || !ev->modifiers.count)
@@ -166,10 +178,12 @@ static const struct event *pick_template(const struct pmu *like, const char *nam
 			return ev;
 		if (fits(ev, want, like_has_frontend) && (!fitting || probed_count(ev) > probed_count(fitting)))
 			fitting = ev;
+		if (adds_nothing(ev, want) && (!harmless || probed_count(ev) > probed_count(harmless)))
+			harmless = ev;
 		if (!best || probed_count(ev) > probed_count(best))
 			best = ev;
 	}
-	return fitting ? fitting : best;
+	return fitting ? fitting : harmless ? harmless : best;
 }
 
 

@@ -100,9 +100,27 @@ static bool has_dotted(json_t *list, const char *name)
 	return false;
 }
 
+/* The fstr of ENC (what S encoded to) encodes to the same attributes:
+ * what pmudb prints can be fed back.  Also with ':u' after it, as users
+ * add modifiers to a printed string. */
+static void expect_fstr_reencodes(pmudb_t *db, const char *s, const struct pmudb_encoding *enc)
+{
+	struct pmudb_encoding again;
+	struct pmudb_error err;
+	if (pmudb_encode(db, enc->fstr, NULL, &again, &err))
+		fail_msg("%s: its fstr %s does not encode: %s", s, enc->fstr, err.message);
+	if (again.config != enc->config || again.config1 != enc->config1 || again.config2 != enc->config2 ||
+	    again.type != enc->type || again.exclude_user != enc->exclude_user || again.exclude_kernel != enc->exclude_kernel ||
+	    again.exclude_hv != enc->exclude_hv || again.precise_ip != enc->precise_ip || strcmp(again.fstr, enc->fstr))
+		fail_msg("%s: its fstr %s encodes to %s 0x%llx 0x%llx, not 0x%llx 0x%llx", s, enc->fstr, again.fstr,
+			 (unsigned long long)again.config, (unsigned long long)again.config1,
+			 (unsigned long long)enc->config, (unsigned long long)enc->config1);
+}
+
 /*
  * Encodes every core entry of the vendor folder DIR (of unit UNIT, or none)
- * as PMU::NAME on catalog DB and compares with its fields.  Returns how many.
+ * as PMU::NAME on catalog DB and compares with its fields, and its fstr fed
+ * back.  Returns how many.
  */
 static int check_vendor_events(pmudb_t *db, const char *pmu, const char *family, const char *dir, const char *unit,
 			       json_t *std)
@@ -134,6 +152,7 @@ static int check_vendor_events(pmudb_t *db, const char *pmu, const char *family,
 			fail_msg("%s: config 0x%llx config1 0x%llx; its JSON fields say 0x%llx, 0x%llx (%s)", s,
 				 (unsigned long long)enc.config, (unsigned long long)enc.config1, (unsigned long long)config,
 				 (unsigned long long)config1, dir);
+		expect_fstr_reencodes(db, s, &enc);
 		checked++;
 	}
 	json_decref(list);
@@ -191,7 +210,30 @@ static void test_kernel_layout_fixture(void **state)
 	n += check_vendor_events(db, "arm_fake", "arm_pmuv3", FIXTURES "/kernel/arm64/vendor/fakecore", NULL, std);
 	n += check_vendor_events(db, "arm_fake2", "arm_pmuv3", FIXTURES "/kernel/arm64/vendor/fakecore", NULL, std);
 	json_decref(std);
-	assert_int_equal(n, 42);	/* the core events of the fixture files, arm64's twice (two PMUs) */
+	assert_int_equal(n, 44);	/* the core events of the fixture files, arm64's twice (two PMUs) */
+	/* a frontend MSR value without PEBS: in config1, shown as no modifier,
+	 * and the event takes no load latency it could never use */
+	struct pmudb_encoding ms;
+	assert_int_equal(pmudb_encode(db, "frp::UOPS_RETIRED.MS", NULL, &ms, &err), 0);
+	assert_true((ms.config & 0xffff) == 0x04c2 && ms.config1 == 0x8);
+	assert_null(strstr(ms.fstr, "ldlat"));
+	int frp = pmudb_find_pmu(db, "frp"), uops = -1;
+	struct pmudb_pmu_info frp_info;
+	assert_int_equal(pmudb_pmu_info(db, frp, &frp_info), 0);
+	for (int e = 0; e < frp_info.event_count; e++) {
+		struct pmudb_event_info ei;
+		if (!pmudb_event_info(db, frp, e, &ei) && !strcmp(ei.name, "UOPS_RETIRED"))
+			uops = e;
+	}
+	assert_true(uops >= 0);
+	struct pmudb_event_info uops_info;
+	assert_int_equal(pmudb_event_info(db, frp, uops, &uops_info), 0);
+	for (int m = 0; m < uops_info.modifier_count; m++) {
+		struct pmudb_modifier_info mi;
+		assert_int_equal(pmudb_modifier_info(db, frp, uops, m, &mi), 0);
+		if (!strcmp(mi.name, "ldlat"))
+			fail_msg("frp::UOPS_RETIRED takes ldlat, which every unit mask refuses");
+	}
 
 	/* what the fields mean beyond the config */
 	assert_int_equal(expect_error(db, "frp::ARITH.DIV_ACTIVE:c=2"), PMUDB_ERR_ATTR_SET);	/* CounterMask hard-wired */
