@@ -327,6 +327,20 @@ static void describe_group(struct event *ev, const char *name)
 	ev->description = xstrdup(text);
 }
 
+/* A load latency or frontend threshold of 0 is taken as none given: the
+ * fstr shows such a modifier of a unit mask that sets none as 0
+ * (MEM_TRANS_RETIRED:STORE_SAMPLE:...:ldlat=0), and what pmudb prints for
+ * a vendor PMU must read back (libpfm's own spr fstr does not: its range
+ * starts at 1).  0 lands nothing. */
+static void take_unset_thresholds(struct event *ev)
+{
+	for (size_t i = 0; i < ev->modifiers.count; i++) {
+		struct modifier *mod = &ev->modifiers.items[i];
+		if ((!strcmp(mod->name, "ldlat") || !strcmp(mod->name, "fe_thres")) && mod->probed && mod->min == 1)
+			mod->min = 0;
+	}
+}
+
 int vendor_make_event(struct model *m, struct pmu *p, const struct pmu *like, const struct vendor_uarch *u,
 		      const struct vendor_group *g)
 {
@@ -359,6 +373,7 @@ int vendor_make_event(struct model *m, struct pmu *p, const struct pmu *like, co
 	ev->is_precise = want.precise;
 	ev->dtype = PFM_DTYPE_UINT64;
 	event_copy_modifiers(ev, pick_template(like, g->name, &want), p->modifier_names.items, p->modifier_names.count);
+	take_unset_thresholds(ev);
 	if (g->bare >= 0 && !g->entries.count) {
 		/* the bare event is the encoding: Intel keeps a unit mask in
 		 * the code above the select (as libpfm's codes do), AMD above

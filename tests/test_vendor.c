@@ -100,9 +100,8 @@ static bool has_dotted(json_t *list, const char *name)
 	return false;
 }
 
-/* The fstr of ENC (what S encoded to) encodes to the same attributes:
- * what pmudb prints can be fed back.  Also with ':u' after it, as users
- * add modifiers to a printed string. */
+/* The fstr of ENC (what S encoded to) encodes to the same attributes and
+ * the same fstr: what pmudb prints for a vendor PMU can be fed back. */
 static void expect_fstr_reencodes(pmudb_t *db, const char *s, const struct pmudb_encoding *enc)
 {
 	struct pmudb_encoding again;

@@ -96,7 +96,9 @@ static int encode_intel_x86(struct request *rq)
 		return r;
 
 	int m = ev->modifiers->ldlat;
-	if (m >= 0 && is_given(rq, m)) {
+	/* a vendor PMU's ldlat=0 is none given (take_unset_thresholds in
+	 * compiler/vendor_events.c): its fstr reads back */
+	if (m >= 0 && is_given(rq, m) && !(rq->value[m] == 0 && rq->pmu->source)) {
 		bool implied = false;
 		for (int i = 0; i < rq->nasked && !implied; i++)
 			for (int k = 0; k < ev->umasks[rq->asked[i]].nimplied; k++)

@@ -48,8 +48,14 @@ int perf_take(struct perf_state *st, struct pmudb_encoding *out, enum perf_mod w
 		break;
 	case P_EXCL: out->exclusive |= v != 0; break;
 	/* libpfm counts mg and mh as given whatever their value */
-	case P_MG: st->vmx_plm |= PLM3; st->has_vmx_plm = true; break;
-	case P_MH: st->vmx_plm |= PLM0; st->has_vmx_plm = true; break;
+	case P_MG:
+		if (v || !st->guest_host_values)
+			st->vmx_plm |= PLM3, st->has_vmx_plm = true;
+		break;
+	case P_MH:
+		if (v || !st->guest_host_values)
+			st->vmx_plm |= PLM0, st->has_vmx_plm = true;
+		break;
 	case P_CPU:
 		if (v >= INT_MAX)
 			return PMUDB_ERR_ATTR_VAL;
@@ -164,7 +170,7 @@ static int no_modifiers(struct request *rq)
 int apply_perf_layer(struct request *rq)
 {
 	const struct modifier_set *set = rq->ev->modifiers;
-	struct perf_state st = {0};
+	struct perf_state st = { .guest_host_values = rq->pmu->source != NULL };
 	int r = no_modifiers(rq);
 	if (r)
 		return r;

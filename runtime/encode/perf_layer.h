@@ -14,6 +14,10 @@ int apply_perf_layer(struct request *rq);
 struct perf_state {
 	unsigned plm, vmx_plm;
 	bool has_plm, has_vmx_plm;
+	/* a vendor PMU's: mg=0 and mh=0 are not given (libpfm counts them
+	 * given whatever their value, so its own fstr, "mg=0:mh=1", reads
+	 * back as mg=1; a vendor PMU's fstr reads back as printed) */
+	bool guest_host_values;
 };
 
 /* Perf modifier WHICH at V, into ST and OUT, as libpfm's layer takes it
