@@ -36,7 +36,26 @@ struct answers {
 	uint64_t nearest_left[3];
 	int nearest_bits;		/* -1: none */
 	char nearest_pmu[64], nearest_family[32];
+	int type;			/* perf_event_attr.type the strings must give, or -1 */
+	/* Arm's architected events decoded on every Arm core of the catalog:
+	 * each name once, from the first core that has it */
+	bool once_each;
+	char seen[64][128];
+	int nseen;
 };
+
+/* Whether D's string is one once_each has printed already (and notes it). */
+static bool printed_before(struct answers *a, const char *event)
+{
+	const char *name = strstr(event, "::");
+	name = name ? name + 2 : event;
+	for (int i = 0; i < a->nseen; i++)
+		if (!strcmp(a->seen[i], name))
+			return true;
+	if (a->nseen < 64)
+		snprintf(a->seen[a->nseen++], sizeof(a->seen[0]), "%s", name);
+	return false;
+}
 
 /* Keeps the nearest of all PMUs' nearest strings. */
 static int keep_nearest(void *ctx, const struct pmudb_decoded *d)
@@ -94,7 +113,9 @@ static int take_answer(void *ctx, const struct pmudb_decoded *d)
 	struct answers *a = ctx;
 	if (!d->exact)
 		return keep_nearest(ctx, d);
-	if (!a->suffix[0])
+	if (a->once_each && printed_before(a, d->event))
+		return 0;
+	if (!a->suffix[0] && a->type < 0)
 		return print_answer(ctx, d);
 	char event[600];
 	struct pmudb_encoding enc;
@@ -102,27 +123,47 @@ static int take_answer(void *ctx, const struct pmudb_decoded *d)
 	if (pmudb_encode(a->db, event, NULL, &enc, NULL) || enc.config != a->config[0] || enc.config1 != a->config[1]
 	    || enc.config2 != a->config[2])
 		return a->refused++, 0;
+	/* perf's generic and software events share configs: the type tells */
+	if (a->type >= 0 && enc.type != a->type)
+		return 0;
 	struct pmudb_decoded with = *d;
 	with.event = event;
 	return print_answer(ctx, &with);
 }
 
-static bool is_core_name(const char *pmu)
+/* The kernel's Arm core PMUs: armv8_pmuv3_0 (ACPI), armv8_cortex_a72 ... */
+static bool is_arm_name(const char *pmu)
 {
-	return !*pmu || !strcmp(pmu, "cpu") || !fnmatch("cpu_*", pmu, 0) || !fnmatch("armv[89]_*", pmu, 0);
+	return !fnmatch("armv[89]_*", pmu, 0);
 }
 
-/* The PMUs to decode in, into SCOPE: their count, or -1 (printed) when
- * the catalog cannot give one. */
-static int choose_pmus(struct cli *c, const struct pmudb_raw_event *raw, struct pmudb_scope *scope)
+static bool is_core_name(const char *pmu)
+{
+	return !*pmu || !strcmp(pmu, "cpu") || !fnmatch("cpu_*", pmu, 0) || is_arm_name(pmu);
+}
+
+/* The PMUs to decode in, into SCOPE (TYPE: a generic or software event's
+ * perf type, or -1): their count, or -1 (printed) when the catalog cannot
+ * give one. */
+static int choose_pmus(struct cli *c, const struct pmudb_raw_event *raw, int type, struct pmudb_scope *scope)
 {
 	const struct pmudb_scope *sel = cli_scope(c);
 	scope->count = 0;
-	bool core = is_core_name(raw->pmu);
+	bool core = is_core_name(raw->pmu), arm = is_arm_name(raw->pmu), generic = type >= 0;
+	/* perf's generic names and software events: the catalog's perf PMU */
+	if (generic) {
+		for (int p = 0; p < pmudb_pmu_count(c->db) && scope->count < PMUDB_SCOPE_MAX; p++) {
+			struct pmudb_pmu_info info;
+			if (!pmudb_pmu_info(c->db, p, &info) && !strcmp(info.kind, "os") && !strcmp(info.family, "perf"))
+				scope->pmus[scope->count++] = p;
+		}
+		return scope->count;
+	}
 	for (int pass = 0; pass < 2 && !scope->count; pass++) {
-		/* pass 0: the selected PMUs; pass 1 (kernel PMUs only): the catalog */
+		/* pass 0: the selected PMUs; pass 1 (kernel PMUs, and Arm's core
+		 * PMU on a machine that is none): the catalog */
 		int n = pass ? pmudb_pmu_count(c->db) : sel->count;
-		if (pass && core)
+		if (pass && core && !arm)
 			break;
 		for (int i = 0; i < n && scope->count < PMUDB_SCOPE_MAX; i++) {
 			int p = pass ? i : sel->pmus[i];
@@ -131,8 +172,9 @@ static int choose_pmus(struct cli *c, const struct pmudb_raw_event *raw, struct 
 				cli_damaged(c, "PMU %d", p);
 				return -1;
 			}
-			bool take = core ? !strcmp(info.kind, "core") || c->pmu
-					 : info.sysfs_pmu && !strcmp(info.sysfs_pmu, raw->pmu);
+			bool take = arm	   ? !strcmp(info.family, "arm_pmuv3")
+				    : core ? !strcmp(info.kind, "core") || c->pmu
+					   : info.sysfs_pmu && !strcmp(info.sysfs_pmu, raw->pmu);
 			/* a hybrid's cpu_core / cpu_atom: that core PMU only */
 			if (core && !fnmatch("cpu_*", raw->pmu, 0) && info.sysfs_pmu && strcmp(info.sysfs_pmu, raw->pmu))
 				take = false;
@@ -243,13 +285,28 @@ static int decode_one(struct cli *c, const char *input, bool json, int max, stru
 		if (!strcmp(info.kind, "core"))
 			family = info.family;
 	}
-	if (pmudb_perf_parse(input, family, &raw, &err)) {
+	/* perf's generic names ("cycles:u", "L1-dcache-load-misses/name=x/")
+	 * read as the software PMU's syntax with their config */
+	int type = -1;
+	uint64_t generic_config;
+	char rewritten[1200];
+	size_t name_len = strcspn(input, ":/");
+	const char *text = input;
+	if (strlen(input) < 1024 && !pmudb_perf_generic(input, name_len, &type, &generic_config)) {
+		const char *rest = input + name_len;
+		snprintf(rewritten, sizeof(rewritten), "software/config=0x%llx%s%s", (unsigned long long)generic_config,
+			 *rest == '/' ? "," : "/", *rest == '/' || *rest == ':' ? rest + 1 : rest);
+		text = rewritten;
+	}
+	if (pmudb_perf_parse(text, family, &raw, &err)) {
 		out_flush(o);
 		fprintf(stderr, "pmudb: decode: %s: %s\n", input, err.message);
 		return EXIT_REJECTED;
 	}
+	if (type < 0 && !strcmp(raw.pmu, "software"))
+		type = 1;	/* PERF_TYPE_SOFTWARE */
 	struct pmudb_scope scope;
-	int chosen = choose_pmus(c, &raw, &scope);
+	int chosen = choose_pmus(c, &raw, type, &scope);
 	if (chosen < 0)
 		return EXIT_USAGE;
 	if (!chosen) {
@@ -264,7 +321,8 @@ static int decode_one(struct cli *c, const char *input, bool json, int max, stru
 				*raw.pmu && !is_core_name(raw.pmu) ? "has that kernel name" : "is a core PMU of the selected CPU");
 		return EXIT_REJECTED;
 	}
-	struct answers a = { .o = o, .json = json, .nearest_bits = -1, .db = c->db,
+	struct answers a = { .o = o, .json = json, .nearest_bits = -1, .db = c->db, .type = type,
+			     .once_each = is_arm_name(raw.pmu) && scope.count > 1,
 			     .config = { raw.config, raw.config1, raw.config2 } };
 	char bad;
 	if (!libpfm_modifiers(raw.modifiers, a.suffix, sizeof(a.suffix), &bad)) {

@@ -209,7 +209,8 @@ static int print_perf(struct cli *c, const struct pmudb_encoding *e, int n, cons
 	for (int i = 0; i < n; i++) {
 		if (i)
 			text[used++] = ',';
-		if (pmudb_perf_syntax(c->db, &e[i], text + used, sizeof(text) - used, &err)) {
+		/* perf labels the counts with the name as the user wrote it */
+		if (pmudb_perf_syntax_named(c->db, &e[i], event, text + used, sizeof(text) - used, &err)) {
 			printf("# pmudb: %s: %s\n", event, err.message);
 			fflush(stdout);
 			fprintf(stderr, "pmudb: %s: %s; use --format text\n", event, err.message);
@@ -218,6 +219,10 @@ static int print_perf(struct cli *c, const struct pmudb_encoding *e, int n, cons
 		used += strlen(text + used);
 	}
 	puts(text);
+	/* perf's event syntax has no CPU term: say where it went */
+	if (e[0].cpu >= 0)
+		fprintf(stderr, "pmudb: %s: cpu=%d has no place in perf's event syntax: give perf -C %d\n", event,
+			e[0].cpu, e[0].cpu);
 	return 0;
 }
 

@@ -170,7 +170,8 @@ int pmudb_encode_each(pmudb_t *db, const char *event, const struct pmudb_scope *
 /* ENC in perf's event syntax, what `perf stat -e` takes, into BUF (SIZE
  * bytes): perf's own names for generic hardware and cache events
  * ("cycles:u", "L1-dcache-load-misses"), else PMU/config=0x...[,config1=
- * ...][,period=N]/ with perf's modifiers (u or k, p per precise level, G).
+ * ...][,period=N]/ with perf's modifiers (u or k, p per precise level, G
+ * for the guest, GH for guest and host, e exclusive, D pinned).
  * The PMU is the kernel PMU the encoding names, "software" for software
  * events, "cpu" for x86 core events and for Arm core events the kernel's
  * PMUv3 PMU ("armv8_pmuv3_0" as on ACPI servers, or the armv8_/armv9_ PMU
@@ -180,6 +181,16 @@ int pmudb_encode_each(pmudb_t *db, const char *event, const struct pmudb_scope *
  * filled by hand). */
 int pmudb_perf_syntax(pmudb_t *db, const struct pmudb_encoding *enc, char *buf, size_t size,
 		      struct pmudb_error *err);
+/* The same with perf's name= term set to LABEL (NULL: none), so that perf
+ * labels its counts as the user wrote the event: bare where LABEL holds
+ * only letters, digits and _ . : -, else in single quotes, and left out
+ * where perf could not read it back (a '/', ',' or quote in it). */
+int pmudb_perf_syntax_named(pmudb_t *db, const struct pmudb_encoding *enc, const char *label, char *buf, size_t size,
+			    struct pmudb_error *err);
+/* perf's name for a generic event, NAME (LEN bytes: "cycles",
+ * "L1-dcache-load-misses"), as perf_event_attr's type (0 hardware, 3
+ * cache) and config.  0, or PMUDB_ERR_NOTFOUND. */
+int pmudb_perf_generic(const char *name, size_t len, int *type, uint64_t *config);
 
 /* ---- perf's PMU syntax: kernel PMU formats (perf_format.c) -------------- */
 

@@ -595,6 +595,70 @@ static void test_decode_keeps_perf_modifiers(void **state)
 	pmudb_close(db);
 }
 
+/* decode reads back what encode --format perf prints: perf's generic
+ * names, software/..., name= terms, G/H/e/D; an Arm core PMU's string by
+ * that PMU's kernel name, never the host's core PMU. */
+static void test_decode_reads_what_format_perf_prints(void **state)
+{
+	(void)state;
+	struct pmudb_error err;
+	pmudb_t *db = pmudb_open(NULL, &err);
+	assert_non_null(db);
+	static const char *const cases[] = {
+		"perf::PERF_COUNT_SW_TASK_CLOCK", "perf::PERF_COUNT_SW_TASK_CLOCK:mg=1:mh=1:excl=1:pinned=1",
+		"perf::PERF_COUNT_SW_PAGE_FAULTS:u", "perf::PERF_COUNT_HW_CPU_CYCLES:u", "perf::PERF_COUNT_HW_INSTRUCTIONS",
+		"perf::L1-DCACHE-LOAD-MISSES:k", "skl::INST_RETIRED:ANY_P:u:mg=1",
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct pmudb_encoding want;
+		assert_int_equal(pmudb_encode(db, cases[i], NULL, &want, &err), 0);
+		struct run_result r;
+		run(&r, NULL, "--pmu", "skl", "encode", "--format", "perf", cases[i], NULL);
+		assert_int_equal(r.status, 0);
+		char printed[512];
+		snprintf(printed, sizeof(printed), "%.*s", (int)strcspn(r.out, "\n"), r.out);
+		test_run_free(&r);
+		run(&r, NULL, "--pmu", "skl", "decode", "--json", printed, NULL);
+		if (r.status)
+			fail_msg("decode %s (of %s): status %d: %s", printed, cases[i], r.status, r.err);
+		json_error_t jerr;
+		json_t *j = json_loads(r.out, 0, &jerr);
+		assert_non_null(j);
+		json_t *answers = json_object_get(j, "answers");
+		assert_true(json_array_size(answers) > 0);
+		for (size_t a = 0; a < json_array_size(answers); a++) {
+			const char *event = json_string_value(json_object_get(json_array_get(answers, a), "event"));
+			struct pmudb_encoding e;
+			if (pmudb_encode(db, event, NULL, &e, &err))
+				fail_msg("%s: answer %s does not encode: %s", printed, event, err.message);
+			if (e.type != want.type || e.config != want.config || e.exclude_user != want.exclude_user ||
+			    e.exclude_kernel != want.exclude_kernel || e.exclude_guest != want.exclude_guest ||
+			    e.exclude_host != want.exclude_host || e.exclusive != want.exclusive || e.pinned != want.pinned)
+				fail_msg("%s (of %s): answer %s encodes otherwise", printed, cases[i], event);
+		}
+		json_decref(j);
+		test_run_free(&r);
+	}
+	/* an Arm core's string on any host: an Arm PMU's names, where the
+	 * catalog has Arm cores */
+	bool arm = false;
+	for (int p = 0; p < pmudb_pmu_count(db) && !arm; p++) {
+		struct pmudb_pmu_info pi;
+		arm = !pmudb_pmu_info(db, p, &pi) && !strcmp(pi.family, "arm_pmuv3");
+	}
+	if (arm) {
+		struct run_result r;
+		run(&r, NULL, "--cpu", "AuthenticAMD/0x19/0x61", "decode", "armv8_pmuv3_0/config=0x11/u", NULL);
+		assert_int_equal(r.status, 0);
+		assert_non_null(strstr(r.out, "::CPU_CYCLES:u"));
+		assert_null(strstr(r.out, "amd64"));
+		test_run_free(&r);
+	} else {
+		print_message("SKIP: Arm part: this catalog has no Arm core PMU (built without a vendor tree)\n");
+	}
+	pmudb_close(db);
+}
+
 static void test_browsing_commands(void **state)
 {
 	(void)state;
@@ -774,6 +838,7 @@ int main(void)
 		cmocka_unit_test(test_stdin_batch_answers_before_waiting),
 		cmocka_unit_test(test_options_and_their_conflicts),
 		cmocka_unit_test(test_decode_keeps_perf_modifiers),
+		cmocka_unit_test(test_decode_reads_what_format_perf_prints),
 		cmocka_unit_test(test_lost_output_is_an_error),
 		cmocka_unit_test(test_failed_export_keeps_the_old_file),
 		cmocka_unit_test(test_builtin_catalog_needs_no_file),

@@ -387,12 +387,92 @@ static void test_arm_name_from_sysfs(void **state)
 	unsetenv("PMUDB_SYSFS_DEVICES");
 }
 
+/* The value of field KEY in the first perf_event_attr perf -vv printed in
+ * OUT (perf prints only the fields that are not 0). */
+static unsigned long long attr_field(const char *out, const char *key)
+{
+	const char *block = strstr(out, "perf_event_attr:");
+	if (!block)
+		return ~0ull;
+	const char *end = strstr(block + 16, "------");
+	size_t klen = strlen(key);
+	for (const char *line = strchr(block, '\n'); line && (!end || line < end); line = strchr(line + 1, '\n')) {
+		const char *p = line + 1;
+		while (*p == ' ')
+			p++;
+		if (!strncmp(p, key, klen) && p[klen] == ' ')
+			return strtoull(p + klen, NULL, 0);
+	}
+	return 0;
+}
+
+/* What `--format perf` prints, perf reads back to the same attributes:
+ * guest and host (G, GH), exclusive (e), pinned (D), privilege levels, the
+ * name= term perf labels its rows with; cpu=, which perf's syntax has no
+ * term for, is said on standard error.  Software events and perf's
+ * generic names, which perf parses on any machine: perf stat -vv prints
+ * the attr before it opens it. */
+static void test_perf_reads_back_the_attributes(void **state)
+{
+	(void)state;
+	if (system("perf version >/dev/null 2>&1")) {
+		print_message("SKIP: no perf here (Debian package linux-perf)\n");
+		return;
+	}
+	static const char *const cases[] = {
+		"perf::PERF_COUNT_SW_TASK_CLOCK",
+		"perf::PERF_COUNT_SW_TASK_CLOCK:mg=1:mh=1",
+		"perf::PERF_COUNT_SW_TASK_CLOCK:mg=1",
+		"perf::PERF_COUNT_SW_TASK_CLOCK:mh=1",
+		"perf::PERF_COUNT_SW_TASK_CLOCK:excl=1",
+		"perf::PERF_COUNT_SW_TASK_CLOCK:pinned=1",
+		"perf::PERF_COUNT_SW_TASK_CLOCK:u:excl=1:pinned=1:mg=1:mh=1",
+		"perf::PERF_COUNT_SW_PAGE_FAULTS:k",
+		"perf::PERF_COUNT_HW_CPU_CYCLES:u:mg=1:mh=1",
+		"perf::PERF_COUNT_HW_INSTRUCTIONS:k:precise=1:excl=1",
+		"perf::L1-DCACHE-LOAD-MISSES:mg=1",
+		"perf::PERF_COUNT_SW_CPU_CLOCK:cpu=1",
+	};
+	static const char *const fields[] = { "type", "config", "config1", "exclude_user", "exclude_kernel", "exclude_guest",
+					      "exclude_host", "exclusive", "pinned", "precise_ip" };
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct run_result r;
+		test_pmudb(&r, NULL, "encode", "--format", "perf", cases[i], NULL);
+		assert_int_equal(r.status, 0);
+		char printed[512];
+		snprintf(printed, sizeof(printed), "%.*s", (int)strcspn(r.out, "\n"), r.out);
+		/* perf labels the row as the user wrote it */
+		char name_term[300];
+		snprintf(name_term, sizeof(name_term), "name=%s/", cases[i]);
+		if (!strstr(printed, name_term))
+			fail_msg("%s: printed %s, without %s", cases[i], printed, name_term);
+		bool cpu = strstr(cases[i], "cpu=") != NULL;
+		assert_true(cpu == (strstr(r.err, "perf -C 1") != NULL));
+		test_run_free(&r);
+		char *perf[] = { "/bin/sh", "-c", "perf stat -vv -e \"$0\" true 2>&1", printed, NULL };
+		test_run(perf, NULL, &r);
+		if (strstr(r.out, "event syntax error") || !strstr(r.out, "perf_event_attr:"))
+			fail_msg("perf does not read %s: %.400s", printed, r.out);
+		struct pmudb_encoding e;
+		assert_int_equal(pmudb_encode(db, cases[i], NULL, &e, NULL), 0);
+		unsigned long long want[] = { (unsigned)e.type, e.config, e.config1, e.exclude_user, e.exclude_kernel,
+					      e.exclude_guest, e.exclude_host, e.exclusive, e.pinned, e.precise_ip };
+		for (size_t f = 0; f < sizeof(fields) / sizeof(fields[0]); f++)
+			if (attr_field(r.out, fields[f]) != want[f])
+				fail_msg("%s: perf reads %s as %s %llu, pmudb encodes %llu", cases[i], printed, fields[f],
+					 attr_field(r.out, fields[f]), want[f]);
+		test_run_free(&r);
+	}
+	print_message("perf read back %zu strings with the attributes pmudb encodes\n", sizeof(cases) / sizeof(cases[0]));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_generic_names),
 		cmocka_unit_test(test_arm_name_from_sysfs),
 		cmocka_unit_test(test_perf_parses_every_kind),
+		cmocka_unit_test(test_perf_reads_back_the_attributes),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

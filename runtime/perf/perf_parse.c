@@ -60,6 +60,12 @@ static int apply_term(const char *term, size_t n, const struct pmudb_perf_format
 {
 	const char *eq = memchr(term, '=', n);
 	size_t nlen = eq ? (size_t)(eq - term) : n;
+	/* perf's terms whose value is a word, not a number: they set no
+	 * register (name=MEM_LOAD_RETIRED.L3_MISS:u, name='a b') */
+	static const char *const word_terms[] = { "name", "call-graph", "metric-id" };
+	for (size_t i = 0; i < sizeof(word_terms) / sizeof(word_terms[0]); i++)
+		if (nlen == strlen(word_terms[i]) && !strncmp(term, word_terms[i], nlen))
+			return 0;
 	uint64_t value = 1;
 	if (eq && parse_number(eq + 1, n - nlen - 1, 0, &value))
 		return set_error(err, BAD, "%s: '%.*s': the value is not a number", pmudb_strerror(BAD),

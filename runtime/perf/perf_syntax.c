@@ -123,8 +123,17 @@ static const char *pmu_name(pmudb_t *db, const struct pmudb_encoding *e, char *b
 	return "cpu";
 }
 
-/* perf's modifiers: u or k when only one is counted, p per precise level,
- * G for guest only. */
+/* Whether perf would read E's guest and host bits back from modifiers:
+ * not when both are excluded (perf's G and H each count one of them). */
+static bool guest_host_expressible(const struct pmudb_encoding *e)
+{
+	return !(e->exclude_guest && e->exclude_host);
+}
+
+/* perf's modifiers: u or k when only one is counted, p per precise level;
+ * guest and host as perf reads them (its default, with neither, excludes
+ * the guest: tools/perf/util/parse-events.c): G alone for the guest only,
+ * GH for both; e exclusive, D pinned. */
 static bool put_modifiers(char *buf, size_t size, size_t *len, const struct pmudb_encoding *e)
 {
 	char mods[16];
@@ -133,10 +142,33 @@ static bool put_modifiers(char *buf, size_t size, size_t *len, const struct pmud
 		mods[n++] = e->exclude_user ? 'k' : 'u';
 	for (unsigned i = 0; i < e->precise_ip && i < 3; i++)
 		mods[n++] = 'p';
-	if (!e->exclude_guest && e->exclude_host)
+	if (!e->exclude_guest)
 		mods[n++] = 'G';
+	if (!e->exclude_guest && !e->exclude_host)
+		mods[n++] = 'H';
+	if (e->exclusive)
+		mods[n++] = 'e';
+	if (e->pinned)
+		mods[n++] = 'D';
 	mods[n] = '\0';
 	return put(buf, size, len, "%s", mods);
+}
+
+static bool has_modifiers(const struct pmudb_encoding *e)
+{
+	return e->exclude_user != e->exclude_kernel || e->precise_ip || !e->exclude_guest || e->exclusive || e->pinned;
+}
+
+/* ",name=NAME" (or the first term: no comma) as perf's lexer reads a name:
+ * bare where it holds only letters, digits and _ . : -, else in single
+ * quotes; nothing for a name perf could not read back (a '/', ',' or
+ * quote in it). */
+static bool put_name(char *buf, size_t size, size_t *len, const char *name, bool first)
+{
+	if (!name || !*name || strpbrk(name, "/,'\"\\") || strlen(name) > 200)
+		return true;
+	bool bare = strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.:-") == strlen(name);
+	return put(buf, size, len, bare ? "%sname=%s" : "%sname='%s'", first ? "" : ",", name);
 }
 
 static bool put_sampling(char *buf, size_t size, size_t *len, const struct pmudb_encoding *e, bool first)
@@ -147,18 +179,50 @@ static bool put_sampling(char *buf, size_t size, size_t *len, const struct pmudb
 		   (unsigned long long)e->sample_period);
 }
 
-/* cycles:u, cycles/period=1000/u */
-static int generic(const char *name, const struct pmudb_encoding *e, char *buf, size_t size, size_t *len)
+/* cycles:u, cycles/period=1000/u, cycles/name=X/u */
+static int generic(const char *name, const char *label, const struct pmudb_encoding *e, char *buf, size_t size,
+		   size_t *len)
 {
 	bool ok = put(buf, size, len, "%s", name);
-	if (e->sample_period)
-		ok = ok && put(buf, size, len, "/") && put_sampling(buf, size, len, e, true) && put(buf, size, len, "/");
-	else if (e->exclude_user != e->exclude_kernel || e->precise_ip || (!e->exclude_guest && e->exclude_host))
+	if (e->sample_period || label)
+		ok = ok && put(buf, size, len, "/") && put_sampling(buf, size, len, e, true)
+		     && put_name(buf, size, len, label, !e->sample_period) && put(buf, size, len, "/");
+	else if (has_modifiers(e))
 		ok = ok && put(buf, size, len, ":");
 	return ok && put_modifiers(buf, size, len, e) ? 0 : -1;
 }
 
+int pmudb_perf_generic(const char *name, size_t len, int *type, uint64_t *config)
+{
+	if (!name || !type || !config)
+		return PMUDB_ERR_INVAL;
+	for (size_t i = 0; i < sizeof(hw_names) / sizeof(hw_names[0]); i++)
+		if (strlen(hw_names[i]) == len && !strncmp(name, hw_names[i], len)) {
+			*type = TYPE_HARDWARE;
+			*config = i;
+			return 0;
+		}
+	char buf[64];
+	for (uint64_t id = 0; id < sizeof(cache_names) / sizeof(cache_names[0]); id++)
+		for (uint64_t op = 0; op < 3; op++)
+			for (uint64_t result = 0; result < 2; result++) {
+				uint64_t c = id | op << 8 | result << 16;
+				if (cache_name(c, buf, sizeof(buf)) && strlen(buf) == len && !strncmp(name, buf, len)) {
+					*type = TYPE_HW_CACHE;
+					*config = c;
+					return 0;
+				}
+			}
+	return PMUDB_ERR_NOTFOUND;
+}
+
 int pmudb_perf_syntax(pmudb_t *db, const struct pmudb_encoding *e, char *buf, size_t size, struct pmudb_error *err)
+{
+	return pmudb_perf_syntax_named(db, e, NULL, buf, size, err);
+}
+
+int pmudb_perf_syntax_named(pmudb_t *db, const struct pmudb_encoding *e, const char *label, char *buf, size_t size,
+			    struct pmudb_error *err)
 {
 	if (!db || !e || !buf || !size)
 		return set_error(err, PMUDB_ERR_INVAL, "%s: no catalog, encoding or buffer", pmudb_strerror(PMUDB_ERR_INVAL));
@@ -169,16 +233,19 @@ int pmudb_perf_syntax(pmudb_t *db, const struct pmudb_encoding *e, char *buf, si
 	char name[256];
 	int r;
 	buf[0] = '\0';
+	if (!guest_host_expressible(e))
+		return set_error(err, PMUDB_ERR_NOTSUPP, "%s: perf's modifiers cannot exclude both guest and host",
+				 pmudb_strerror(PMUDB_ERR_NOTSUPP));
 	if (e->type == TYPE_HARDWARE && !e->sysfs_pmu[0]) {
 		if (e->config >= sizeof(hw_names) / sizeof(hw_names[0]) || e->config1 || e->config2)
 			return set_error(err, PMUDB_ERR_NOTSUPP, "%s: perf has no name for generic hardware event %llu",
 					 pmudb_strerror(PMUDB_ERR_NOTSUPP), (unsigned long long)e->config);
-		r = generic(hw_names[e->config], e, buf, size, &len);
+		r = generic(hw_names[e->config], label, e, buf, size, &len);
 	} else if (e->type == TYPE_HW_CACHE && !e->sysfs_pmu[0]) {
 		if (!cache_name(e->config, name, sizeof(name)) || e->config1 || e->config2)
 			return set_error(err, PMUDB_ERR_NOTSUPP, "%s: perf has no name for generic cache event 0x%llx",
 					 pmudb_strerror(PMUDB_ERR_NOTSUPP), (unsigned long long)e->config);
-		r = generic(name, e, buf, size, &len);
+		r = generic(name, label, e, buf, size, &len);
 	} else {
 		const char *pmu = pmu_name(db, e, name, sizeof(name));
 		if (!pmu)
@@ -189,7 +256,8 @@ int pmudb_perf_syntax(pmudb_t *db, const struct pmudb_encoding *e, char *buf, si
 			ok = ok && put(buf, size, &len, ",config1=0x%llx", (unsigned long long)e->config1);
 		if (e->config2)
 			ok = ok && put(buf, size, &len, ",config2=0x%llx", (unsigned long long)e->config2);
-		ok = ok && put_sampling(buf, size, &len, e, false) && put(buf, size, &len, "/");
+		ok = ok && put_sampling(buf, size, &len, e, false) && put_name(buf, size, &len, label, false)
+		     && put(buf, size, &len, "/");
 		r = ok && put_modifiers(buf, size, &len, e) ? 0 : -1;
 	}
 	if (r)
