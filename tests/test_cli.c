@@ -188,7 +188,7 @@ static void test_encode_formats(void **state)
 
 	run(&r, NULL, "encode", "--format", "perf", "amd64_fam19h_zen4::RETIRED_INSTRUCTIONS:u", NULL, NULL);
 	assert_int_equal(r.status, 0);
-	assert_string_equal(r.out, "cpu/config=0xc0/u\n");
+	assert_string_equal(r.out, "cpu/config=0xc0,name=amd64_fam19h_zen4::RETIRED_INSTRUCTIONS:u/u\n");
 	test_run_free(&r);
 
 	run(&r, NULL, "--pmu", "amd64_fam19h_zen4", "encode", "RETIRED_INSTRUCTIONS", NULL, NULL);

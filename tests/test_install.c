@@ -153,7 +153,7 @@ static void test_install_build_run_uninstall(void **state)
 	       "'%s/bin/pmudb' --db '%s/share/pmudb/pmudb.db' encode --format perf skl::INST_RETIRED:ANY_P:u",
 	   prefix, prefix, prefix);
 	assert_int_equal(r.status, 0);
-	assert_string_equal(r.out, "cycles:u\ncpu/config=0xc0/u\n");
+	assert_string_equal(r.out, "cycles/name=perf::PERF_COUNT_HW_CPU_CYCLES:u/u\ncpu/config=0xc0,name=skl::INST_RETIRED:ANY_P:u/u\n");
 	test_run_free(&r);
 
 	sh(&r, "make --no-print-directory %s uninstall PREFIX='%s' DESTDIR=", make_flags(), prefix);

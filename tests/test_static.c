@@ -345,7 +345,7 @@ static void test_every_command_in_an_empty_root(void **state)
 		{ { "--help" }, 0, "exit status" },
 		{ { "encode", "skl::INST_RETIRED:ANY_P" }, 0, "config          0xc0\n" },
 		{ { "encode", "--format", "json", "skl::INST_RETIRED:ANY_P:c=1" }, 0, "\"config\":\"0x10000c0\"" },
-		{ { "encode", "--format", "perf", "amd64_fam19h_zen4::RETIRED_INSTRUCTIONS:u" }, 0, "cpu/config=0xc0/u\n" },
+		{ { "encode", "--format", "perf", "amd64_fam19h_zen4::RETIRED_INSTRUCTIONS:u" }, 0, "cpu/config=0xc0,name=amd64_fam19h_zen4::RETIRED_INSTRUCTIONS:u/u\n" },
 		{ { "encode", "skl::INST_RETIRED:NO_SUCH_UMASK" }, 1, NULL },
 		{ { "--cpuinfo", "@", "encode", "INST_RETIRED:ANY_P" }, 0, "skl::INST_RETIRED:ANY_P:" },
 		{ { "pmus" }, 0, "amd64_fam19h_zen4" },

@@ -130,11 +130,13 @@ static bool guest_host_expressible(const struct pmudb_encoding *e)
 	return !(e->exclude_guest && e->exclude_host);
 }
 
-/* perf's modifiers: u or k when only one is counted, p per precise level;
- * guest and host as perf reads them (its default, with neither, excludes
- * the guest: tools/perf/util/parse-events.c): G alone for the guest only,
- * GH for both; e exclusive, D pinned. */
-static bool put_modifiers(char *buf, size_t size, size_t *len, const struct pmudb_encoding *e)
+/* perf's modifiers: u or k when only one is counted, p per precise level,
+ * e exclusive, D pinned; guest and host as perf reads them
+ * (tools/perf/util/parse-events.c get_event_modifier): with no modifier,
+ * or only u and p, perf excludes the guest; with k, e or D it counts it
+ * unless H says the host only.  So G for the guest only, GH for both, and
+ * H where k, e or D would otherwise let the guest in. */
+static bool put_modifiers(char *buf, size_t size, size_t *len, const struct pmudb_encoding *e, bool guest_host)
 {
 	char mods[16];
 	size_t n = 0;
@@ -142,21 +144,46 @@ static bool put_modifiers(char *buf, size_t size, size_t *len, const struct pmud
 		mods[n++] = e->exclude_user ? 'k' : 'u';
 	for (unsigned i = 0; i < e->precise_ip && i < 3; i++)
 		mods[n++] = 'p';
-	if (!e->exclude_guest)
-		mods[n++] = 'G';
-	if (!e->exclude_guest && !e->exclude_host)
-		mods[n++] = 'H';
 	if (e->exclusive)
 		mods[n++] = 'e';
 	if (e->pinned)
 		mods[n++] = 'D';
 	mods[n] = '\0';
+	if (guest_host && !e->exclude_guest)
+		mods[n++] = 'G';
+	if (guest_host && !e->exclude_host && (!e->exclude_guest || strspn(mods, "up") < strlen(mods)))
+		mods[n++] = 'H';
+	mods[n] = '\0';
 	return put(buf, size, len, "%s", mods);
 }
 
-static bool has_modifiers(const struct pmudb_encoding *e)
+static bool has_modifiers(const struct pmudb_encoding *e, bool guest_host)
 {
-	return e->exclude_user != e->exclude_kernel || e->precise_ip || !e->exclude_guest || e->exclusive || e->pinned;
+	return e->exclude_user != e->exclude_kernel || e->precise_ip || (guest_host && !e->exclude_guest) || e->exclusive
+	       || e->pinned;
+}
+
+/* Whether the PMU that made E filters guest and host (its events take
+ * libpfm's mg and mh): an uncore PMU's encodings leave both bits clear,
+ * which says nothing, and perf's default for them is as good. */
+static bool filters_guest_host(pmudb_t *db, const struct pmudb_encoding *e)
+{
+	int p = pmudb_find_pmu(db, e->pmu);
+	struct pmudb_pmu_info info;
+	if (p < 0 || pmudb_pmu_info(db, p, &info))
+		return true;
+	for (int ev = 0; ev < info.event_count && ev < 8; ev++) {
+		struct pmudb_event_info ei;
+		if (pmudb_event_info(db, p, ev, &ei) || !ei.modifier_count)
+			continue;
+		for (int m = 0; m < ei.modifier_count; m++) {
+			struct pmudb_modifier_info mi;
+			if (!pmudb_modifier_info(db, p, ev, m, &mi) && !strcmp(mi.name, "mh"))
+				return true;
+		}
+		return false;
+	}
+	return true;
 }
 
 /* ",name=NAME" (or the first term: no comma) as perf's lexer reads a name:
@@ -183,13 +210,14 @@ static bool put_sampling(char *buf, size_t size, size_t *len, const struct pmudb
 static int generic(const char *name, const char *label, const struct pmudb_encoding *e, char *buf, size_t size,
 		   size_t *len)
 {
+	bool guest_host = true;	/* perf's generic events: the perf PMU takes mg and mh */
 	bool ok = put(buf, size, len, "%s", name);
 	if (e->sample_period || label)
 		ok = ok && put(buf, size, len, "/") && put_sampling(buf, size, len, e, true)
 		     && put_name(buf, size, len, label, !e->sample_period) && put(buf, size, len, "/");
-	else if (has_modifiers(e))
+	else if (has_modifiers(e, guest_host))
 		ok = ok && put(buf, size, len, ":");
-	return ok && put_modifiers(buf, size, len, e) ? 0 : -1;
+	return ok && put_modifiers(buf, size, len, e, guest_host) ? 0 : -1;
 }
 
 int pmudb_perf_generic(const char *name, size_t len, int *type, uint64_t *config)
@@ -233,7 +261,8 @@ int pmudb_perf_syntax_named(pmudb_t *db, const struct pmudb_encoding *e, const c
 	char name[256];
 	int r;
 	buf[0] = '\0';
-	if (!guest_host_expressible(e))
+	bool guest_host = filters_guest_host(db, e);
+	if (guest_host && !guest_host_expressible(e))
 		return set_error(err, PMUDB_ERR_NOTSUPP, "%s: perf's modifiers cannot exclude both guest and host",
 				 pmudb_strerror(PMUDB_ERR_NOTSUPP));
 	if (e->type == TYPE_HARDWARE && !e->sysfs_pmu[0]) {
@@ -258,7 +287,7 @@ int pmudb_perf_syntax_named(pmudb_t *db, const struct pmudb_encoding *e, const c
 			ok = ok && put(buf, size, &len, ",config2=0x%llx", (unsigned long long)e->config2);
 		ok = ok && put_sampling(buf, size, &len, e, false) && put_name(buf, size, &len, label, false)
 		     && put(buf, size, &len, "/");
-		r = ok && put_modifiers(buf, size, &len, e) ? 0 : -1;
+		r = ok && put_modifiers(buf, size, &len, e, guest_host) ? 0 : -1;
 	}
 	if (r)
 		return set_error(err, PMUDB_ERR_TOOSMALL, "%s: perf's syntax takes more than %zu bytes",
