@@ -56,8 +56,21 @@ static int print_event(struct cli *c, int pmu, int event)
 		printf("  another name for %s\n", ev.equiv);
 	if (ev.why)
 		printf("  overridden: %s\n", ev.why);
+	/* another name encodes as the event it stands for: that event's unit
+	 * masks, with their overrides, are the ones that count (tmt::OCR is
+	 * OFFCORE_RESPONSE_0, whose unit masks tables/overrides.yaml corrects) */
+	const char *of = "";
+	char target[300];
+	int stands_for = -1, target_pmu = -1;
+	if (ev.equiv && snprintf(target, sizeof(target), "%s::%.*s", p.name, (int)strcspn(ev.equiv, ":."), ev.equiv)
+				< (int)sizeof(target)
+	    && !pmudb_find_event(c->db, target, NULL, &target_pmu, &stands_for, NULL) && target_pmu == pmu
+	    && stands_for != event && !pmudb_event_info(c->db, pmu, stands_for, &ev)) {
+		event = stands_for;
+		of = strstr(target, "::") + 2;
+	}
 	if (ev.umask_count)
-		printf("unit masks:\n");
+		printf(*of ? "unit masks (%s's, which it stands for):\n" : "unit masks:\n", of);
 	for (int u = 0; u < ev.umask_count; u++) {
 		struct pmudb_umask_info um;
 		if (pmudb_umask_info(c->db, pmu, event, u, &um))
