@@ -565,7 +565,7 @@ static void test_dist_tarball(void **state)
 	char *run[] = { path, "--db", db, "encode", "--format", "perf", "skl::INST_RETIRED:ANY_P:u", NULL };
 	test_run(run, NULL, &r);
 	assert_int_equal(r.status, 0);
-	assert_string_equal(r.out, "cpu/config=0xc0/u\n");
+	assert_string_equal(r.out, "cpu/config=0xc0,name=skl::INST_RETIRED:ANY_P:u/u\n");
 	test_run_free(&r);
 	free(dir);
 	free(tgz);
