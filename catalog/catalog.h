@@ -59,6 +59,11 @@ struct pmudb {
 	struct image image;
 	bool sql_failed;	/* SQLite on the built-in catalog would not open */
 	bool express_off;	/* the express lane declines all (express.h) */
+	/* the meta table, read whole on the first pmudb_meta (api.c): a call
+	 * then allocates nothing */
+	bool meta_read;
+	int nmeta;
+	const char **meta_keys, **meta_values;
 	const unsigned char *directory;	/* the PMU directory blob: malloc'd, or the image's */
 	size_t directory_size;
 	uint32_t nslots;

@@ -67,8 +67,9 @@ static const char help[] =
 	"\n"
 	"exit status: 0 counted (COMMAND's own exit status is printed, not returned);\n"
 	"1 an event was rejected, by the catalog or by the kernel (one line each; COMMAND\n"
-	"is not run); 2 usage or catalog error, or COMMAND cannot be run (not found, not\n"
-	"executable).\n";
+	"is not run); 2 usage or catalog error, COMMAND cannot be run (not found, not\n"
+	"executable), or the counts cannot be written (a full disk).  -o FILE that does not\n"
+	"exist is made only once counting starts.\n";
 
 #define COMMAND_PID (-2)	/* target placeholder until the command is forked */
 #define MAX_INTERVAL_MS 3600000L
@@ -116,6 +117,8 @@ struct stat_run {
 	char **command;			/* NULL-ended, or NULL */
 	FILE *out;
 	bool truncate_out;		/* -o FILE: emptied once counting starts */
+	const char *output;		/* -o FILE, for messages */
+	bool create_out;		/* -o FILE does not exist: made once counting starts */
 	int intervals;			/* printed so far */
 	pid_t child;
 	int status;			/* the command's wait status */
@@ -1213,7 +1216,24 @@ static int parse_options(struct stat_run *s, int argc, char **argv)
 	/* opened now, so that a file that cannot be written is said before
 	 * anything runs; emptied only once counting starts (count), so that
 	 * a refused event or a command that does not run leaves it as it was */
-	int fd = output ? open(output, O_WRONLY | O_CREAT | O_CLOEXEC, 0666) : -1;
+	s->output = output;
+	int fd = output ? open(output, O_WRONLY | O_CLOEXEC) : -1;
+	if (output && fd < 0 && errno == ENOENT) {
+		/* a file that is not there is made only once counting starts:
+		 * its folder must take it */
+		char *dir = strdup(output);
+		char *slash = dir ? strrchr(dir, '/') : NULL;
+		const char *where = !dir ? "." : slash ? (slash == dir ? "/" : (*slash = '\0', dir)) : ".";
+		int ok = dir && !access(where, W_OK | X_OK);
+		int e = errno;
+		free(dir);
+		if (!ok) {
+			fprintf(stderr, "pmudb stat: -o %s: cannot be made: %s\n", output, strerror(e));
+			return EXIT_USAGE;
+		}
+		s->create_out = true;
+		return EXIT_GOOD;
+	}
 	if (output && (fd < 0 || !(s->out = fdopen(fd, "w")))) {
 		fprintf(stderr, "pmudb stat: -o %s: %s\n", output, strerror(errno));
 		if (fd >= 0)
@@ -1241,6 +1261,25 @@ static void free_run(struct stat_run *s)
 	free(s->threads);
 	if (s->out && s->out != stdout)
 		fclose(s->out);
+	s->out = NULL;
+}
+
+/* Whether the counts reached their file (or standard output): a write that
+ * failed (a full disk, /dev/full) is said in one line, not lost. */
+static bool counts_written(struct stat_run *s)
+{
+	FILE *f = s->out ? s->out : stdout;
+	bool ok = !ferror(f) && !fflush(f);
+	int e = errno;
+	if (f != stdout) {
+		ok = !fclose(f) && ok;
+		e = ok ? 0 : errno ? errno : e;
+		s->out = NULL;
+	}
+	if (!ok)
+		fprintf(stderr, "pmudb stat: %s: the counts could not be written: %s\n",
+			s->output && f != stdout ? s->output : "standard output", strerror(e ? e : EIO));
+	return ok;
 }
 
 /* Opens the counters, runs the command (or waits for -p/-a), reads.
@@ -1285,6 +1324,18 @@ static int count(struct stat_run *s, const sigset_t *orig_mask, bool rejected)
 	 * behind what is written, which is said) */
 	if (s->truncate_out && ftruncate(fileno(s->out), 0))
 		fprintf(stderr, "pmudb stat: warning: -o: cannot empty the file: %s\n", strerror(errno));
+	if (s->create_out) {
+		int fd = open(s->output, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+		FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+		if (!f) {
+			fprintf(stderr, "pmudb stat: -o %s: %s; the counts go to standard output\n", s->output, strerror(errno));
+			if (fd >= 0)
+				close(fd);
+		} else {
+			s->out = f;
+		}
+		s->create_out = false;
+	}
 	sigset_t waitmask = *orig_mask;
 	sigdelset(&waitmask, SIGCHLD);
 	sigdelset(&waitmask, SIGINT);
@@ -1350,6 +1401,8 @@ int cmd_stat(struct cli *c, int argc, char **argv)
 		status = run_stat(&s);
 	else if (status < 0)
 		status = EXIT_GOOD;	/* --help */
+	if (!counts_written(&s) && status == EXIT_GOOD)
+		status = EXIT_USAGE;
 	free_run(&s);
 	cli_close(c);
 	return status;

@@ -649,6 +649,13 @@ static void test_builtin_image_needs_no_sqlite(void **state)
 	const char *version = pmudb_meta(fresh, "schema_version");
 	assert_non_null(version);
 	assert_non_null(fresh->db);
+	/* a meta value is read once: asked again, the same string, nothing
+	 * allocated (a copy per call grew the handle without bound) */
+	size_t extent = arena_extent_from(&fresh->arena, version);
+	for (int i = 0; i < 100000; i++)
+		assert_ptr_equal(pmudb_meta(fresh, "schema_version"), version);
+	assert_null(pmudb_meta(fresh, "no such key"));
+	assert_int_equal(arena_extent_from(&fresh->arena, version), extent);
 
 	char path[4096];
 	snprintf(path, sizeof(path), "%s/pmudb.db", test_build_dir());

@@ -152,11 +152,14 @@ static void test_parse_cpulist(void **state)
 	/* more CPUs than room: counted, not written past MAX, no loop over them */
 	assert_int_equal(pmudb_parse_cpulist("0-65535", cpus, 2, &err), 65536);
 	assert_int_equal(cpus[1], 1);
-	assert_int_equal(pmudb_parse_cpulist("0-65535,0-65535", NULL, 0, &err), 131072);
+	/* a CPU named twice is refused, not counted twice (a cpumask "0,0,0,0"
+	 * would open four counters on CPU 0 and sum them) */
+	assert_int_equal(pmudb_parse_cpulist("0-65535,0-65535", NULL, 0, &err), PMUDB_ERR_INVAL);
+	assert_non_null(strstr(err.message, "CPU 0 is named twice"));
 
 	static const char *const bad[] = {
 		"0-", "-1", "3-1", "x", "1,,2", "1,", " 1", "1 2", "0-65536", "99999999999999999999", "1\n2",
-		"\xff", "1-2-3", "+1", "0x1",
+		"\xff", "1-2-3", "+1", "0x1", "0,0,0,0", "0-3,2", "5,1-5",
 	};
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		memset(&err, 0, sizeof(err));
@@ -494,6 +497,29 @@ static void test_command_status_is_reported(void **state)
 	free(text);
 	free(kept);
 	test_run_free(&r);
+	/* a file that is not there is not made for a refused event, and is
+	 * made once counting starts */
+	char *fresh = NULL;
+	assert_true(asprintf(&fresh, "%s/fresh.txt", tmp) > 0);
+	run_pmudb(&r, "stat", "-e", "NO_SUCH_EVENT_ANYWHERE", "-o", fresh, "--", "true", NULL);
+	assert_int_equal(r.status, 1);
+	assert_int_equal(access(fresh, F_OK), -1);
+	test_run_free(&r);
+	run_pmudb(&r, "stat", "-e", "perf::PERF_COUNT_SW_CPU_CLOCK:u", "-o", fresh, "--", "true", NULL);
+	assert_int_equal(r.status, 0);
+	text = test_read_file(fresh, NULL);
+	assert_non_null(strstr(text, "PERF_COUNT_SW_CPU_CLOCK"));
+	free(text);
+	free(fresh);
+	test_run_free(&r);
+	/* counts that cannot be written (a full device) are said, status 2 */
+	if (!access("/dev/full", W_OK)) {
+		run_pmudb(&r, "stat", "-e", "perf::PERF_COUNT_SW_CPU_CLOCK:u", "-o", "/dev/full", "--", "true", NULL);
+		assert_int_equal(r.status, 2);
+		assert_non_null(strstr(r.err, "could not be written"));
+		assert_int_equal(test_line_count(r.err), 1);
+		test_run_free(&r);
+	}
 	/* without "--", what follows the command's name is its own, pmudb's
 	 * global options too */
 	run_pmudb(&r, "stat", "-e", "perf::PERF_COUNT_SW_CPU_CLOCK:u", "echo", "A", "--pmu", "skl", "--db",

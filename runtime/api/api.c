@@ -47,18 +47,52 @@ void pmudb_close(pmudb_t *db)
 	handle_free(db);
 }
 
+/* Reads the meta table into DB once (under its lock); a table that cannot
+ * be read is as none. */
+static void read_meta(struct pmudb *db)
+{
+	db->meta_read = true;
+	sqlite3_stmt *st = NULL;
+	if (sqlite3_prepare_v2(catalog_sql(db), "SELECT count(*) FROM meta", -1, &st, NULL) != SQLITE_OK
+	    || sqlite3_step(st) != SQLITE_ROW) {
+		sqlite3_finalize(st);
+		return;
+	}
+	long count = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	st = NULL;
+	if (count <= 0 || count > 4096)
+		return;
+	const char **keys = arena_calloc(&db->arena, (size_t)count, sizeof(*keys));
+	const char **values = arena_calloc(&db->arena, (size_t)count, sizeof(*values));
+	if (!keys || !values || sqlite3_prepare_v2(catalog_sql(db), "SELECT key, value FROM meta", -1, &st, NULL) != SQLITE_OK) {
+		sqlite3_finalize(st);
+		return;
+	}
+	int n = 0;
+	while (n < count && sqlite3_step(st) == SQLITE_ROW) {
+		const char *k = (const char *)sqlite3_column_text(st, 0), *v = (const char *)sqlite3_column_text(st, 1);
+		if (!k || !v || !(keys[n] = arena_strdup(&db->arena, k)) || !(values[n] = arena_strdup(&db->arena, v)))
+			continue;
+		n++;
+	}
+	sqlite3_finalize(st);
+	db->meta_keys = keys;
+	db->meta_values = values;
+	db->nmeta = n;
+}
+
 const char *pmudb_meta(pmudb_t *db, const char *key)
 {
 	if (!db || !key)
 		return NULL;
 	const char *value = NULL;
-	sqlite3_stmt *st = NULL;
 	pthread_mutex_lock(&db->lock);
-	if (sqlite3_prepare_v2(catalog_sql(db), "SELECT value FROM meta WHERE key = ?1", -1, &st, NULL) == SQLITE_OK
-	    && sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW
-	    && sqlite3_column_text(st, 0))
-		value = arena_strdup(&db->arena, (const char *)sqlite3_column_text(st, 0));
-	sqlite3_finalize(st);
+	if (!db->meta_read)
+		read_meta(db);
+	for (int i = 0; i < db->nmeta && !value; i++)
+		if (!strcmp(db->meta_keys[i], key))
+			value = db->meta_values[i];
 	pthread_mutex_unlock(&db->lock);
 	return value;
 }

@@ -139,6 +139,10 @@ int pmudb_parse_cpulist(const char *text, int *cpus, int max, struct pmudb_error
 	const char *p = text;
 	char q[96];
 	long total = 0;
+	/* each CPU once: the kernel never names one twice, and a list that
+	 * does would have it counted twice (every CPU is visited once before
+	 * a repeat is refused: linear in the list) */
+	uint64_t seen[(PMUDB_CPU_LIMIT + 1) / 64] = { 0 };
 	while (!only_space(p)) {
 		long lo, hi;
 		const char *end;
@@ -155,7 +159,11 @@ int pmudb_parse_cpulist(const char *text, int *cpus, int max, struct pmudb_error
 		if (hi < lo)
 			return fail(err, PMUDB_ERR_INVAL, "CPU list \"%s\": range %ld-%ld runs backwards", quotable(text, q), lo,
 				    hi);
-		/* past MAX the CPUs are only counted: no loop over a huge range */
+		for (long c = lo; c <= hi; c++) {
+			if (seen[c / 64] >> (c % 64) & 1)
+				return fail(err, PMUDB_ERR_INVAL, "CPU list \"%s\": CPU %ld is named twice", quotable(text, q), c);
+			seen[c / 64] |= 1ull << (c % 64);
+		}
 		for (long c = lo, at = total; c <= hi && at < max; c++, at++)
 			cpus[at] = (int)c;
 		total += hi - lo + 1;
