@@ -103,7 +103,7 @@ struct bare_encoding *bare_make(struct arena *arena, const struct pmu *p, int e,
 	if (!b)
 		return NULL;
 	*b = (struct bare_encoding){ .pmu = p, .ev = ev, .index = e, .name_len = (int)name_len, .form_at = -1,
-				     .set = ev->modifiers, .form = ev->form, .plm = p->supported_plm,
+				     .set = ev->modifiers, .form = ev->form, .plm = p->supported_plm, .guest_host_values = p->source != NULL,
 				     .out_name_len = (int)p->out_name_len, .type = perf_type_fixed(p, ev),
 				     .names_another = ev->equiv != NULL };
 	char *folded = b->fstr + whole_len + 1, *spelled = folded + room;

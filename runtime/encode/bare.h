@@ -40,6 +40,7 @@ struct bare_encoding {
 	bool encodes;		/* the event alone encodes: what follows holds it */
 	bool express;		/* the express lane takes its strings from it */
 	bool names_another;	/* the event is another's name (an equivalence) */
+	bool guest_host_values;	/* a vendor PMU's: mg=0, mh=0 are none given (perf_layer.h) */
 	int out_name_len;	/* the PMU's, as pmudb_encoding.pmu holds it */
 	const struct modifier_set *set;	/* the event's */
 	const struct fstr_form *form;	/* the event's */

@@ -431,7 +431,7 @@ static int encode_reading(const struct reading *rd, struct pmudb_encoding *out)
 	out->config2 = b->config2;
 	if (b->set->requiring && !r)
 		r = requirements(rd, out);
-	struct perf_state st = { .guest_host_values = b->pmu->source != NULL };
+	struct perf_state st = { .guest_host_values = b->guest_host_values };
 	if (!r)
 		r = take_perf(rd, &st, out);
 	if (r)
