@@ -307,6 +307,19 @@ static void test_bad_cpuinfo_is_refused(void **state)
 	assert_int_equal(pmudb_cpu_from_cpuinfo(FIXTURES "empty.txt", &cpu, &err), PMUDB_ERR_INVAL);
 	assert_non_null(strstr(err.message, "empty.txt"));
 	assert_int_equal(pmudb_cpu_from_cpuinfo(FIXTURES "no-such-file.txt", &cpu, &err), PMUDB_ERR_INVAL);
+	/* a file without end: refused in bounded time (a child under timeout,
+	 * so that reading forever fails the test instead of hanging it) */
+	if (!access("/dev/zero", R_OK)) {
+		char *pmudb = test_build_path("pmudb");
+		char *argv[] = { "/usr/bin/timeout", "20", pmudb, "--cpuinfo", "/dev/zero", "detect", NULL };
+		struct run_result r;
+		test_run(argv, NULL, &r);
+		assert_int_equal(r.status, 2);
+		assert_non_null(strstr(r.err, "/dev/zero:1: a NUL byte"));
+		assert_int_equal(test_line_count(r.err), 1);
+		test_run_free(&r);
+		free(pmudb);
+	}
 	assert_int_equal(pmudb_cpu_parse("GenuineIntel/6", &cpu, &err), PMUDB_ERR_INVAL);
 	assert_int_equal(pmudb_cpu_parse("GenuineIntel/six/1", &cpu, &err), PMUDB_ERR_INVAL);
 	assert_int_equal(pmudb_cpu_parse("AuthenticAMD/0x19/0x61/2", &cpu, &err), 0);

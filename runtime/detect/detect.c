@@ -152,6 +152,9 @@ static int cpuinfo_line(const char *line, struct pmudb_cpu *cpu, int *arm_impl)
 	return 0;
 }
 
+/* Lines read at most for the first processor block of a cpuinfo file. */
+#define MAX_CPUINFO_LINES 10000
+
 int pmudb_cpu_from_cpuinfo(const char *path, struct pmudb_cpu *cpu, struct pmudb_error *err)
 {
 	if (!path || !cpu)
@@ -162,9 +165,17 @@ int pmudb_cpu_from_cpuinfo(const char *path, struct pmudb_cpu *cpu, struct pmudb
 		return set_error(err, PMUDB_ERR_INVAL, "%s: cannot read: %s", path, strerror(errno));
 	char line[1024];
 	int found = 0, lineno = 0, bad = 0, arm_impl = 0;
-	/* the first processor block only: it ends at the first blank line */
+	/* the first processor block only: it ends at the first blank line.
+	 * The file is untrusted: a NUL where a line starts (/dev/zero) is no
+	 * text, and past MAX_CPUINFO_LINES (a real block has some 30) it is
+	 * no cpuinfo; either way the read ends, in bounded time */
 	while (!bad && fgets(line, sizeof(line), f)) {
 		lineno++;
+		if (!line[0] || lineno > MAX_CPUINFO_LINES) {
+			fclose(f);
+			return set_error(err, PMUDB_ERR_INVAL, "%s:%d: %s: not a cpuinfo file", path, lineno,
+					 line[0] ? "no processor block ends within its first lines" : "a NUL byte");
+		}
 		line[strcspn(line, "\r\n")] = '\0';
 		if (!line[0] && found)
 			break;
