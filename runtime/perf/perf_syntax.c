@@ -136,9 +136,8 @@ static bool guest_host_expressible(const struct pmudb_encoding *e)
  * or only u and p, perf excludes the guest; with k, e or D it counts it
  * unless H says the host only.  So G for the guest only, GH for both, and
  * H where k, e or D would otherwise let the guest in. */
-static bool put_modifiers(char *buf, size_t size, size_t *len, const struct pmudb_encoding *e, bool guest_host)
+static void modifiers(const struct pmudb_encoding *e, bool guest_host, char mods[16])
 {
-	char mods[16];
 	size_t n = 0;
 	if (e->exclude_user != e->exclude_kernel)
 		mods[n++] = e->exclude_user ? 'k' : 'u';
@@ -154,13 +153,6 @@ static bool put_modifiers(char *buf, size_t size, size_t *len, const struct pmud
 	if (guest_host && !e->exclude_host && (!e->exclude_guest || strspn(mods, "up") < strlen(mods)))
 		mods[n++] = 'H';
 	mods[n] = '\0';
-	return put(buf, size, len, "%s", mods);
-}
-
-static bool has_modifiers(const struct pmudb_encoding *e, bool guest_host)
-{
-	return e->exclude_user != e->exclude_kernel || e->precise_ip || (guest_host && !e->exclude_guest) || e->exclusive
-	       || e->pinned;
 }
 
 /* Whether the PMU that made E filters guest and host (its events take
@@ -207,17 +199,16 @@ static bool put_sampling(char *buf, size_t size, size_t *len, const struct pmudb
 }
 
 /* cycles:u, cycles/period=1000/u, cycles/name=X/u */
-static int generic(const char *name, const char *label, const struct pmudb_encoding *e, char *buf, size_t size,
-		   size_t *len)
+static int generic(const char *name, const char *label, const struct pmudb_encoding *e, const char *mods, char *buf,
+		   size_t size, size_t *len)
 {
-	bool guest_host = true;	/* perf's generic events: the perf PMU takes mg and mh */
 	bool ok = put(buf, size, len, "%s", name);
 	if (e->sample_period || label)
 		ok = ok && put(buf, size, len, "/") && put_sampling(buf, size, len, e, true)
 		     && put_name(buf, size, len, label, !e->sample_period) && put(buf, size, len, "/");
-	else if (has_modifiers(e, guest_host))
+	else if (*mods)
 		ok = ok && put(buf, size, len, ":");
-	return ok && put_modifiers(buf, size, len, e, guest_host) ? 0 : -1;
+	return ok && put(buf, size, len, "%s", mods) ? 0 : -1;
 }
 
 int pmudb_perf_generic(const char *name, size_t len, int *type, uint64_t *config)
@@ -265,16 +256,18 @@ int pmudb_perf_syntax_named(pmudb_t *db, const struct pmudb_encoding *e, const c
 	if (guest_host && !guest_host_expressible(e))
 		return set_error(err, PMUDB_ERR_NOTSUPP, "%s: perf's modifiers cannot exclude both guest and host",
 				 pmudb_strerror(PMUDB_ERR_NOTSUPP));
+	char mods[16];
+	modifiers(e, guest_host, mods);
 	if (e->type == TYPE_HARDWARE && !e->sysfs_pmu[0]) {
 		if (e->config >= sizeof(hw_names) / sizeof(hw_names[0]) || e->config1 || e->config2)
 			return set_error(err, PMUDB_ERR_NOTSUPP, "%s: perf has no name for generic hardware event %llu",
 					 pmudb_strerror(PMUDB_ERR_NOTSUPP), (unsigned long long)e->config);
-		r = generic(hw_names[e->config], label, e, buf, size, &len);
+		r = generic(hw_names[e->config], label, e, mods, buf, size, &len);
 	} else if (e->type == TYPE_HW_CACHE && !e->sysfs_pmu[0]) {
 		if (!cache_name(e->config, name, sizeof(name)) || e->config1 || e->config2)
 			return set_error(err, PMUDB_ERR_NOTSUPP, "%s: perf has no name for generic cache event 0x%llx",
 					 pmudb_strerror(PMUDB_ERR_NOTSUPP), (unsigned long long)e->config);
-		r = generic(name, label, e, buf, size, &len);
+		r = generic(name, label, e, mods, buf, size, &len);
 	} else {
 		const char *pmu = pmu_name(db, e, name, sizeof(name));
 		if (!pmu)
@@ -287,7 +280,7 @@ int pmudb_perf_syntax_named(pmudb_t *db, const struct pmudb_encoding *e, const c
 			ok = ok && put(buf, size, &len, ",config2=0x%llx", (unsigned long long)e->config2);
 		ok = ok && put_sampling(buf, size, &len, e, false) && put_name(buf, size, &len, label, false)
 		     && put(buf, size, &len, "/");
-		r = ok && put_modifiers(buf, size, &len, e, guest_host) ? 0 : -1;
+		r = ok && put(buf, size, &len, "%s", mods) ? 0 : -1;
 	}
 	if (r)
 		return set_error(err, PMUDB_ERR_TOOSMALL, "%s: perf's syntax takes more than %zu bytes",
