@@ -159,13 +159,14 @@ int pmudb_parse_cpulist(const char *text, int *cpus, int max, struct pmudb_error
 		if (hi < lo)
 			return fail(err, PMUDB_ERR_INVAL, "CPU list \"%s\": range %ld-%ld runs backwards", quotable(text, q), lo,
 				    hi);
-		for (long c = lo; c <= hi; c++) {
+		/* past MAX the CPUs are only counted */
+		for (long c = lo, at = total; c <= hi; c++, at++) {
 			if (seen[c / 64] >> (c % 64) & 1)
 				return fail(err, PMUDB_ERR_INVAL, "CPU list \"%s\": CPU %ld is named twice", quotable(text, q), c);
 			seen[c / 64] |= 1ull << (c % 64);
+			if (at < max)
+				cpus[at] = (int)c;
 		}
-		for (long c = lo, at = total; c <= hi && at < max; c++, at++)
-			cpus[at] = (int)c;
 		total += hi - lo + 1;
 		if (*p == ',' && only_space(p + 1))
 			return fail(err, PMUDB_ERR_INVAL, "CPU list \"%s\": at offset %ld: a ',' with no CPU after it",
