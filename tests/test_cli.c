@@ -787,6 +787,21 @@ static void test_names_people_type(void **state)
 	test_run_free(&r);
 }
 
+/* `info PMU::EVENT` of the row ST stands on (PMU, EVENT, an override's
+ * why) prints that why. */
+static void expect_info_says_why(sqlite3_stmt *st)
+{
+	char event[512], why[1024];
+	snprintf(event, sizeof(event), "%s::%s", sqlite3_column_text(st, 0), sqlite3_column_text(st, 1));
+	snprintf(why, sizeof(why), "overridden: %s", sqlite3_column_text(st, 2));
+	struct run_result r;
+	run(&r, NULL, "info", event);
+	assert_int_equal(r.status, 0);
+	if (!strstr(r.out, why))
+		fail_msg("info %s does not say '%s'", event, why);
+	test_run_free(&r);
+}
+
 /* info shows the why of every override that changed a unit mask, the
  * first such unit mask of the catalog (whichever this libpfm needs). */
 static void test_info_shows_overrides(void **state)
@@ -805,15 +820,7 @@ static void test_info_shows_overrides(void **state)
 	if (sqlite3_step(st) != SQLITE_ROW) {
 		print_message("SKIP: no unit mask of this catalog was overridden\n");
 	} else {
-		char event[512], why[1024];
-		snprintf(event, sizeof(event), "%s::%s", sqlite3_column_text(st, 0), sqlite3_column_text(st, 1));
-		snprintf(why, sizeof(why), "overridden: %s", sqlite3_column_text(st, 2));
-		struct run_result r;
-		run(&r, NULL, "info", event);
-		assert_int_equal(r.status, 0);
-		if (!strstr(r.out, why))
-			fail_msg("info %s does not say '%s'", event, why);
-		test_run_free(&r);
+		expect_info_says_why(st);
 	}
 	sqlite3_finalize(st);
 	/* another name for an overridden event (tmt::OCR for
@@ -829,15 +836,7 @@ static void test_info_shows_overrides(void **state)
 			 SQLITE_OK);
 	int named = 0;
 	while (sqlite3_step(st) == SQLITE_ROW && named < 20) {
-		char event[512], why[1024];
-		snprintf(event, sizeof(event), "%s::%s", sqlite3_column_text(st, 0), sqlite3_column_text(st, 1));
-		snprintf(why, sizeof(why), "overridden: %s", sqlite3_column_text(st, 2));
-		struct run_result r;
-		run(&r, NULL, "info", event);
-		assert_int_equal(r.status, 0);
-		if (!strstr(r.out, why))
-			fail_msg("info %s (another name) does not say '%s'", event, why);
-		test_run_free(&r);
+		expect_info_says_why(st);
 		named++;
 	}
 	if (!named)
