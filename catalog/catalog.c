@@ -18,6 +18,7 @@
 #include "catalog/families.h"
 #include "catalog/packed.h"
 #include "catalog/image.h"
+#include "catalog/schema.h"
 #include "catalog/shared_sets.h"
 #include "catalog/unpack.h"
 
@@ -67,6 +68,14 @@ static unsigned char *blob_of(struct pmudb *db, sqlite3_stmt *st, const char *ma
 			db->zstd = ZSTD_createDCtx();
 		data = packed_open(db->zstd, frame, (size_t)sqlite3_column_bytes(st, 0), magic, size);
 	}
+	/* each blob is bounded by its stored size (packed.h), and all of a
+	 * handle's together too */
+	if (data && *size > UNPACKED_TOTAL_MAX - db->unpacked_bytes) {
+		free(data);
+		return NULL;
+	}
+	if (data)
+		db->unpacked_bytes += *size;
 	return data;
 }
 
@@ -78,6 +87,17 @@ static unsigned char *read_blob(struct pmudb *db, enum statement which, int64_t 
 	if (st)
 		statement_done(st);
 	return data;
+}
+
+/* A blob (of SIZE bytes) the handle will not use: freed, unless it is the
+ * image's. */
+static void drop_blob(struct pmudb *db, const unsigned char **blob, size_t size)
+{
+	if (*blob && !db->image.data) {
+		free((void *)*blob);
+		db->unpacked_bytes -= size;
+	}
+	*blob = NULL;
 }
 
 /* ---- first reads: once, under the lock, remembered ------------------------ */
@@ -218,11 +238,21 @@ static int read_table(struct pmudb *db, void *arg)
 	t->blob = db->image.data ? image_table(&db->image, t->id, false, &t->size)
 				 : read_blob(db, STMT_TABLE, t->id, PACKED_TABLE_MAGIC, &t->size);
 	if (!t->blob) {
-		t->failure = db->image.data ? "the built-in image has no such table, or a damaged one"
-					    : "its packed form is missing, damaged or not zstd";
+		int code = db->db ? sqlite3_errcode(db->db) : SQLITE_OK;
+		if (db->image.data)
+			t->failure = "the built-in image has no such table, or a damaged one";
+		else if (code != SQLITE_OK && code != SQLITE_ROW && code != SQLITE_DONE)
+			t->failure = arena_strdup(&t->arena, catalog_sql_error(db));
+		if (!t->failure)
+			t->failure = "its packed form is missing, damaged, not zstd, or unpacks to more than its stored"
+				     " size allows";
 		return -1;
 	}
-	return unpack_table(t, &t->failure);
+	if (!unpack_table(t, &t->failure))
+		return 0;
+	/* refused: nothing of it is used again */
+	drop_blob(db, &t->blob, t->size);
+	return -1;
 }
 
 int catalog_load_table(struct pmudb *db, const struct pmu *p, struct pmudb_error *err)
@@ -302,6 +332,7 @@ static int read_aliases(struct pmudb *db, void *arg)
 					 : "its packed aliases are missing, damaged or not zstd";
 	if (!t->alias_blob || unpack_aliases(t, t->alias_blob, size, &why)) {
 		t->failure = why;
+		drop_blob(db, &t->alias_blob, size);
 		return -1;
 	}
 	return 0;
@@ -445,28 +476,68 @@ static int open_builtin_sql(struct pmudb *db)
 				   (sqlite3_int64)size, SQLITE_DESERIALIZE_READONLY) == SQLITE_OK ? 0 : -1;
 }
 
-/* Pages read in place (the file mapped, or the built-in bytes), not copied
- * into SQLite's cache: fewer pages touched by a short process. */
+/* The built-in catalog's pages read in place, not copied into SQLite's
+ * cache: fewer pages touched by a short process.  Never a file's: a file
+ * cut short while mapped would kill the process (SIGBUS) where a read
+ * gives SQLite an error to return. */
 static void map_pages(struct pmudb *db)
 {
 	sqlite3_exec(db->db, "PRAGMA mmap_size = 1073741824", NULL, NULL, NULL);
+}
+
+/* SQLite's progress callback: a statement past the budget is interrupted
+ * (catalog.h, sql_ticks). */
+static int over_budget(void *arg)
+{
+	struct pmudb *db = arg;
+	return ++db->sql_ticks > db->sql_budget;
+}
+
+/*
+ * A catalog's SQL is input too: nothing in it may run code of its own or
+ * run for ever.  Views and triggers are off (the runtime queries tables
+ * only), the schema must be the one this pmudb writes (no view where a
+ * table belongs), and every statement is bounded by the catalog's size.
+ */
+static int guard_sql(struct pmudb *db, struct pmudb_error *err)
+{
+	int off = 0;
+	sqlite3_db_config(db->db, SQLITE_DBCONFIG_DEFENSIVE, 1, NULL);
+	sqlite3_db_config(db->db, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, &off);
+	sqlite3_db_config(db->db, SQLITE_DBCONFIG_ENABLE_TRIGGER, 0, &off);
+	sqlite3_db_config(db->db, SQLITE_DBCONFIG_ENABLE_VIEW, 0, &off);
+	sqlite3_stmt *st = NULL;
+	int64_t pages = 0;
+	if (sqlite3_prepare_v2(db->db, "PRAGMA page_count", -1, &st, NULL) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
+		pages = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	db->sql_budget = SQL_TICKS_FLOOR + (pages > 0 ? pages : 0) * SQL_TICKS_PER_PAGE;
+	sqlite3_progress_handler(db->db, SQL_TICK, over_budget, db);
+	char why[256];
+	if (catalog_schema_check(db->db, why, sizeof(why)))
+		return set_error(err, PMUDB_ERR_CATALOG, "%s: not a catalog this pmudb wrote: %s", db->what, why);
+	return 0;
 }
 
 sqlite3 *catalog_sql(struct pmudb *db)
 {
 	if (!db->db && db->image.data && !db->sql_failed) {
 		struct pmudb_error ignored;
-		if (open_builtin_sql(db) || (map_pages(db), check_version(db, &ignored))) {
+		if (open_builtin_sql(db) || (map_pages(db), check_version(db, &ignored)) || guard_sql(db, &ignored)) {
 			sqlite3_close(db->db);
 			db->db = NULL;
 			db->sql_failed = true;
 		}
 	}
+	/* each query the callers make starts with this call */
+	db->sql_ticks = 0;
 	return db->db;
 }
 
 const char *catalog_sql_error(struct pmudb *db)
 {
+	if (db->db && db->sql_ticks > db->sql_budget)
+		return "a query ran past the bound the catalog's size sets (its SQL is damaged or hostile)";
 	return db->db ? sqlite3_errmsg(db->db) : "the built-in catalog's SQL tables cannot be opened";
 }
 
@@ -525,8 +596,7 @@ int catalog_open(struct pmudb *db, const char *path, struct pmudb_error *err)
 	/* NOMUTEX: the handle's own lock serialises every use of SQLite */
 	if (sqlite3_open_v2(path, &db->db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK)
 		return set_error(err, PMUDB_ERR_CATALOG, "%s: cannot open: %s", path, sqlite3_errmsg(db->db));
-	map_pages(db);
-	return check_version(db, err) || read_directory(db, err) ? PMUDB_ERR_CATALOG : 0;
+	return check_version(db, err) || guard_sql(db, err) || read_directory(db, err) ? PMUDB_ERR_CATALOG : 0;
 }
 
 void catalog_close(struct pmudb *db)

@@ -38,6 +38,17 @@ struct event_cache_set {
 	_Atomic(const struct bare_encoding *) bare[EVENT_CACHE_WAYS];
 };
 
+/* A catalog's SQL bound (catalog_sql): SQLite calls back every SQL_TICK
+ * steps of its machine, and a query may take SQL_TICKS_FLOOR callbacks
+ * and SQL_TICKS_PER_PAGE more per page of the file; the runtime's own
+ * queries on a good catalog take under a hundredth of that (docs/schema.md). */
+#define SQL_TICK 1000
+#define SQL_TICKS_FLOOR 10000
+#define SQL_TICKS_PER_PAGE 20
+
+/* What a handle's blobs may unpack to, all together (packed.h bounds each). */
+#define UNPACKED_TOTAL_MAX ((size_t)256 << 20)
+
 /* The statements a handle runs once per table read, kept prepared:
  * preparing one cost as much as decompressing the table it reads. */
 enum statement { STMT_TABLE, STMT_ALIASES, STMT_COUNT };
@@ -58,6 +69,11 @@ struct pmudb {
 	/* the built-in catalog's blobs (image.h), or none: data NULL */
 	struct image image;
 	bool sql_failed;	/* SQLite on the built-in catalog would not open */
+	/* SQLite's progress callbacks (one per SQL_TICK steps of its machine)
+	 * since the last catalog_sql(), and how many a query may take: a
+	 * bound set by the catalog's size, past which it is interrupted */
+	int64_t sql_ticks, sql_budget;
+	size_t unpacked_bytes;	/* of the blobs it holds, up to UNPACKED_TOTAL_MAX */
 	bool express_off;	/* the express lane declines all (express.h) */
 	/* the meta table, read whole on the first pmudb_meta (api.c): a call
 	 * then allocates nothing */

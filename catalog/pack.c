@@ -502,6 +502,10 @@ static int store(struct packer *pk, const struct packed_writer *w, const char *s
 {
 	size_t size = 0;
 	unsigned char *frame = packed_close(w, &size);
+	if (frame && !packed_size_ok(w->len, size)) {
+		free(frame);
+		return fail(pk, "a blob of %zu bytes packs to %zu: more than the runtime unpacks (packed.h)", w->len, size);
+	}
 	sqlite3_stmt *st = frame ? query(pk, sql, id) : NULL;
 	int r = -1;
 	if (st) {

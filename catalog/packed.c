@@ -16,11 +16,16 @@ uint32_t read_u32_le(const unsigned char *p)
 	return le32toh(v);
 }
 
+bool packed_size_ok(uint64_t content, size_t n)
+{
+	return content <= PACKED_MAX_SIZE && (content <= PACKED_RATIO_FLOOR || content / PACKED_MAX_RATIO <= n);
+}
+
 unsigned char *packed_open(ZSTD_DCtx *dctx, const void *frame, size_t n, const char *magic, size_t *size)
 {
 	unsigned long long content = frame ? ZSTD_getFrameContentSize(frame, n) : ZSTD_CONTENTSIZE_ERROR;
 	if (content == ZSTD_CONTENTSIZE_ERROR || content == ZSTD_CONTENTSIZE_UNKNOWN || content < PACKED_HEADER
-	    || content > PACKED_MAX_SIZE)
+	    || !packed_size_ok(content, n))
 		return NULL;
 	unsigned char *data = malloc((size_t)content + PACKED_READ_PAD);
 	if (!data)

@@ -49,6 +49,11 @@
 #define PACKED_TABLE_MAGIC "pmudbT6"
 #define PACKED_ALIASES_MAGIC "pmudbA3"
 #define PACKED_MAX_SIZE (64u << 20)	/* of a blob, unpacked */
+/* A blob unpacks to at most PACKED_MAX_RATIO times its stored size, or
+ * PACKED_RATIO_FLOOR bytes: what a catalog makes its reader hold grows
+ * with the catalog (good blobs unpack to under 20 times their size). */
+#define PACKED_MAX_RATIO 64
+#define PACKED_RATIO_FLOOR (64u << 10)
 /* The bytes past its end an unpacked blob can be read, zeros: a name in
  * it, shorter than that, is copied whole in fixed-size chunks (chunks.h).
  * The built-in image (builtin.S) ends with as many. */
@@ -58,10 +63,14 @@
 #define PACKED_MAX_EVENTS 65535
 #define PACKED_MAX_PMUS 65535
 
+/* Whether N stored bytes may unpack to CONTENT (PACKED_MAX_SIZE and
+ * PACKED_MAX_RATIO): the reader's test, and the writer's before it stores. */
+bool packed_size_ok(uint64_t content, size_t n);
+
 /* The unpacked bytes of FRAME (N bytes), malloc'd with PACKED_READ_PAD
  * zeros after them, with *SIZE set; NULL when it is not a zstd frame of
- * known size up to PACKED_MAX_SIZE, fails its checksum or does not start
- * with MAGIC.  DCTX: zstd's state, kept by
+ * known size that packed_size_ok allows, fails its checksum or does not
+ * start with MAGIC.  DCTX: zstd's state, kept by
  * the caller across calls (a short process then sets it up once), or NULL. */
 struct ZSTD_DCtx_s;
 unsigned char *packed_open(struct ZSTD_DCtx_s *dctx, const void *frame, size_t n, const char *magic, size_t *size);

@@ -6,8 +6,17 @@
 #ifndef PMUDB_CATALOG_SCHEMA_H
 #define PMUDB_CATALOG_SCHEMA_H
 
+#include <sqlite3.h>
+#include <stddef.h>
+
 /* The whole schema as SQL, to be freed with sqlite3_free(); NULL when
  * out of memory. */
 char *catalog_schema(void);
+
+/* Whether DB's schema is exactly the one catalog_schema() writes: the same
+ * tables, indexes and views with the same SQL, and nothing else (no view
+ * where a table belongs, no trigger, no virtual table).  0, or -1 with
+ * the first difference written to WHY (SIZE bytes). */
+int catalog_schema_check(sqlite3 *db, char *why, size_t size);
 
 #endif

@@ -61,15 +61,28 @@ static int refuse(struct unpacker *u, const char *what)
 	return -1;
 }
 
-/* Starts reading T's records at OFFSET (below the pool, read_index
- * checked); strings come from the pool. */
-static void seek(struct unpacker *u, uint32_t offset)
+/* Starts reading T's record at OFFSET, which ends at END, where the next
+ * record starts (read_index checked both lie below the pool, in order): a
+ * record cannot be read twice as parts of others.  Strings come from the
+ * pool. */
+static void seek(struct unpacker *u, uint32_t offset, uint32_t end)
 {
 	const struct event_table *t = u->t;
-	reader_init(&u->r, t->blob + offset, offset < t->pool_offset ? t->pool_offset - offset : 0);
-	u->r.ok = offset < t->pool_offset;
+	reader_init(&u->r, t->blob + offset, offset < end ? end - offset : 0);
+	u->r.ok = offset < end && end <= t->pool_offset;
 	u->r.pool = (const char *)t->blob + t->pool_offset;
 	u->r.pool_size = t->size - t->pool_offset;
+}
+
+/* Where modifier set S's record and event E's end (read_index). */
+static uint32_t set_end(const struct event_table *t, int s)
+{
+	return s + 1 < t->nsets ? t->set_offsets[s + 1] : t->nevents ? t->events[0].offset : t->pool_offset;
+}
+
+static uint32_t event_end(const struct event_table *t, int e)
+{
+	return e + 1 < t->nevents ? t->events[e + 1].offset : t->pool_offset;
 }
 
 static bool is_error_code(int64_t v)
@@ -149,7 +162,7 @@ static const struct modifier_set *modifier_set(struct unpacker *u, int s)
 		refuse(u, "out of memory");
 		return NULL;
 	}
-	seek(u, t->set_offsets[s]);
+	seek(u, t->set_offsets[s], set_end(t, s));
 	set->count = (int)read_length(&u->r, MAX_MODIFIERS);
 	set->items = arena_calloc(&t->arena, (size_t)set->count + 1, sizeof(*set->items));
 	set->ldlat = -1;
@@ -424,9 +437,13 @@ static int read_event(struct unpacker *u, struct event *ev)
 	return read_rules(u, ev);
 }
 
-/* ---- unit-mask equivalences: no cycles, and a bounded depth --------------- */
+/* ---- unit-mask equivalences: no cycles, a bounded depth and width -------- */
 
 #define MAX_EQUIV_DEPTH 8
+/* The unit masks one equivalence may stand for, counted through every
+ * level (a mask named twice counted twice): the encoder and the decoder
+ * walk that many.  libpfm's widest stands for a few dozen. */
+#define MAX_EQUIV_WIDTH 1024
 
 /* The live unit mask the LEN bytes at NAME name, as the encoder finds it
  * (by the event's index), or -1. */
@@ -435,31 +452,43 @@ static int umask_named(const struct event *ev, const char *name, size_t len)
 	return name_index_find_hashed(&ev->umask_by_name, name, len, name_index_hash(name, len));
 }
 
-/* Depth of unit mask I's expansion (1 without an equiv), or -1 on a
- * cycle; DEPTH holds 0 for not yet seen and -2 while being expanded. */
-static int equiv_depth(const struct event *ev, int i, int *depth)
+/* What expanding a unit mask takes: its depth (1 without an equiv; 0 not
+ * yet known, -1 while being expanded) and the unit masks it ends in. */
+struct expansion {
+	int depth;
+	uint32_t width;
+};
+
+/* Unit mask I's expansion into X[I]; -1 on a cycle.  A width past
+ * MAX_EQUIV_WIDTH stops counting there. */
+static int expand(const struct event *ev, int i, struct expansion *x)
 {
-	if (depth[i] == -2)
+	if (x[i].depth < 0)
 		return -1;
-	if (depth[i])
-		return depth[i];
+	if (x[i].depth)
+		return 0;
 	const char *s = ev->umasks[i].equiv;
-	if (!s)
-		return depth[i] = 1;
-	depth[i] = -2;
+	if (!s) {
+		x[i] = (struct expansion){ 1, 1 };
+		return 0;
+	}
+	x[i].depth = -1;
 	int deepest = 0;
+	uint32_t width = 0;
 	while (*s) {
 		size_t len = strcspn(s, ":.");
 		if (len && !memchr(s, '=', len)) {
 			int j = umask_named(ev, s, len);
-			int d = j < 0 ? 0 : equiv_depth(ev, j, depth);
-			if (d < 0)
+			if (j >= 0 && expand(ev, j, x))
 				return -1;
-			deepest = d > deepest ? d : deepest;
+			deepest = j >= 0 && x[j].depth > deepest ? x[j].depth : deepest;
+			width += j >= 0 ? x[j].width : 1;
+			width = width > MAX_EQUIV_WIDTH ? MAX_EQUIV_WIDTH + 1 : width;
 		}
 		s += len + (s[len] != '\0');
 	}
-	return depth[i] = deepest + 1;
+	x[i] = (struct expansion){ deepest + 1, width };
+	return 0;
 }
 
 static int check_equivs(struct unpacker *u, const struct event *ev)
@@ -468,14 +497,15 @@ static int check_equivs(struct unpacker *u, const struct event *ev)
 	for (int i = 0; i < ev->numasks && !any; i++)
 		any = ev->umasks[i].equiv != NULL;
 	if (!any)
-		return 0;	/* nothing to expand, nor to clear DEPTH for */
-	int depth[MAX_UMASKS] = { 0 };
+		return 0;	/* nothing to expand, nor to clear X for */
+	struct expansion x[MAX_UMASKS] = { { 0, 0 } };
 	for (int i = 0; i < ev->numasks; i++) {
-		int d = equiv_depth(ev, i, depth);
-		if (d < 0)
+		if (expand(ev, i, x))
 			return refuse(u, "unit-mask equivalences that form a cycle");
-		if (d > MAX_EQUIV_DEPTH)
+		if (x[i].depth > MAX_EQUIV_DEPTH)
 			return refuse(u, "unit-mask equivalences nested too deep");
+		if (x[i].width > MAX_EQUIV_WIDTH)
+			return refuse(u, "a unit-mask equivalence that stands for too many unit masks");
 	}
 	return 0;
 }
@@ -535,7 +565,7 @@ int unpack_event(struct event_table *t, int e, struct event **out, const char **
 		*why = "out of memory";
 		return -1;
 	}
-	seek(&u, t->events[e].offset);
+	seek(&u, t->events[e].offset, event_end(t, e));
 	/* a field refused along the way, or a read past the end, is enough */
 	if (read_event(&u, ev) || u.fault || (!u.r.ok && refuse(&u, ""))
 	    || name_index_build(&ev->umask_by_name, ev->umasks, ev->numasks, live_umask_name, &t->arena)
@@ -556,7 +586,8 @@ static const char *live_event_name(const void *list, int i)
 }
 
 /* The u32 array of N entries at *AT, each an offset inside the blob past
- * the arrays; *AT moves past it. */
+ * the arrays and past the one before (the records follow one another, as
+ * the packer writes them); *AT moves past it. */
 static uint32_t *read_offsets(struct unpacker *u, size_t *at, uint32_t n, size_t end_of_arrays)
 {
 	struct event_table *t = u->t;
@@ -569,6 +600,10 @@ static uint32_t *read_offsets(struct unpacker *u, size_t *at, uint32_t n, size_t
 		list[i] = read_u32_le(t->blob + *at);
 		if (list[i] < end_of_arrays || list[i] >= t->pool_offset) {
 			refuse(u, "a record offset outside the blob");
+			return NULL;
+		}
+		if (i && list[i] <= list[i - 1]) {
+			refuse(u, "records out of order, or one inside another");
 			return NULL;
 		}
 	}
@@ -598,12 +633,15 @@ static int read_index(struct unpacker *u)
 		return -1;
 	if (!t->events || !t->sets || !t->decoded)
 		return refuse(u, "out of memory");
+	if (nsets && nevents && events[0] <= t->set_offsets[nsets - 1])
+		return refuse(u, "records out of order, or one inside another");
+	for (int e = 0; e < t->nevents; e++)
+		t->events[e].offset = events[e];
 	for (int e = 0; e < t->nevents; e++) {
-		seek(u, events[e]);
+		seek(u, events[e], event_end(t, e));
 		const char *fault = fields_read_event_head(&u->r, &t->events[e].name, &t->events[e].retired);
 		if (fault)
 			return refuse(u, fault);
-		t->events[e].offset = events[e];
 	}
 	if (name_index_build(&t->by_name, t->events, t->nevents, live_event_name, &t->arena))
 		return refuse(u, "out of memory");

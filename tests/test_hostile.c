@@ -6,9 +6,12 @@
  * Each case edits the rows, then packs them twice: as the compiler does
  * (checking: it must refuse, naming the fault) and as a careless or
  * hostile writer would (not checking), which the runtime must then refuse
- * when it reads the damaged part.  The cases are those issue 9 found.
+ * when it reads the damaged part.  The cases are those issues 9 and 44
+ * found.
  */
 #include <limits.h>
+#include <endian.h>
+#include <unistd.h>
 #include <malloc.h>
 #include <setjmp.h>
 #include <sqlite3.h>
@@ -19,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
+#include <zstd.h>
 
 #include "catalog/pack.h"
 #include "pmudb.h"
@@ -70,14 +74,22 @@ static char *edited(const char *name, const char *sql)
 	return path;
 }
 
-/* Lets column COLUMN (declared "COLUMN TYPE NOT NULL") of TABLE hold NULL,
- * as a file not written by us may. */
-static void allow_null(const char *path, const char *table, const char *decl)
+/* Runs UPDATE on PATH with column DECL ("COLUMN TYPE", declared with NOT
+ * NULL) of TABLE let to hold NULL, then declares it NOT NULL again: the
+ * NULLs stay, as in a file not written by SQLite's rules, under the
+ * schema a build writes. */
+static void put_nulls(const char *path, const char *table, const char *decl, const char *update)
 {
-	char sql[512];
+	char sql[1024];
 	snprintf(sql, sizeof(sql),
 		 "PRAGMA writable_schema = ON;"
 		 "UPDATE sqlite_schema SET sql = replace(sql, '%s NOT NULL', '%s') WHERE name = '%s';",
+		 decl, decl, table);
+	exec_sql(path, sql);
+	exec_sql(path, update);
+	snprintf(sql, sizeof(sql),
+		 "PRAGMA writable_schema = ON;"
+		 "UPDATE sqlite_schema SET sql = replace(sql, '%s', '%s NOT NULL') WHERE name = '%s';",
 		 decl, decl, table);
 	exec_sql(path, sql);
 }
@@ -268,23 +280,22 @@ static void test_nulls_in_not_null_columns(void **state)
 {
 	(void)state;
 	char *path = edited("null_is_integer", "SELECT 1");
-	allow_null(path, "modifier", "is_integer INTEGER");
-	exec_sql(path, "UPDATE modifier SET is_integer = NULL WHERE set_id = (SELECT modifier_set_id FROM event WHERE id = "
-		 SKL_INST_RETIRED ")");
+	put_nulls(path, "modifier", "is_integer INTEGER",
+		  "UPDATE modifier SET is_integer = NULL WHERE set_id = (SELECT modifier_set_id FROM event WHERE id = "
+		  SKL_INST_RETIRED ")");
 	packer_refuses(path, "NULL");
 	free(path);
 
 	path = edited("null_description", "SELECT 1");
-	allow_null(path, "pmu", "description TEXT");
-	exec_sql(path, "UPDATE pmu SET description = NULL WHERE name = 'skl'");
+	put_nulls(path, "pmu", "description TEXT", "UPDATE pmu SET description = NULL WHERE name = 'skl'");
 	packer_refuses(path, "description, kind, family or family group is NULL");
 	runtime_refuses(path, "skl::INST_RETIRED:ANY_P");
 	free(path);
 
 	path = edited("null_text", "SELECT 1");
-	allow_null(path, "text", "value TEXT");
-	exec_sql(path, "UPDATE text SET value = NULL WHERE id = (SELECT description_id FROM event WHERE id = "
-		 SKL_INST_RETIRED ")");
+	put_nulls(path, "text", "value TEXT",
+		  "UPDATE text SET value = NULL WHERE id = (SELECT description_id FROM event WHERE id = "
+		  SKL_INST_RETIRED ")");
 	struct pmudb_error err;
 	pmudb_t *db = pmudb_open(path, &err);
 	assert_non_null(db);
@@ -297,8 +308,7 @@ static void test_nulls_in_not_null_columns(void **state)
 	free(path);
 
 	path = edited("null_cpuid_pmu", "SELECT 1");
-	allow_null(path, "cpuid_map_pmu", "pmu_name TEXT");
-	exec_sql(path, "UPDATE cpuid_map_pmu SET pmu_name = NULL");
+	put_nulls(path, "cpuid_map_pmu", "pmu_name TEXT", "UPDATE cpuid_map_pmu SET pmu_name = NULL");
 	db = pmudb_open(path, &err);
 	assert_non_null(db);
 	struct pmudb_cpu cpu;
@@ -483,6 +493,201 @@ static void test_damaged_blobs(void **state)
 	}
 }
 
+/* ---- the cases of issue 44: valid-looking, and built to hurt ---------------- */
+
+/* A file cut short while a handle reads it: the tables read before stay,
+ * the rest are refused with one line each, and the process lives (with
+ * the file mapped it died of SIGBUS). */
+static void test_truncated_while_in_use(void **state)
+{
+	(void)state;
+	char *path = edited("live", "SELECT 1");
+	struct pmudb_error err;
+	pmudb_t *db = pmudb_open(path, &err);
+	assert_non_null(db);
+	struct pmudb_encoding e;
+	assert_int_equal(pmudb_encode(db, "skl::INST_RETIRED:ANY_P", NULL, &e, &err), 0);
+	assert_int_equal(truncate(path, 0), 0);
+	for (int i = 0; i < 2; i++) {
+		assert_int_equal(pmudb_encode(db, "amd64_fam19h_zen4::RETIRED_INSTRUCTIONS", NULL, &e, &err),
+				 PMUDB_ERR_CATALOG);
+		assert_one_line(&err, path);
+	}
+	print_message("  runtime:  %s\n", err.message);
+	assert_int_equal(pmudb_encode(db, "skl::INST_RETIRED:ANY_P", NULL, &e, &err), 0);
+	pmudb_close(db);
+	free(path);
+	cases++;
+}
+
+/* The catalog at PATH is refused when opened, with one line naming it and
+ * holding WHAT. */
+static void open_refuses(const char *path, const char *what)
+{
+	struct pmudb_error err;
+	pmudb_t *db = pmudb_open(path, &err);
+	if (db)
+		fail_msg("%s opened", path);
+	assert_int_equal(err.code, PMUDB_ERR_CATALOG);
+	assert_one_line(&err, path);
+	if (!strstr(err.message, what))
+		fail_msg("'%s' does not say '%s'", err.message, what);
+	print_message("  runtime:  %s\n", err.message);
+	cases++;
+}
+
+/* SQL a catalog carries runs no code of its own: a view where a table
+ * belongs (an endless one hung pmudb_open, a cross join hung info), a
+ * trigger, an index or a table no build writes, a changed table. */
+static void test_sql_in_the_catalog(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *name, *sql, *refusal;
+	} cases44[] = {
+		{ "endless_view", "DROP TABLE pmu_directory; CREATE VIEW pmu_directory AS WITH RECURSIVE c(x) AS"
+		  " (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT x AS packed FROM c", "pmu_directory" },
+		{ "cross_join", "ALTER TABLE finding RENAME TO f; CREATE VIEW finding AS SELECT a.* FROM f a, f b, f c",
+		  "table f" },
+		{ "trigger", "CREATE TRIGGER t AFTER INSERT ON meta BEGIN SELECT 1; END", "trigger t" },
+		{ "index", "CREATE INDEX i ON finding(pmu)", "index i" },
+		{ "table", "CREATE TABLE extra (x)", "table extra" },
+		{ "changed", "ALTER TABLE meta ADD COLUMN x", "table meta" },
+	};
+	for (size_t i = 0; i < sizeof(cases44) / sizeof(cases44[0]); i++) {
+		char *path = edited(cases44[i].name, cases44[i].sql);
+		open_refuses(path, cases44[i].refusal);
+		free(path);
+	}
+}
+
+/* Unit-mask equivalences 3 deep with a fan-out of 20 stand for 8,000
+ * unit masks (7 deep made decode exponential): refused, by the compiler
+ * and the runtime. */
+static void test_wide_equivalences(void **state)
+{
+	(void)state;
+	char sql[4096], *at = sql;
+	at += sprintf(at, "CREATE TEMP TABLE u AS SELECT * FROM umask WHERE name = 'ANY_P' AND event_id = %s;",
+		      SKL_INST_RETIRED);
+	const char *prev = "ANY_P";
+	char names[3][8];
+	for (int k = 0; k < 3; k++) {
+		sprintf(names[k], "W%d", k);
+		at += sprintf(at, "UPDATE u SET position = (SELECT max(position) + 1 FROM umask WHERE event_id = %s),"
+			      " name = '%s', grp = NULL, equiv = '%s", SKL_INST_RETIRED, names[k], prev);
+		for (int f = 1; f < 20; f++)
+			at += sprintf(at, ":%s", prev);
+		at += sprintf(at, "'; INSERT INTO umask SELECT * FROM u;");
+		prev = names[k];
+	}
+	char *path = edited("wide_equivs", sql);
+	packer_refuses(path, "stands for too many unit masks");
+	runtime_refuses(path, "skl::INST_RETIRED:ANY_P");
+	/* and decoding the PMU, which meets the event, ends */
+	struct pmudb_error err;
+	pmudb_t *db = pmudb_open(path, &err);
+	pmudb_decoder_t *dec = pmudb_decoder_open(db, pmudb_find_pmu(db, "skl"), &err);
+	if (dec) {
+		pmudb_decode(dec, 0x1c0, 0, 0, 8, NULL, NULL, &err);
+		pmudb_decoder_close(dec);
+	}
+	pmudb_close(db);
+	free(path);
+}
+
+/* PMU's packed event table, unpacked, handed to CHANGE (which may write
+ * up to CAP bytes and returns the new size), packed again and stored. */
+static void rewrite_table(const char *path, const char *pmu, size_t cap, size_t (*change)(unsigned char *, size_t))
+{
+	sqlite3 *db;
+	sqlite3_stmt *st;
+	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+	char sql[256];
+	snprintf(sql, sizeof(sql), "SELECT packed FROM event_table WHERE id = (SELECT event_table_id FROM pmu WHERE name = '%s')",
+		 pmu);
+	assert_int_equal(sqlite3_prepare_v2(db, sql, -1, &st, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+	const void *frame = sqlite3_column_blob(st, 0);
+	size_t n = (size_t)sqlite3_column_bytes(st, 0);
+	unsigned long long size = ZSTD_getFrameContentSize(frame, n);
+	assert_true(size < cap);
+	unsigned char *blob = calloc(1, cap);
+	assert_int_equal(ZSTD_decompress(blob, size, frame, n), size);
+	sqlite3_finalize(st);
+	size = change(blob, size);
+	size_t bound = ZSTD_compressBound(size);
+	unsigned char *packed = malloc(bound);
+	size_t m = ZSTD_compress(packed, bound, blob, size, 3);
+	assert_false(ZSTD_isError(m));
+	snprintf(sql, sizeof(sql), "UPDATE event_table SET packed = ?1 WHERE id = (SELECT event_table_id FROM pmu WHERE name = '%s')",
+		 pmu);
+	assert_int_equal(sqlite3_prepare_v2(db, sql, -1, &st, NULL), SQLITE_OK);
+	sqlite3_bind_blob(st, 1, packed, (int)m, SQLITE_STATIC);
+	assert_int_equal(sqlite3_step(st), SQLITE_DONE);
+	sqlite3_finalize(st);
+	sqlite3_close(db);
+	free(blob);
+	free(packed);
+}
+
+#define PADDED (48u << 20)
+
+/* Zeros after the string pool: still a valid table, 48 MB unpacked from
+ * a few kilobytes stored. */
+static size_t pad(unsigned char *blob, size_t size)
+{
+	(void)blob;
+	return size + PADDED;
+}
+
+/* Every event's record offset set to the first's: 6 KB became 838 MB. */
+static size_t overlap(unsigned char *blob, size_t size)
+{
+	uint32_t nevents, first;
+	memcpy(&nevents, blob + 8, 4);
+	memcpy(&first, blob + 8 + 12, 4);
+	nevents = le32toh(nevents);
+	for (uint32_t e = 1; e < nevents; e++)
+		memcpy(blob + 8 + 12 + 4 * (size_t)e, &first, 4);
+	return size;
+}
+
+/* Heap in use after loading (and failing to load) PMU's table. */
+static size_t heap_after_loading(const char *path, const char *event)
+{
+	struct pmudb_error err;
+	pmudb_t *db = pmudb_open(path, &err);
+	assert_non_null(db);
+	size_t before = mallinfo2().uordblks;
+	struct pmudb_encoding e;
+	assert_int_equal(pmudb_encode(db, event, NULL, &e, &err), PMUDB_ERR_CATALOG);
+	size_t after = mallinfo2().uordblks;
+	pmudb_close(db);
+	return after > before ? after - before : 0;
+}
+
+/* What a blob unpacks to is bounded by what it stores, and a record is
+ * read once: a refused table leaves nothing large behind. */
+static void test_blobs_that_unpack_to_too_much(void **state)
+{
+	(void)state;
+	char *path = edited("padded", "SELECT 1");
+	rewrite_table(path, "skl", PADDED + (4u << 20), pad);
+	runtime_refuses(path, "skl::INST_RETIRED:ANY_P");
+	size_t held = heap_after_loading(path, "skl::INST_RETIRED:ANY_P");
+	print_message("  padded table refused: %zu bytes held\n", held);
+	assert_true(held < (1u << 20));
+	free(path);
+	path = edited("overlap", "SELECT 1");
+	rewrite_table(path, "skl", 4u << 20, overlap);
+	runtime_refuses(path, "skl::INST_RETIRED:ANY_P");
+	held = heap_after_loading(path, "skl::INST_RETIRED:ANY_P");
+	print_message("  overlapping records refused: %zu bytes held\n", held);
+	assert_true(held < (1u << 20));
+	free(path);
+}
+
 /* ---- what callers hand the API -------------------------------------------- */
 
 static void test_api_checks_its_arguments(void **state)
@@ -545,6 +750,10 @@ int main(void)
 		cmocka_unit_test(test_damaged_findings),
 		cmocka_unit_test(test_failed_load_is_remembered),
 		cmocka_unit_test(test_damaged_blobs),
+		cmocka_unit_test(test_truncated_while_in_use),
+		cmocka_unit_test(test_sql_in_the_catalog),
+		cmocka_unit_test(test_wide_equivalences),
+		cmocka_unit_test(test_blobs_that_unpack_to_too_much),
 		cmocka_unit_test(test_api_checks_its_arguments),
 		cmocka_unit_test(test_summary),
 	};

@@ -3,7 +3,9 @@
  * careless or hostile writer would: the bytes are a program of SQL edits
  * (update a cell, delete a row, copy a row with a cell changed) on the rows
  * of the seed catalog, whose NOT NULL and CHECK constraints are dropped
- * first, since a file not written by us keeps none.  Byte-level mutation
+ * first, since a file not written by us keeps none (and then declared
+ * again in the file pmudb opens, which refuses a schema not its own:
+ * the rows break them all the same).  Byte-level mutation
  * (fuzz_catalog_bytes) rarely gets a page past SQLite's and zstd's checks;
  * this reaches the readers of the rows and of their packed form.
  *
@@ -45,6 +47,7 @@ struct table {
 static struct table tables[32];
 static int ntables;
 static unsigned char *seed;	/* the seed catalog, constraints dropped */
+static char *declared;		/* SQL that puts the seed's schema back */
 static sqlite3_int64 seed_size;
 
 /* ---- the seed, loaded once --------------------------------------------- */
@@ -83,11 +86,15 @@ static char *unconstrained(const char *sql)
 static void relax_schema(sqlite3 *db)
 {
 	sqlite3_stmt *st, *up;
+	sqlite3_str *back = sqlite3_str_new(NULL);
+	sqlite3_str_appendall(back, "PRAGMA writable_schema = ON;");
 	exec(db, "PRAGMA writable_schema = ON");
 	if (sqlite3_prepare_v2(db, "SELECT name, sql FROM sqlite_schema WHERE type = 'table'", -1, &st, NULL)
 	    || sqlite3_prepare_v2(db, "UPDATE sqlite_schema SET sql = ?2 WHERE name = ?1", -1, &up, NULL))
 		fuzz_fail("seed catalog: %s", sqlite3_errmsg(db));
 	while (sqlite3_step(st) == SQLITE_ROW) {
+		sqlite3_str_appendf(back, "UPDATE sqlite_schema SET sql = %Q WHERE name = %Q;", sqlite3_column_text(st, 1),
+				    sqlite3_column_text(st, 0));
 		char *sql = unconstrained((const char *)sqlite3_column_text(st, 1));
 		sqlite3_bind_text(up, 1, (const char *)sqlite3_column_text(st, 0), -1, SQLITE_TRANSIENT);
 		sqlite3_bind_text(up, 2, sql, -1, SQLITE_TRANSIENT);
@@ -99,6 +106,10 @@ static void relax_schema(sqlite3 *db)
 	sqlite3_finalize(st);
 	sqlite3_finalize(up);
 	exec(db, "PRAGMA writable_schema = OFF");
+	sqlite3_str_appendall(back, "PRAGMA writable_schema = OFF;");
+	declared = sqlite3_str_finish(back);
+	if (!declared)
+		fuzz_fail("out of memory");
 }
 
 static void read_tables(sqlite3 *db)
@@ -323,9 +334,11 @@ static void edit(sqlite3 *db, struct program *pr)
 
 /* ---- the edited catalog, packed and used ------------------------------------ */
 
-/* The catalog in DB as a file pmudb_open reads. */
+/* The catalog in DB, its constraints declared again, as a file
+ * pmudb_open reads.  DB is not used after. */
 static pmudb_t *open_copy(sqlite3 *db, struct pmudb_error *err)
 {
+	exec(db, declared);
 	sqlite3_int64 size = 0;
 	unsigned char *bytes = sqlite3_serialize(db, "main", &size, 0);
 	if (!bytes)
