@@ -268,7 +268,9 @@ static int encode_stdin(struct cli *c)
 	setvbuf(stdout, stdout_buffer, _IOFBF, sizeof(stdout_buffer));
 	struct out o;
 	out_start(&o, stdout);
-	size_t cap = 1 << 16, have = 0;
+	/* HAVE bytes wait in BUF, the first SCANNED of them known to hold no
+	 * LF: each byte is searched once, however long its line */
+	size_t cap = 1 << 16, have = 0, scanned = 0;
 	char *buf = malloc(cap + 1);
 	int status = buf ? EXIT_GOOD : EXIT_USAGE;
 	bool eof = !buf;
@@ -296,20 +298,20 @@ static int encode_stdin(struct cli *c)
 		}
 		eof = got == 0;
 		have += (size_t)got;
-		char *start = buf, *end = buf + have, *nl;
-		while ((nl = memchr(start, '\n', (size_t)(end - start)))) {
+		char *start = buf, *end = buf + have, *from = buf + scanned, *nl;
+		while ((nl = memchr(from, '\n', (size_t)(end - from)))) {
 			*nl = '\0';
 			status = worse(status, encode_line(c, &o, start, (size_t)(nl - start)));
 			if (o.len > sizeof(o.buf) / 2)
 				out_flush(&o);
-			start = nl + 1;
+			start = from = nl + 1;
 		}
 		if (eof && start < end) {	/* a last line without its LF */
 			*end = '\0';
 			status = worse(status, encode_line(c, &o, start, (size_t)(end - start)));
 			start = end;
 		}
-		have = (size_t)(end - start);
+		have = scanned = (size_t)(end - start);
 		memmove(buf, start, have);
 	}
 	out_flush(&o);

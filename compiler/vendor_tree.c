@@ -20,6 +20,7 @@
 #include <errno.h>
 #include <jansson.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -103,24 +104,53 @@ static int fail_at(char **error, const struct source *s, const char *needle, con
 	return -1;
 }
 
+/* A vendor's file is at most this long (the largest of linux-source-6.12's
+ * tree is 0.8 MB): a longer one, or /dev/zero, is refused, not read until
+ * memory runs out. */
+#define VENDOR_FILE_MAX ((size_t)64 << 20)
+
+/* PATH opened for reading when it is a regular file of at most
+ * VENDOR_FILE_MAX bytes (its size in *SIZE); NULL with the build's error
+ * otherwise. */
+static FILE *open_vendor_file(const char *path, size_t *size, char **error)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f) {
+		fail(error, "%s:0:0: cannot open: %s", path, strerror(errno));
+		return NULL;
+	}
+	struct stat sb;
+	const char *why = fstat(fileno(f), &sb) || !S_ISREG(sb.st_mode) ? "not a regular file"
+			  : (uint64_t)sb.st_size > VENDOR_FILE_MAX ? "longer than 64 MB, which no vendor's list is" : NULL;
+	if (!why) {
+		if (size)
+			*size = (size_t)sb.st_size;
+		return f;
+	}
+	fclose(f);
+	fail(error, "%s:0:0: %s", path, why);
+	return NULL;
+}
+
 static int read_text(struct source *s, char **error)
 {
-	FILE *f = fopen(s->path, "rb");
+	size_t size = 0;
+	FILE *f = open_vendor_file(s->path, &size, error);
 	if (!f)
-		return fail(error, "%s:0:0: cannot open: %s", s->path, strerror(errno));
-	size_t cap = 1 << 16;
-	s->text = malloc(cap);
-	s->len = 0;
-	size_t n;
-	while (s->text && (n = fread(s->text + s->len, 1, cap - s->len - 1, f)) > 0) {
-		s->len += n;
-		if (s->len + 1 == cap)
-			s->text = realloc(s->text, cap *= 2);
+		return -1;
+	size_t cap = size + 2;	/* room to see it has grown */
+	if (!(s->text = malloc(cap))) {
+		fclose(f);
+		return fail(error, "%s:0:0: out of memory", s->path);
 	}
+	s->len = fread(s->text, 1, cap - 1, f);
 	int bad = ferror(f);
 	fclose(f);
-	if (!s->text || bad)
-		return fail(error, "%s:0:0: cannot read the file", s->path);
+	if (bad || s->len == cap - 1) {
+		free(s->text);
+		s->text = NULL;
+		return fail(error, "%s:0:0: %s", s->path, bad ? "cannot read the file" : "it grew while it was read");
+	}
 	s->text[s->len] = '\0';
 	return 0;
 }
@@ -551,9 +581,9 @@ static int read_kernel_arch(struct model *m, const char *root, const char *arch,
 {
 	char *archdir = xprintf("%s/%s", root, arch);
 	char *mapfile = xprintf("%s/mapfile.csv", archdir);
-	FILE *f = fopen(mapfile, "r");
+	FILE *f = open_vendor_file(mapfile, NULL, error);
 	json_t *std = json_object();
-	int r = f ? read_std_events(archdir, std, error) : fail(error, "%s:0:0: cannot open: %s", mapfile, strerror(errno));
+	int r = f ? read_std_events(archdir, std, error) : -1;
 	char *line = NULL;
 	size_t cap = 0;
 	int lineno = 0;
@@ -605,8 +635,8 @@ static int read_kernel_arch(struct model *m, const char *root, const char *arch,
 static int read_perfmon(struct model *m, const char *root, char **error)
 {
 	char *mapfile = xprintf("%s/mapfile.csv", root);
-	FILE *f = fopen(mapfile, "r");
-	int r = f ? 0 : fail(error, "%s:0:0: cannot open: %s", mapfile, strerror(errno));
+	FILE *f = open_vendor_file(mapfile, NULL, error);
+	int r = f ? 0 : -1;
 	VEC(char *) files = {0};
 	char line[1024];
 	int lineno = 0;

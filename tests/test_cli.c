@@ -445,6 +445,31 @@ static void test_failed_export_keeps_the_old_file(void **state)
 	test_run_free(&r);
 }
 
+/* A 128 MB line through a pipe that hands it over 4 KB at a time: each
+ * byte is searched for its LF once (searching the whole pending line at
+ * every read made a 200 MB line take 35 s through a 64 KB pipe, and
+ * takes this one minutes).  Under timeout, so that quadratic work fails
+ * the test instead of stalling it; the lines around it are answered. */
+static void test_stdin_long_line_in_linear_time(void **state)
+{
+	(void)state;
+	size_t n = 128u << 20;
+	const char *first = "skl::INST_RETIRED:ANY_P\n";
+	char *input = malloc(n + 64);
+	strcpy(input, first);
+	memset(input + strlen(first), 'A', n);
+	strcpy(input + strlen(first) + n, "\nskl::INST_RETIRED:ANY_P\n");
+	char *argv[] = { "/usr/bin/timeout", "20", pmudb, "encode", "--stdin", NULL };
+	struct run_result r;
+	test_run_small_pipe(argv, input, &r);
+	free(input);
+	assert_int_equal(r.status, 1);
+	assert_int_equal(test_line_count(r.out), 3);
+	char *last = strrchr(r.out, '{');
+	assert_non_null(strstr(last, "\"config\":\"0xc0\""));
+	test_run_free(&r);
+}
+
 /* encode --stdin answers each line before it waits for the next: a
  * program that writes a line and waits for its answer gets it. */
 static void test_stdin_batch_answers_before_waiting(void **state)
@@ -857,6 +882,7 @@ int main(void)
 		cmocka_unit_test(test_encode_explains_pseudo_encodings),
 		cmocka_unit_test(test_rejected_event_exits_1_with_one_line),
 		cmocka_unit_test(test_stdin_batch_survives_bad_lines),
+		cmocka_unit_test(test_stdin_long_line_in_linear_time),
 		cmocka_unit_test(test_bad_catalog_exits_2_with_one_line),
 		cmocka_unit_test(test_browsing_commands),
 		cmocka_unit_test(test_every_command_over_a_damaged_table),

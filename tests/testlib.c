@@ -69,11 +69,13 @@ static int wait_status(pid_t pid)
 	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 }
 
-void test_run(char *const argv[], const char *input, struct run_result *r)
+static void run(char *const argv[], const char *input, bool small_pipe, struct run_result *r)
 {
 	int out[2], err[2], in[2];
 	memset(r, 0, sizeof(*r));
 	if (pipe(out) || pipe(err) || pipe(in))
+		abort();
+	if (small_pipe && fcntl(in[1], F_SETPIPE_SZ, 4096) < 0)
 		abort();
 	pid_t pid = fork();
 	if (pid < 0)
@@ -128,6 +130,16 @@ void test_run(char *const argv[], const char *input, struct run_result *r)
 	if (fds[2].fd >= 0)
 		close(fds[2].fd);
 	r->status = wait_status(pid);
+}
+
+void test_run(char *const argv[], const char *input, struct run_result *r)
+{
+	run(argv, input, false, r);
+}
+
+void test_run_small_pipe(char *const argv[], const char *input, struct run_result *r)
+{
+	run(argv, input, true, r);
 }
 
 void test_run_free(struct run_result *r)

@@ -26,6 +26,9 @@ struct run_result {
 
 /* Runs ARGV[0] with ARGV (NULL-ended), stdin from /dev/null or INPUT. */
 void test_run(char *const argv[], const char *input, struct run_result *r);
+/* The same, INPUT fed through a pipe of one page: the child reads it 4 KB
+ * at a time. */
+void test_run_small_pipe(char *const argv[], const char *input, struct run_result *r);
 void test_run_free(struct run_result *r);
 
 /* Runs the built pmudb ($PMUDB_BUILD/pmudb) with the NULL-ended
