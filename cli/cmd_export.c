@@ -205,13 +205,15 @@ static int write_one(void *ctx, int pmu, const struct pmudb_pmu_info *p, const s
 }
 
 static const char help[] =
-	"usage: pmudb export --format json|csv|perf-json [--pmu P]... [--out FILE|DIR]\n"
+	"usage: pmudb export --format json|csv|perf-json [--pmu P]... [--out FILE|DIR [--replace]]\n"
 	"  json       pmudb's own: one JSON object a line, a PMU then its events and unit masks, each\n"
 	"             with its codes, the encoding of its bare string, defaults, modifiers, description\n"
 	"             and source (docs/export.md); to FILE or standard output\n"
 	"  csv        one row per event and unit mask (RFC 4180, a header row); to FILE or standard output\n"
 	"  perf-json  perf's tools/perf/pmu-events/arch layout into DIR (required): ARCH/mapfile.csv and\n"
-	"             ARCH/UARCH/*.json, which perf's jevents.py reads\n"
+	"             ARCH/UARCH/*.json, which perf's jevents.py reads; written beside DIR and moved into\n"
+	"             place whole (a failure leaves DIR as it was)\n"
+	"  --replace  perf-json: replace a DIR that holds files (refused otherwise)\n"
 	"  --pmu P    only PMU P (repeatable); default every PMU of the catalog\n"
 	"  exit status: 0 written, 2 usage, catalog or write error\n";
 
@@ -284,15 +286,18 @@ int cmd_export(struct cli *c, int argc, char **argv)
 	static const struct option options[] = {
 		{ "format", required_argument, NULL, 'f' },
 		{ "out", required_argument, NULL, 'o' },
+		{ "replace", no_argument, NULL, 'r' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *format = NULL, *out_path = NULL;
+	bool replace = false;
 	int opt;
 	while ((opt = getopt_long(argc, argv, "h", options, NULL)) != -1) {
 		switch (opt) {
 		case 'f': format = optarg; break;
 		case 'o': out_path = optarg; break;
+		case 'r': replace = true; break;
 		case 'h': fputs(help, stdout); return EXIT_GOOD;
 		default: return EXIT_USAGE;
 		}
@@ -310,6 +315,10 @@ int cmd_export(struct cli *c, int argc, char **argv)
 		fputs("pmudb export: --format perf-json writes a tree: give --out DIR\n", stderr);
 		return EXIT_USAGE;
 	}
+	if (replace && !tree) {
+		fputs("pmudb export: --replace is for --format perf-json (a file is always replaced whole)\n", stderr);
+		return EXIT_USAGE;
+	}
 	/* the PMUs are chosen here, not as a scope: --pmu may be repeated */
 	const char *last = c->pmu;
 	c->pmu = NULL;
@@ -319,7 +328,7 @@ int cmd_export(struct cli *c, int argc, char **argv)
 	if (status == EXIT_GOOD)
 		status = export_select(c, &pmus, &count);
 	if (status == EXIT_GOOD)
-		status = tree ? export_perf_json(c, pmus, count, out_path)
+		status = tree ? export_perf_json(c, pmus, count, out_path, replace)
 			      : write_stream(c, pmus, count, !strcmp(format, "csv"), out_path);
 	free(pmus);
 	cli_close(c);

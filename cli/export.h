@@ -30,6 +30,6 @@ int export_select(struct cli *c, int **pmus, int *count);
 int export_walk(struct cli *c, const int *pmus, int count, export_fn fn, void *ctx);
 
 /* perf's pmu-events tree under DIR (export_perf.c). */
-int export_perf_json(struct cli *c, const int *pmus, int count, const char *dir);
+int export_perf_json(struct cli *c, const int *pmus, int count, const char *dir, bool replace);
 
 #endif

@@ -20,20 +20,31 @@
  * Unit is its kernel name's (uncore_cha_0: CHA).  Strings that do not
  * encode (NetBurst's) and the generic PMUs (perf, perf_raw: perf has those
  * events built in) are left out.
+ *
+ * The tree is written into a new folder beside DIR and moved into place
+ * once whole: a failed export (a full disk) leaves DIR as it was, and no
+ * file of an earlier export survives into a new one.  A DIR that holds
+ * anything is replaced only when asked (--replace).
  */
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <fnmatch.h>
+#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli/export.h"
 
 struct tree {
 	struct cli *c;
-	const char *dir;
+	const char *dir;	/* where it is written: beside SHOWN */
+	const char *shown;	/* the folder asked for, for messages */
+	int write_errno;	/* a write into the file being written failed: errno then */
 	int npmus;
 	bool *selected;		/* by PMU index */
 	int *owner;		/* by PMU index: the core PMU whose folder holds it, -1 */
@@ -103,10 +114,21 @@ static const char *arch_of(const struct pmudb_pmu_info *p)
 	return p->family && !strcmp(p->family, "arm_pmuv3") ? "arm64" : "x86";
 }
 
-static int make_dir(const char *path)
+/* One line for a failure WHAT (with errno's words) at PATH inside the
+ * tree, named as it will be in the folder asked for. */
+static void say_failed(const struct tree *t, const char *what, const char *path)
 {
-	if (mkdir(path, 0755) && errno != EEXIST) {
-		fprintf(stderr, "pmudb: export: cannot create %s: %s\n", path, strerror(errno));
+	int saved = errno;
+	size_t n = strlen(t->dir);
+	const char *inside = !strncmp(path, t->dir, n) && path[n] == '/' ? path + n + 1 : path;
+	fprintf(stderr, "pmudb: export: --out %s: %s %s%s%s\n", t->shown, what, inside, saved ? ": " : "",
+		saved ? strerror(saved) : "");
+}
+
+static int make_dir(const struct tree *t, const char *path)
+{
+	if (mkdir(path, 0777) && errno != EEXIST) {
+		say_failed(t, "cannot create", path);
 		return -1;
 	}
 	return 0;
@@ -131,12 +153,12 @@ static FILE *open_mapfile(struct tree *t, const char *arch)
 		return t->mapfile[i];
 	char path[4096];
 	snprintf(path, sizeof(path), "%s/%s", t->dir, arch);
-	if (make_dir(path))
+	if (make_dir(t, path))
 		return NULL;
 	snprintf(path, sizeof(path), "%s/%s/mapfile.csv", t->dir, arch);
 	t->mapfile[i] = fopen(path, "w");
 	if (!t->mapfile[i])
-		fprintf(stderr, "pmudb: export: cannot write %s\n", path);
+		say_failed(t, "cannot write", path);
 	else
 		fputs("Family-model,Version,Filename,EventType\n", t->mapfile[i]);
 	return t->mapfile[i];
@@ -329,7 +351,10 @@ static int write_entry(void *ctx, int pmu, const struct pmudb_pmu_info *p, const
 	if (!it || it->status || (!it->um && it->ev->umask_count))
 		return 0;
 	entry(t, it);
-	return ferror(t->f) ? EXIT_USAGE : 0;
+	if (!ferror(t->f))
+		return 0;
+	t->write_errno = errno;
+	return EXIT_USAGE;
 }
 
 /* A name from the catalog made a file name: one path component of
@@ -361,10 +386,10 @@ static int write_pmu(struct tree *t, int p, const struct pmudb_pmu_info *info)
 		return EXIT_USAGE;
 	}
 	snprintf(path, sizeof(path), "%s/%s", t->dir, arch);
-	if (make_dir(path))
+	if (make_dir(t, path))
 		return EXIT_USAGE;
 	snprintf(path, sizeof(path), "%s/%s/%s", t->dir, arch, owner.name);
-	if (make_dir(path))
+	if (make_dir(t, path))
 		return EXIT_USAGE;
 	snprintf(path, sizeof(path), "%s/%s/%s/%s.json", t->dir, arch, owner.name, topic);
 	struct stat st;
@@ -375,29 +400,36 @@ static int write_pmu(struct tree *t, int p, const struct pmudb_pmu_info *info)
 	t->have_fmt = !pmudb_perf_format(kernel, info->family, &t->fmt, NULL);
 	t->f = fopen(path, "w");
 	t->entries = 0;
+	t->write_errno = 0;
 	if (!t->f) {
-		fprintf(stderr, "pmudb: export: cannot write %s\n", path);
+		say_failed(t, "cannot write", path);
 		return EXIT_USAGE;
 	}
 	int r = export_walk(t->c, &p, 1, write_entry, t);
 	forget_names(t);
 	fputs(t->entries ? "\n]\n" : "[]\n", t->f);
-	if (fclose(t->f) || r) {
-		fprintf(stderr, "pmudb: export: %s: write failed\n", path);
+	errno = 0;
+	bool failed = ferror(t->f) | fclose(t->f);
+	if (t->write_errno)
+		errno = t->write_errno;
+	/* a walk that failed for another reason said why */
+	if (failed || t->write_errno)
+		say_failed(t, "cannot write", path);
+	if (failed || r)
 		return EXIT_USAGE;
-	}
 	if (!t->entries)
 		remove(path);	/* nothing encodes (NetBurst): no file */
 	return EXIT_GOOD;
 }
 
-int export_perf_json(struct cli *c, const int *pmus, int count, const char *dir)
+static int write_tree(struct cli *c, const int *pmus, int count, const char *dir, const char *shown)
 {
-	struct tree t = { .c = c, .dir = dir, .npmus = pmudb_pmu_count(c->db) };
+	struct tree t = { .c = c, .dir = dir, .shown = shown, .npmus = pmudb_pmu_count(c->db) };
 	t.selected = calloc((size_t)t.npmus + 1, sizeof(*t.selected));
 	t.owner = malloc(((size_t)t.npmus + 1) * sizeof(*t.owner));
-	if (!t.selected || !t.owner || make_dir(dir)) {
+	if (!t.selected || !t.owner) {
 		free(t.selected), free(t.owner);
+		fputs("pmudb: export: out of memory\n", stderr);
 		return EXIT_USAGE;
 	}
 	for (int i = 0; i < t.npmus; i++)
@@ -417,12 +449,84 @@ int export_perf_json(struct cli *c, const int *pmus, int count, const char *dir)
 			t.owner[pmus[i]] = pmus[i];
 		t.status = write_pmu(&t, pmus[i], &info);
 	}
-	for (int i = 0; i < 2; i++)
-		if (t.mapfile[i] && fclose(t.mapfile[i]))
+	for (int i = 0; i < 2; i++) {
+		errno = 0;
+		if (t.mapfile[i] && (ferror(t.mapfile[i]) | fclose(t.mapfile[i])) && !t.status) {
+			fprintf(stderr, "pmudb: export: --out %s: cannot write %s/mapfile.csv%s%s\n", shown, i ? "arm64" : "x86",
+				errno ? ": " : "", errno ? strerror(errno) : "");
 			t.status = EXIT_USAGE;
+		}
+	}
 	for (int i = 0; i < t.nrows; i++)
 		free(t.rows[i]);
 	free(t.selected);
 	free(t.owner);
 	return t.status;
+}
+
+/* ---- into place ------------------------------------------------------------- */
+
+static int remove_entry(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
+{
+	(void)sb, (void)flag, (void)ftw;
+	remove(path);
+	return 0;
+}
+
+static void remove_tree(const char *path)
+{
+	nftw(path, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+/* 1 when DIR is a folder with something in it, 0 when it is an empty one
+ * or is not there, -1 (said why) when it is something else. */
+static int holds_files(const char *dir)
+{
+	struct stat st;
+	if (lstat(dir, &st))
+		return errno == ENOENT ? 0 : (fprintf(stderr, "pmudb: export: --out %s: %s\n", dir, strerror(errno)), -1);
+	if (!S_ISDIR(st.st_mode)) {
+		fprintf(stderr, "pmudb: export: --out %s: not a folder (perf-json writes a tree)\n", dir);
+		return -1;
+	}
+	DIR *d = opendir(dir);
+	if (!d) {
+		fprintf(stderr, "pmudb: export: --out %s: %s\n", dir, strerror(errno));
+		return -1;
+	}
+	int n = 0;
+	for (struct dirent *e; !n && (e = readdir(d));)
+		n = strcmp(e->d_name, ".") && strcmp(e->d_name, "..");
+	closedir(d);
+	return n;
+}
+
+int export_perf_json(struct cli *c, const int *pmus, int count, const char *dir, bool replace)
+{
+	int full = holds_files(dir);
+	if (full < 0)
+		return EXIT_USAGE;
+	if (full && !replace) {
+		fprintf(stderr, "pmudb: export: --out %s: the folder holds files; give --replace to replace it whole\n", dir);
+		return EXIT_USAGE;
+	}
+	char *tmp = NULL;
+	if (asprintf(&tmp, "%s.XXXXXX", dir) < 0 || !mkdtemp(tmp)) {
+		fprintf(stderr, "pmudb: export: --out %s: cannot make a folder beside it: %s\n", dir, strerror(errno));
+		free(tmp);
+		return EXIT_USAGE;
+	}
+	/* mkdtemp's 0700, as mkdir would have made it: 0777 less the umask */
+	mode_t mask = umask(0);
+	umask(mask);
+	chmod(tmp, 0777 & ~mask);
+	int status = write_tree(c, pmus, count, tmp, dir);
+	/* into place: over an empty folder or none, or swapped with a full one */
+	if (!status && (full ? renameat2(AT_FDCWD, tmp, AT_FDCWD, dir, RENAME_EXCHANGE) : rename(tmp, dir))) {
+		fprintf(stderr, "pmudb: export: --out %s: cannot move the new tree into place: %s\n", dir, strerror(errno));
+		status = EXIT_USAGE;
+	}
+	remove_tree(tmp);	/* what failed, or the tree it replaced */
+	free(tmp);
+	return status;
 }

@@ -350,6 +350,73 @@ static void test_perf_json_jevents(void **state)
 	free(jev.e);
 }
 
+/* Files under DIR, counted (folders too). */
+static int count_tree(const char *dir)
+{
+	char cmd[1200];
+	snprintf(cmd, sizeof(cmd), "find '%s' | wc -l", dir);
+	FILE *f = popen(cmd, "r");
+	int n = -1;
+	assert_non_null(f);
+	assert_int_equal(fscanf(f, "%d", &n), 1);
+	pclose(f);
+	return n;
+}
+
+/* perf-json is written beside the folder and moved into place whole: a
+ * folder that holds files is refused unless --replace (an export skipped
+ * the files there and kept them), and a write that fails (a file size
+ * limit standing for a full disk) leaves the folder as it was, with
+ * nothing beside it. */
+static void test_perf_json_into_place(void **state)
+{
+	(void)state;
+	char dir[1024], stale[1100], cmd[4096];
+	snprintf(dir, sizeof(dir), "%s/again", tmp);
+	struct run_result r;
+	run(&r, "export", "--format", "perf-json", "--pmu", "skx", "--out", dir);
+	assert_int_equal(r.status, 0);
+	test_run_free(&r);
+	int files = count_tree(dir);
+	snprintf(stale, sizeof(stale), "%s/x86/skx/stale.json", dir);
+	FILE *f = fopen(stale, "w");
+	assert_non_null(f);
+	fclose(f);
+	run(&r, "export", "--format", "perf-json", "--pmu", "skx", "--out", dir);
+	assert_int_equal(r.status, 2);
+	assert_int_equal(test_line_count(r.err), 1);
+	assert_non_null(strstr(r.err, "--replace"));
+	test_run_free(&r);
+	assert_int_equal(access(stale, F_OK), 0);
+	run(&r, "export", "--format", "perf-json", "--pmu", "skx", "--out", dir, "--replace");
+	assert_int_equal(r.status, 0);
+	test_run_free(&r);
+	assert_int_not_equal(access(stale, F_OK), 0);
+	assert_int_equal(count_tree(dir), files);
+	/* 8 blocks of 512 bytes at most per file, SIGXFSZ ignored: writes fail
+	 * with EFBIG, as on a full disk */
+	f = fopen(stale, "w");
+	assert_non_null(f);
+	fclose(f);
+	snprintf(cmd, sizeof(cmd), "trap '' XFSZ; ulimit -f 8; exec '%s' export --format perf-json --pmu skx --out '%s' --replace",
+		 pmudb, dir);
+	char *argv[] = { "/bin/sh", "-c", cmd, NULL };
+	test_run(argv, NULL, &r);
+	print_message("  %s", r.err);
+	assert_int_equal(r.status, 2);
+	assert_int_equal(test_line_count(r.err), 1);
+	assert_non_null(strstr(r.err, dir));
+	test_run_free(&r);
+	assert_int_equal(access(stale, F_OK), 0);
+	assert_int_equal(count_tree(dir), files + 1);
+	DIR *d = opendir(tmp);
+	assert_non_null(d);
+	for (struct dirent *e; (e = readdir(d));)
+		if (!strncmp(e->d_name, "again.", 6))
+			fail_msg("%s/%s left beside the folder", tmp, e->d_name);
+	closedir(d);
+}
+
 /* ---- diff ---------------------------------------------------------------- */
 
 static void test_diff(void **state)
@@ -456,6 +523,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_json),
 		cmocka_unit_test(test_perf_json_jevents),
+		cmocka_unit_test(test_perf_json_into_place),
 		cmocka_unit_test(test_diff),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
