@@ -13,6 +13,7 @@
  * and renamed over the target only when complete: a failed or interrupted
  * build leaves the previous catalog as it was.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -174,16 +175,47 @@ static int sync_path(const char *path, int flags)
 /* OUT's temporary file into BUF: beside it, for the rename to stay on one
  * file system, its name cut where OUT's own and ".tmp.PID" would pass
  * NAME_MAX. */
-static void temp_beside(char *buf, size_t size, const char *out)
+static void temp_of(char *buf, size_t size, const char *out, long pid)
 {
 	const char *base = strrchr(out, '/');
 	base = base ? base + 1 : out;
 	char suffix[32];
-	int n = snprintf(suffix, sizeof(suffix), ".tmp.%ld", (long)getpid());
+	int n = snprintf(suffix, sizeof(suffix), ".tmp.%ld", pid);
 	size_t keep = strlen(base);
 	if (keep + (size_t)n > NAME_MAX)
 		keep = NAME_MAX - (size_t)n;
 	snprintf(buf, size, "%.*s%s", (int)((size_t)(base - out) + keep), out, suffix);
+}
+
+static void temp_beside(char *buf, size_t size, const char *out)
+{
+	temp_of(buf, size, out, (long)getpid());
+}
+
+/* Removes what a build killed before it could clean up left beside OUT:
+ * OUT's temporary files of processes that are gone (a live one's is its
+ * own). */
+static void remove_stale_temps(const char *out)
+{
+	char *copy = xstrdup(out);
+	const char *dir = strchr(out, '/') ? dirname(copy) : ".";
+	DIR *d = opendir(dir);
+	for (struct dirent *e; d && (e = readdir(d));) {
+		const char *dot = strstr(e->d_name, ".tmp.");
+		char *end;
+		long pid = dot ? strtol(dot + 5, &end, 10) : 0;
+		if (pid <= 0 || *end || kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+			continue;
+		char temp[PATH_MAX], path[PATH_MAX];
+		temp_of(temp, sizeof(temp), out, pid);
+		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+		/* exactly the name this build would have made, with that PID */
+		if (!strcmp(strrchr(temp, '/') ? strrchr(temp, '/') + 1 : temp, e->d_name))
+			unlink(path);
+	}
+	if (d)
+		closedir(d);
+	free(copy);
 }
 
 /* Moves the verified TEMP over OUT, durably, with OUT's mode. */
@@ -412,6 +444,7 @@ int main(int argc, char **argv)
 			free(tables);
 		return EXIT_USAGE;
 	}
+	remove_stale_temps(target);
 	signal(SIGINT, remove_temp_and_exit);
 	signal(SIGTERM, remove_temp_and_exit);
 	signal(SIGHUP, remove_temp_and_exit);

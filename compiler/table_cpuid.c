@@ -24,6 +24,7 @@
 #include <strings.h>
 
 #include "compiler/sections.h"
+#include "pmudb.h"
 
 static const char *const cpuid_keys[] = { "vendor", "family", "model", "stepping", "pmus", "fallback", "why", NULL };
 
@@ -69,6 +70,10 @@ static int load_pmus(struct ydoc *d, yaml_node_t *list, struct model *m, struct 
 			*(char **)vec_push(&c->pmus) = xstrdup(matched.items[i]->name);
 		free(matched.items);
 		free(pattern);
+		/* the runtime's scope holds that many */
+		if (c->pmus.count > PMUDB_SCOPE_MAX)
+			return ydoc_fail(d, pn, "the entry names %zu PMUs so far, more than the %d a CPU's scope holds",
+					 c->pmus.count, PMUDB_SCOPE_MAX);
 	}
 	return 0;
 }

@@ -49,6 +49,37 @@ static int fail_mark(struct ydoc *d, yaml_mark_t mark, const char *fmt, ...)
 	return r;
 }
 
+/* A node named twice: a YAML alias (*name).  The tables use none, and to
+ * a reader each use of one is a copy of its anchor's content, so a small
+ * file could stand for a huge one: refused, at the collection that holds
+ * the alias.  SEEN counts each node's mentions. */
+static int mention(struct ydoc *d, unsigned char *seen, size_t n, int id, const yaml_node_t *holder)
+{
+	if (id < 1 || (size_t)id > n || !seen[id]++)
+		return 0;
+	return fail_mark(d, holder->start_mark, "a YAML alias in this %s: the tables use none (write the content out)",
+			 holder->type == YAML_SEQUENCE_NODE ? "list" : "mapping");
+}
+
+static int refuse_aliases(struct ydoc *d)
+{
+	size_t n = (size_t)(d->doc.nodes.top - d->doc.nodes.start);
+	unsigned char *seen = calloc(n + 1, 1);
+	if (!seen)
+		return fail_mark(d, (yaml_mark_t){0}, "out of memory");
+	int r = 0;
+	for (yaml_node_t *node = d->doc.nodes.start; !r && node < d->doc.nodes.top; node++) {
+		if (node->type == YAML_SEQUENCE_NODE)
+			for (yaml_node_item_t *it = node->data.sequence.items.start; !r && it < node->data.sequence.items.top; it++)
+				r = mention(d, seen, n, *it, node);
+		else if (node->type == YAML_MAPPING_NODE)
+			for (yaml_node_pair_t *p = node->data.mapping.pairs.start; !r && p < node->data.mapping.pairs.top; p++)
+				r = mention(d, seen, n, p->key, node) || mention(d, seen, n, p->value, node);
+	}
+	free(seen);
+	return r;
+}
+
 int ydoc_load(struct ydoc *d, const char *path)
 {
 	memset(d, 0, sizeof(*d));
@@ -70,7 +101,9 @@ int ydoc_load(struct ydoc *d, const char *path)
 		d->loaded = true;
 		/* a second document after '---' would be silently unread */
 		yaml_document_t next;
-		if (!yaml_parser_load(&parser, &next)) {
+		if (refuse_aliases(d)) {
+			ok = 0;
+		} else if (!yaml_parser_load(&parser, &next)) {
 			ok = 0;
 			fail_mark(d, parser.problem_mark, "YAML syntax error: %s", parser.problem ? parser.problem : "unknown");
 		} else {

@@ -159,9 +159,26 @@ static void test_interrupted_build_keeps_the_old_catalog(void **state)
 	assert_true(test_files_equal(target, before));
 	assert_int_equal(count_files("keep.db.tmp."), 0);
 
-	/* SIGKILL cannot be caught: the temporary file stays, the catalog too. */
+	/* SIGKILL cannot be caught: the temporary file stays, the catalog too;
+	 * the next build into the same target removes it, and leaves the
+	 * temporary file of a build still running (this process's PID) */
 	assert_int_equal(interrupt_build(target, SIGKILL), 128 + SIGKILL);
 	assert_true(test_files_equal(target, before));
+	assert_int_equal(count_files("keep.db.tmp."), 1);
+	char live[1024];
+	snprintf(live, sizeof(live), "%s.tmp.%ld", target, (long)getpid());
+	FILE *f = fopen(live, "w");
+	assert_non_null(f);
+	fclose(f);
+	char *argv[] = { compiler, "--tables", "tables", "--tables", "tests/fixtures/tables/bad/unknown_event.yaml",
+			 "--out", target, NULL };
+	struct run_result r;
+	test_run(argv, NULL, &r);
+	assert_int_equal(r.status, 1);
+	test_run_free(&r);
+	assert_int_equal(count_files("keep.db.tmp."), 1);
+	assert_int_equal(access(live, F_OK), 0);
+	unlink(live);
 	free(target);
 	free(before);
 }

@@ -393,7 +393,10 @@ static int matching_entry(struct pmudb *db, const struct pmudb_cpu *cpu, char na
 		if (!*name || strlen(name) >= 64)
 			r = set_error(err, PMUDB_ERR_CATALOG, "%s: the CPUID map has an entry with a PMU name that is"
 				      " empty or too long", db->what);
-		else if (n < PMUDB_SCOPE_MAX)
+		else if (n == PMUDB_SCOPE_MAX)
+			r = set_error(err, PMUDB_ERR_CATALOG, "%s: the CPUID map has an entry of more than %d PMUs, more"
+				      " than a scope holds", db->what, PMUDB_SCOPE_MAX);
+		else
 			strcpy(names[n++], name);
 	}
 	/* a damaged map is not one without an entry for the CPU */
