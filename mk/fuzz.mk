@@ -5,7 +5,7 @@
 # which prints one line per target.  `make check` replays their seeds and
 # regression inputs with gcc-built drivers (replay.c), plain and sanitized.
 FUZZ_SECONDS ?= 60
-FUZZ_TARGETS ?= event catalog_bytes catalog_rows packed cpuinfo yaml vendor_json
+FUZZ_TARGETS ?= event catalog_bytes catalog_rows catalog_blobs packed image cpuinfo yaml vendor_json
 FUZZ_REPLAYS := $(FUZZ_TARGETS:%=$(BUILD)/tests/fuzz/replay_%)
 # Debian 12's clang; libFuzzer's runtime is in libclang-rt-14-dev.
 LLVM_VERSION := 14
@@ -23,6 +23,9 @@ FUZZ_TABLES := tables family_check table_cpuid table_differences table_families 
 # compiler files, the runtime or not, and libraries.
 fuzz_tests_catalog_bytes := browse
 fuzz_tests_catalog_rows := browse
+fuzz_tests_catalog_blobs := browse
+fuzz_tests_packed := blobs
+fuzz_tests_image := blobs
 fuzz_compiler_yaml := $(FUZZ_TABLES)
 fuzz_compiler_vendor_json := vendor_tree model
 fuzz_libs_yaml = $(YAML_LIBS)
@@ -70,19 +73,70 @@ endef
 $(foreach t,$(FUZZ_TARGETS),$(eval $(call fuzz_target,$(t))))
 
 # The small catalog the catalog targets start from (seed_catalog.c), and
-# fuzz_packed's seeds: the blobs inside it.
+# the seeds of fuzz_packed and fuzz_catalog_blobs (the blobs inside it) and
+# of fuzz_image (its image).
 $(BUILD)/tests/fuzz/seed_catalog: tests/fuzz/seed_catalog.c $(BUILD)/libpmudb.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $< -o $@ $(LDFLAGS) $(BUILD)/libpmudb.a $(SQLITE_LIBS) $(ZSTD_LIBS) \
 		-lpthread
-$(BUILD)/fuzz/seed.db: $(BUILD)/tests/fuzz/seed_catalog $(BUILD)/pmudb.db
-	@mkdir -p $(BUILD)/fuzz/seeds/catalog_bytes $(BUILD)/fuzz/seeds/packed
-	$(BUILD)/tests/fuzz/seed_catalog $(BUILD)/pmudb.db $@ 8 $(BUILD)/fuzz/seeds/packed
+$(BUILD)/fuzz/seed.db: $(BUILD)/tests/fuzz/seed_catalog $(BUILD)/pmudb.db $(BUILD)/pmudb-build
+	@mkdir -p $(BUILD)/fuzz/seeds/catalog_bytes $(BUILD)/fuzz/seeds/packed $(BUILD)/fuzz/seeds/image
+	$(BUILD)/tests/fuzz/seed_catalog $(BUILD)/pmudb.db $@ 8 $(BUILD)/fuzz/seeds/packed $(BUILD)/fuzz/seeds/catalog_blobs
 	cp $@ $(BUILD)/fuzz/seeds/catalog_bytes/seed.db
+	$(BUILD)/pmudb-build --image-of $@ --out $(BUILD)/fuzz/seeds/image/seed.image
 
 fuzz-build: all fuzz-deps $(FUZZ_TARGETS:%=$(FUZZ_DIR)/fuzz_%) $(BUILD)/fuzz/seed.db
 
-# Each target for FUZZ_SECONDS, one after another, under nice.
+# Each target for FUZZ_SECONDS, one after another, under nice; then the
+# reader's coverage by what they found.
 fuzz: fuzz-build
-	@tests/fuzz/run.sh $(FUZZ_DIR) $(FUZZ_SECONDS) $(FUZZ_TARGETS)
+	@tests/fuzz/run.sh $(FUZZ_DIR) $(FUZZ_SECONDS) $(FUZZ_TARGETS); status=$$?; \
+		$(MAKE) --no-print-directory fuzz-coverage || exit 1; exit $$status
 
+
+# The reader's coverage by the targets' corpora: the targets that reach it,
+# built with gcc --coverage (replay.c drivers, as `make check` replays),
+# replay their corpus, seeds and regression inputs, and gcov prints the
+# share of lines run of catalog/unpack.c, catalog/image.c and
+# runtime/decode/decode.c.  `make fuzz` ends with it.
+COV_DIR := $(BUILD)/cov
+COV_CFLAGS := $(filter-out -O2,$(PLAIN_CFLAGS)) -O0 --coverage
+COV_TARGETS := event catalog_bytes catalog_rows catalog_blobs packed image
+COV_FILES := catalog/unpack.c catalog/image.c runtime/decode/decode.c
+COV_LIB_OBJ := $(CATALOG_SRC:%.c=$(COV_DIR)/%.o) $(COV_DIR)/catalog/schema_sql.o \
+	$(RUNTIME_SRC:%.c=$(COV_DIR)/%.o) $(COV_DIR)/runtime/api/builtin.o
+
+$(COV_DIR)/catalog/%.o: catalog/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(COV_CFLAGS) -c $< -o $@
+$(COV_DIR)/runtime/%.o: runtime/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(COV_CFLAGS) -c $< -o $@
+$(COV_DIR)/tests/fuzz/%.o: tests/fuzz/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(COV_CFLAGS) -c $< -o $@
+$(COV_DIR)/catalog/schema_sql.o: catalog/schema_sql.S catalog/schema.sql
+	@mkdir -p $(dir $@)
+	$(CC) -c $< -o $@
+$(COV_DIR)/runtime/api/builtin.o: runtime/api/builtin.S $(BUILD)/pmudb.db $(BUILD)/pmudb.image
+	@mkdir -p $(dir $@)
+	$(CC) -c -DCATALOG='"$(BUILD)/pmudb.db"' -DIMAGE='"$(BUILD)/pmudb.image"' $< -o $@
+
+define cov_target
+$(COV_DIR)/replay_$(1): $(COV_DIR)/tests/fuzz/replay.o $(call fuzz_objs,$(1),$(COV_DIR)/tests/fuzz,) $(COV_LIB_OBJ)
+	$(CC) --coverage $$^ -o $$@ $(SQLITE_LIBS) $(ZSTD_LIBS) -lpthread
+endef
+$(foreach t,$(COV_TARGETS),$(eval $(call cov_target,$(t))))
+
+.PHONY: fuzz-coverage
+fuzz-coverage: $(COV_TARGETS:%=$(COV_DIR)/replay_%) $(BUILD)/fuzz/seed.db
+	@find $(COV_DIR) -name '*.gcda' -delete
+	@for t in $(COV_TARGETS); do \
+		PMUDB_FUZZ_SEED=$(BUILD)/fuzz/seed.db $(COV_DIR)/replay_$$t tests/fuzz/seeds/$$t tests/fuzz/regressions/$$t \
+			$$(ls -d $(BUILD)/fuzz/seeds/$$t $(FUZZ_DIR)/corpus/$$t 2>/dev/null) >/dev/null || exit 1; \
+	done
+	@echo "== lines of the reader run by the corpora of $(COV_TARGETS)"
+	@for f in $(COV_FILES); do \
+		gcov -n -o $(COV_DIR)/$$(dirname $$f) $$f 2>/dev/null | awk -v f=$$f \
+			'/^File/ { keep = index($$0, f) > 0 } keep && /^Lines executed/ { print "   " f ": " $$0; keep = 0 }'; \
+	done

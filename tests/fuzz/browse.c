@@ -108,6 +108,35 @@ static void browse_event(pmudb_t *db, int p, const char *pmu, int e)
 	check_count(pmudb_event_findings(db, p, e, count_finding, &n), "findings");
 }
 
+static int count_decoded(void *ctx, const struct pmudb_decoded *d)
+{
+	(void)d;
+	return ++*(int *)ctx >= 8;
+}
+
+/* What `pmudb decode` does with the PMU: its decoder, and a few values
+ * (a Skylake event, a unit mask, an AMD one, bits everywhere). */
+static void decode(pmudb_t *db, int p)
+{
+	struct pmudb_error err;
+	pmudb_decoder_t *dec = pmudb_decoder_open(db, p, &err);
+	if (!dec) {
+		check_refusal(err.code, &err, "decoder");
+		return;
+	}
+	static const uint64_t configs[][3] = {
+		{ 0xc0, 0, 0 }, { 0x1c4, 0, 0 }, { 0x5300c0, 0, 0 }, { 0x10000003c, 0, 0 }, { 0xffff, 0x1, 0 },
+		{ ~0ULL, ~0ULL, ~0ULL }, { 0, 0, 0 },
+	};
+	for (size_t i = 0; i < sizeof(configs) / sizeof(configs[0]); i++) {
+		int n = 0;
+		int r = pmudb_decode(dec, configs[i][0], configs[i][1], configs[i][2], 8, count_decoded, &n, &err);
+		if (r < 0)
+			check_refusal(r, &err, "decode");
+	}
+	pmudb_decoder_close(dec);
+}
+
 static void browse_pmu(pmudb_t *db, int p)
 {
 	struct pmudb_pmu_info pi;
@@ -121,6 +150,7 @@ static void browse_pmu(pmudb_t *db, int p)
 		check_code(PMUDB_ERR_CATALOG, "a PMU not found by its own name");
 	for (int e = 0; e < pi.event_count && e < MAX_EVENTS; e++)
 		browse_event(db, p, pi.name, e);
+	decode(db, p);
 }
 
 void browse(pmudb_t *db, struct browse_result *r)

@@ -1,7 +1,8 @@
 /*
  * browse.h - a catalog used every way the public API allows, for the
  * catalog fuzz targets: what `pmudb pmus`, `list`, `info`, `search`,
- * `detect` and `encode` would do with it (browse.c).
+ * `detect`, `encode` and `decode` would do with it (browse.c); `export`
+ * and `diff` are made of the same calls.
  */
 #ifndef PMUDB_FUZZ_BROWSE_H
 #define PMUDB_FUZZ_BROWSE_H
@@ -16,8 +17,8 @@ struct browse_result {
 };
 
 /* Every PMU, event, unit mask, modifier and finding (up to a bound that
- * keeps one input quick), encodes built from them, search, and the scopes
- * of a few CPUs.  Crashes, overruns and broken promises of pmudb.h (an
+ * keeps one input quick), encodes built from them, each PMU's decoder on
+ * a few values, search, and the scopes of a few CPUs.  Crashes, overruns and broken promises of pmudb.h (an
  * unknown code, a NULL where a string is promised, a refusal of more than
  * one line) are findings; refusals are not, they are counted in R. */
 void browse(pmudb_t *db, struct browse_result *r);

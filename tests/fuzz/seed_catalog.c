@@ -2,7 +2,7 @@
  * seed_catalog.c - makes the small catalog the catalog fuzz targets start
  * from, out of the one `make` built (4.7 MB: too big to mutate well).
  *
- *   seed_catalog FROM TO [EVENTS [PACKED_SEEDS]]
+ *   seed_catalog FROM TO [EVENTS [PACKED_SEEDS [BLOB_SEEDS]]]
  *
  * TO gets FROM's rows for a few PMUs of every kind: skl (Intel core),
  * amd64_fam19h_zen4 (AMD core), skx_unc_cha0 and skx_unc_cha1 (server
@@ -15,7 +15,9 @@
  * every finding of fuzz_catalog_rows a false one), and the file is
  * vacuumed with 1 kB pages.  With PACKED_SEEDS, seeds for fuzz_packed are
  * written there: each table's blob unpacked, its aliases and the
- * directory, with the mode byte fuzz_packed reads first.
+ * directory, with the mode byte fuzz_packed reads first; with BLOB_SEEDS,
+ * the same blobs for fuzz_catalog_blobs, with its mode byte and the
+ * table's id.
  *
  * Generated under build/ by the Makefile, never committed: it follows the
  * catalog's schema and the packed format as they change.
@@ -136,17 +138,42 @@ static void write_seed(const char *dir, const char *name, unsigned char mode, co
 		die(path, "cannot write");
 }
 
-/* fuzz_packed's seeds: every blob of the seed catalog, unpacked. */
-static void packed_seeds(const char *dir)
+/* fuzz_catalog_blobs's seed of a blob: its mode (0 table, 1 aliases, 2
+ * directory), the table's place among the tables in id order, the blob. */
+static void blob_seed(const char *dir, const char *name, unsigned char mode, int place, const void *data, size_t size)
+{
+	if (!dir)
+		return;
+	unsigned char *bytes = malloc(size + 1);
+	bytes[0] = (unsigned char)place;
+	memcpy(bytes + 1, data, size);
+	write_seed(dir, name, mode, bytes, size + 1);
+	free(bytes);
+}
+
+/* fuzz_packed's seeds (and fuzz_catalog_blobs's in BLOBS, unless NULL):
+ * every blob of the seed catalog, unpacked. */
+static void packed_seeds(const char *dir, const char *blobs)
 {
 	mkdir(dir, 0755);
+	if (blobs)
+		mkdir(blobs, 0755);
 	sqlite3_stmt *st;
 	if (sqlite3_prepare_v2(db, "SELECT id, packed, packed_aliases, (SELECT count(*) FROM event e WHERE e.table_id = t.id)"
-			       " FROM event_table t UNION ALL SELECT 0, packed, NULL, 0 FROM pmu_directory", -1, &st, NULL)
-	    != SQLITE_OK)
+			       " FROM event_table t UNION ALL SELECT 0, packed, NULL, 0 FROM pmu_directory ORDER BY 1 DESC",
+			       -1, &st, NULL) != SQLITE_OK)
 		die("reading the blobs", NULL);
+	/* in id order, the directory (0) last: a table's place counts down */
+	int place = -1;
+	sqlite3_stmt *count;
+	if (sqlite3_prepare_v2(db, "SELECT count(*) FROM event_table", -1, &count, NULL) != SQLITE_OK
+	    || sqlite3_step(count) != SQLITE_ROW)
+		die("counting the tables", NULL);
+	place = sqlite3_column_int(count, 0);
+	sqlite3_finalize(count);
 	while (sqlite3_step(st) == SQLITE_ROW) {
 		long long id = sqlite3_column_int64(st, 0);
+		place -= id != 0;
 		for (int c = 1; c <= 2; c++) {
 			if (sqlite3_column_type(st, c) != SQLITE_BLOB)
 				continue;
@@ -159,10 +186,14 @@ static void packed_seeds(const char *dir)
 			char name[64];
 			if (!id) {
 				write_seed(dir, "directory", 2, blob, size);
+				blob_seed(blobs, "directory", 2, 0, blob, size);
 			} else if (c == 1) {
 				snprintf(name, sizeof(name), "table%lld", id);
 				write_seed(dir, name, 0, blob, size);
+				blob_seed(blobs, name, 0, place, blob, size);
 			} else if (size > PACKED_HEADER + 1) {
+				snprintf(name, sizeof(name), "aliases%lld", id);
+				blob_seed(blobs, name, 1, place, blob, size);
 				/* the aliases' mode byte, then how many events their table has */
 				unsigned char *with_count = malloc(size + 1);
 				with_count[0] = (unsigned char)sqlite3_column_int(st, 3);
@@ -179,8 +210,8 @@ static void packed_seeds(const char *dir)
 
 int main(int argc, char **argv)
 {
-	if (argc < 3 || argc > 5) {
-		fputs("usage: seed_catalog FROM TO [EVENTS [PACKED_SEEDS]]\n", stderr);
+	if (argc < 3 || argc > 6) {
+		fputs("usage: seed_catalog FROM TO [EVENTS [PACKED_SEEDS [BLOB_SEEDS]]]\n", stderr);
 		return 2;
 	}
 	int events = argc > 3 ? atoi(argv[3]) : 8;
@@ -204,7 +235,7 @@ int main(int argc, char **argv)
 	exec("COMMIT");
 	exec("PRAGMA page_size = 1024; VACUUM");
 	if (argc > 4)
-		packed_seeds(argv[4]);
+		packed_seeds(argv[4], argc > 5 ? argv[5] : NULL);
 	sqlite3_close(db);
 	if (rename(tmp, argv[2]))
 		die(argv[2], "cannot rename");
