@@ -129,14 +129,20 @@ endef
 $(foreach t,$(COV_TARGETS),$(eval $(call cov_target,$(t))))
 
 .PHONY: fuzz-coverage
-fuzz-coverage: $(COV_TARGETS:%=$(COV_DIR)/replay_%) $(BUILD)/fuzz/seed.db
-	@find $(COV_DIR) -name '*.gcda' -delete
-	@for t in $(COV_TARGETS); do \
-		PMUDB_FUZZ_SEED=$(BUILD)/fuzz/seed.db $(COV_DIR)/replay_$$t tests/fuzz/seeds/$$t tests/fuzz/regressions/$$t \
-			$$(ls -d $(BUILD)/fuzz/seeds/$$t $(FUZZ_DIR)/corpus/$$t 2>/dev/null) >/dev/null || exit 1; \
-	done
-	@echo "== lines of the reader run by the corpora of $(COV_TARGETS)"
-	@for f in $(COV_FILES); do \
+cov_replay = PMUDB_FUZZ_SEED=$(BUILD)/fuzz/seed.db $(COV_DIR)/replay_$(1) tests/fuzz/seeds/$(1) tests/fuzz/regressions/$(1) \
+	$$(ls -d $(BUILD)/fuzz/seeds/$(1) $(FUZZ_DIR)/corpus/$(1) 2>/dev/null) >/dev/null
+cov_lines = for f in $(COV_FILES); do \
 		gcov -n -o $(COV_DIR)/$$(dirname $$f) $$f 2>/dev/null | awk -v f=$$f \
-			'/^File/ { keep = index($$0, f) > 0 } keep && /^Lines executed/ { print "   " f ": " $$0; keep = 0 }'; \
+			'/^File/ { keep = index($$0, f) > 0 } keep && /^Lines executed/ { sub("Lines executed:", ""); \
+			printf " %s %s", substr(f, match(f, /[a-z_]+\.c$$/)), $$0; keep = 0 }'; \
+	done; echo
+fuzz-coverage: $(COV_TARGETS:%=$(COV_DIR)/replay_%) $(BUILD)/fuzz/seed.db
+	@echo "== lines of the reader run by each target's corpus, seeds and regression inputs"
+	@for t in $(COV_TARGETS); do \
+		find $(COV_DIR) -name '*.gcda' -delete; \
+		$(call cov_replay,$$t) || exit 1; \
+		printf '   %-14s' $$t; $(cov_lines); \
 	done
+	@find $(COV_DIR) -name '*.gcda' -delete
+	@for t in $(COV_TARGETS); do $(call cov_replay,$$t) || exit 1; done
+	@printf '   %-14s' all; $(cov_lines)
