@@ -695,6 +695,30 @@ static void test_blobs_that_unpack_to_too_much(void **state)
 	free(path);
 }
 
+/* A CPUID map entry of 153 PMUs, more than a scope holds: refused (the
+ * runtime cut the scope to 128 silently, so that names then missed PMUs;
+ * the compiler refuses such an entry where it is written). */
+static void test_cpuid_entry_past_the_scope(void **state)
+{
+	(void)state;
+	char *path = edited("wide_map", "WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < 99)"
+			    " INSERT INTO cpuid_map_pmu SELECT (SELECT min(id) FROM cpuid_map WHERE vendor = 'GenuineIntel'"
+			    " AND family = 6 AND 85 BETWEEN model_lo AND model_hi), 1000 + i, 'skl' FROM n");
+	struct pmudb_error err;
+	pmudb_t *db = pmudb_open(path, &err);
+	assert_non_null(db);
+	struct pmudb_cpu cpu;
+	struct pmudb_scope scope;
+	assert_int_equal(pmudb_cpu_parse("GenuineIntel/6/0x55/4", &cpu, &err), 0);
+	assert_int_equal(pmudb_scope_cpu(db, &cpu, &scope, NULL, &err), PMUDB_ERR_CATALOG);
+	assert_one_line(&err, path);
+	assert_non_null(strstr(err.message, "more than 128 PMUs"));
+	print_message("  runtime:  %s\n", err.message);
+	pmudb_close(db);
+	free(path);
+	cases++;
+}
+
 /* ---- what callers hand the API -------------------------------------------- */
 
 static void test_api_checks_its_arguments(void **state)
@@ -761,6 +785,7 @@ int main(void)
 		cmocka_unit_test(test_sql_in_the_catalog),
 		cmocka_unit_test(test_wide_equivalences),
 		cmocka_unit_test(test_blobs_that_unpack_to_too_much),
+		cmocka_unit_test(test_cpuid_entry_past_the_scope),
 		cmocka_unit_test(test_api_checks_its_arguments),
 		cmocka_unit_test(test_summary),
 	};
