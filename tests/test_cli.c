@@ -454,9 +454,9 @@ static void test_stdin_long_line_in_linear_time(void **state)
 {
 	(void)state;
 	/* under the sanitizers (a scan of every byte checks its shadow too,
-	 * beside the plain pass) a 8 MB line: what is answered, not how fast */
+	 * beside the plain pass) a 4 MB line: what is answered, not how fast */
 	bool sampled = test_sample_step() > 1;
-	size_t n = sampled ? 8u << 20 : 128u << 20;
+	size_t n = sampled ? 4u << 20 : 128u << 20;
 	const char *first = "skl::INST_RETIRED:ANY_P\n";
 	char *input = malloc(n + 64);
 	strcpy(input, first);
