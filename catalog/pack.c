@@ -109,9 +109,11 @@ static int write_field_masks(struct packer *pk, const char *sql, int64_t set, in
 	while (sqlite3_step(st) == SQLITE_ROW) {
 		int f = field_by_name(text(st, 0));
 		if (f < 0 && pk->check) {
+			/* the name is the statement's: said before it is finalized */
+			fail(pk, "modifier set %lld: unknown field '%s'", (long long)set, text(st, 0) ? text(st, 0) : "NULL");
 			sqlite3_finalize(st);
 			free(rows.data);
-			return fail(pk, "modifier set %lld: unknown field '%s'", (long long)set, text(st, 0) ? text(st, 0) : "NULL");
+			return -1;
 		}
 		write_varint(&rows, (uint64_t)(f < 0 ? 999 : f));
 		write_varint(&rows, (uint64_t)integer(st, 1));
