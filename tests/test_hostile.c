@@ -274,6 +274,17 @@ static void test_netburst_event_without_registers(void **state)
 	free(path);
 }
 
+/* DB (opened from PATH) refuses the scope of CPU ("vendor/family/model")
+ * with one line of PMUDB_ERR_CATALOG, left in ERR. */
+static void scope_refused(pmudb_t *db, const char *path, const char *cpu_string, struct pmudb_error *err)
+{
+	struct pmudb_cpu cpu;
+	struct pmudb_scope scope;
+	assert_int_equal(pmudb_cpu_parse(cpu_string, &cpu, err), 0);
+	assert_int_equal(pmudb_scope_cpu(db, &cpu, &scope, NULL, err), PMUDB_ERR_CATALOG);
+	assert_one_line(err, path);
+}
+
 /* NULL where our schema says NOT NULL: the packer refuses the rows, and the
  * runtime, which reads some columns itself, refuses what it reads. */
 static void test_nulls_in_not_null_columns(void **state)
@@ -311,11 +322,7 @@ static void test_nulls_in_not_null_columns(void **state)
 	put_nulls(path, "cpuid_map_pmu", "pmu_name TEXT", "UPDATE cpuid_map_pmu SET pmu_name = NULL");
 	db = pmudb_open(path, &err);
 	assert_non_null(db);
-	struct pmudb_cpu cpu;
-	struct pmudb_scope scope;
-	assert_int_equal(pmudb_cpu_parse("GenuineIntel/6/0x55", &cpu, &err), 0);
-	assert_int_equal(pmudb_scope_cpu(db, &cpu, &scope, NULL, &err), PMUDB_ERR_CATALOG);
-	assert_one_line(&err, path);
+	scope_refused(db, path, "GenuineIntel/6/0x55", &err);
 	pmudb_close(db);
 	free(path);
 	cases += 4;
@@ -361,14 +368,8 @@ static void map_refused(const char *path)
 	struct pmudb_error err;
 	pmudb_t *db = pmudb_open(path, &err);
 	assert_non_null(db);
-	const char *cpus[] = { "GenuineIntel/6/0x55", "AuthenticAMD/26/0x2" };
-	for (int i = 0; i < 2; i++) {
-		struct pmudb_cpu cpu;
-		struct pmudb_scope scope;
-		assert_int_equal(pmudb_cpu_parse(cpus[i], &cpu, &err), 0);
-		assert_int_equal(pmudb_scope_cpu(db, &cpu, &scope, NULL, &err), PMUDB_ERR_CATALOG);
-		assert_one_line(&err, path);
-	}
+	scope_refused(db, path, "GenuineIntel/6/0x55", &err);
+	scope_refused(db, path, "AuthenticAMD/26/0x2", &err);
 	int n = 0;
 	assert_int_equal(pmudb_cpuid_map(db, count_entry, &n, &err), PMUDB_ERR_CATALOG);
 	assert_one_line(&err, path);
@@ -707,11 +708,7 @@ static void test_cpuid_entry_past_the_scope(void **state)
 	struct pmudb_error err;
 	pmudb_t *db = pmudb_open(path, &err);
 	assert_non_null(db);
-	struct pmudb_cpu cpu;
-	struct pmudb_scope scope;
-	assert_int_equal(pmudb_cpu_parse("GenuineIntel/6/0x55/4", &cpu, &err), 0);
-	assert_int_equal(pmudb_scope_cpu(db, &cpu, &scope, NULL, &err), PMUDB_ERR_CATALOG);
-	assert_one_line(&err, path);
+	scope_refused(db, path, "GenuineIntel/6/0x55/4", &err);
 	assert_non_null(strstr(err.message, "more than 128 PMUs"));
 	print_message("  runtime:  %s\n", err.message);
 	pmudb_close(db);
