@@ -18,6 +18,7 @@ static const struct family families[FAMILY_COUNT] = {
 	{ .name = "perf_raw", .id = FAMILY_PERF_RAW, .names_are_numbers = true },
 	{ .name = "arm_pmuv3", .id = FAMILY_ARM_PMUV3, .umask_field = ~0ULL },
 	{ .name = "intel_netburst", .id = FAMILY_INTEL_NETBURST, .measured_config = true },
+	{ .name = "kernel_format", .id = FAMILY_KERNEL_FORMAT },
 };
 
 const char *family_names(void)

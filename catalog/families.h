@@ -5,7 +5,10 @@
  * runtime's (runtime/encode/family_encoders.c), one per family id.
  *
  * A family is how libpfm's encoder of a group of PMUs places an event's
- * codes in the registers (tables/families.yaml names each PMU's).
+ * codes in the registers (tables/families.yaml names each PMU's); the
+ * uncore PMUs made from the vendors' lists have one of pmudb's own,
+ * kernel_format, where the kernel driver's format attributes placed every
+ * field when the catalog was built (compiler/vendor_uncore.c).
  */
 #ifndef PMUDB_CATALOG_FAMILIES_H
 #define PMUDB_CATALOG_FAMILIES_H
@@ -16,7 +19,7 @@
 enum family_id {
 	FAMILY_INTEL_X86, FAMILY_AMD64, FAMILY_PERF, FAMILY_INTEL_RAPL, FAMILY_AMD64_RAPL,
 	FAMILY_INTEL_SNBEP_UNC, FAMILY_INTEL_NHM_UNC, FAMILY_PERF_RAW, FAMILY_ARM_PMUV3, FAMILY_INTEL_NETBURST,
-	FAMILY_COUNT
+	FAMILY_KERNEL_FORMAT, FAMILY_COUNT
 };
 
 struct family {

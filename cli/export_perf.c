@@ -27,6 +27,7 @@
  * anything is replaced only when asked (--replace).
  */
 #include <dirent.h>
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <fnmatch.h>
@@ -321,12 +322,20 @@ static void topic_of(const struct pmudb_pmu_info *p, char *topic, size_t size, c
 		return;
 	}
 	char stem[64];
-	snprintf(stem, sizeof(stem), "%s", p->name);
-	for (size_t n = strlen(stem); n > 0 && stem[n - 1] >= '0' && stem[n - 1] <= '9';)
+	/* a vendor list's PMU is its kernel PMU's boxes, one file each: where a
+	 * folder's CPUs have two lists' (Broadwell-DE's beside Broadwell-EP's),
+	 * the first one's */
+	bool vendor = !strcmp(p->family, "kernel_format") && p->sysfs_pmu;
+	snprintf(stem, sizeof(stem), "%s", vendor ? p->sysfs_pmu : p->name);
+	/* libpfm's boxes are numbered (skx_unc_cha0); a vendor list's PMU is
+	 * all of its boxes, its name no number (amd64_fam19h_zen4_l3) */
+	for (size_t n = strlen(stem); !vendor && n > 0 && stem[n - 1] >= '0' && stem[n - 1] <= '9';)
 		stem[--n] = '\0';
 	snprintf(topic, size, "uncore-%s", stem);
 	const char *k = p->sysfs_pmu ? p->sysfs_pmu : p->name;
-	static const struct { const char *sysfs, *unit; } amd[] = { { "amd_l3", "L3PMC" }, { "amd_df", "DFPMC" } };
+	static const struct { const char *sysfs, *unit; } amd[] = {
+		{ "amd_l3", "L3PMC" }, { "amd_df", "DFPMC" }, { "amd_umc", "UMCPMC" },
+	};
 	for (size_t i = 0; i < sizeof(amd) / sizeof(amd[0]); i++)
 		if (!strcmp(k, amd[i].sysfs)) {
 			snprintf(unit, usize, "%s", amd[i].unit);
@@ -397,7 +406,9 @@ static int write_pmu(struct tree *t, int p, const struct pmudb_pmu_info *info)
 		return EXIT_GOOD;	/* uncore_cha_1 ... as uncore_cha_0 */
 	/* the format the fields are split by: the kernel PMU's, else cpu's */
 	const char *kernel = info->sysfs_pmu ? info->sysfs_pmu : !strcmp(arch, "arm64") ? "armv8_pmuv3_0" : "cpu";
-	t->have_fmt = !pmudb_perf_format(kernel, info->family, &t->fmt, NULL);
+	/* a vendor list's uncore PMU: config whole (ConfigCode), as its
+	 * fields were placed by its driver's formats, not by a table's */
+	t->have_fmt = strcmp(info->family, "kernel_format") && !pmudb_perf_format(kernel, info->family, &t->fmt, NULL);
 	t->f = fopen(path, "w");
 	t->entries = 0;
 	t->write_errno = 0;
@@ -420,6 +431,27 @@ static int write_pmu(struct tree *t, int p, const struct pmudb_pmu_info *info)
 	if (!t->entries)
 		remove(path);	/* nothing encodes (NetBurst): no file */
 	return EXIT_GOOD;
+}
+
+/* Whether vendor list PMU P (family kernel_format) shares its folder and
+ * kernel PMU with a libpfm PMU (bdx_unc_cbo beside Broadwell-DE's list):
+ * perf takes one event of a name per kernel PMU, and the catalog's answer
+ * for that box is libpfm's. */
+static bool libpfm_has_the_box(const struct tree *t, int p, const struct pmudb_pmu_info *info)
+{
+	if (strcmp(info->family, "kernel_format") || !info->sysfs_pmu)
+		return false;
+	size_t n = strlen(info->sysfs_pmu);
+	for (int q = 0; q < t->npmus; q++) {
+		struct pmudb_pmu_info other;
+		if (q == p || t->owner[q] != t->owner[p] || pmudb_pmu_info(t->c->db, q, &other) || !other.sysfs_pmu
+		    || !strcmp(other.family, "kernel_format"))
+			continue;
+		if (!strncmp(other.sysfs_pmu, info->sysfs_pmu, n)
+		    && (!other.sysfs_pmu[n] || (other.sysfs_pmu[n] == '_' && isdigit((unsigned char)other.sysfs_pmu[n + 1]))))
+			return true;
+	}
+	return false;
 }
 
 static int write_tree(struct cli *c, const int *pmus, int count, const char *dir, const char *shown)
@@ -447,6 +479,8 @@ static int write_tree(struct cli *c, const int *pmus, int count, const char *dir
 			continue;	/* perf's generic events are built into perf */
 		if (t.owner[pmus[i]] < 0)
 			t.owner[pmus[i]] = pmus[i];
+		if (libpfm_has_the_box(&t, pmus[i], &info))
+			continue;
 		t.status = write_pmu(&t, pmus[i], &info);
 	}
 	for (int i = 0; i < 2; i++) {

@@ -126,6 +126,10 @@ static void add_vendor_event(uint64_t *h, const struct vendor_event *v)
 			      (uint64_t)v->pebs, v->deprecated };
 	for (size_t i = 0; i < sizeof(fields) / sizeof(fields[0]); i++)
 		add_int(h, fields[i]);
+	for (size_t i = 0; i < v->terms.count; i++) {
+		add_str(h, v->terms.items[i].name);
+		add_int(h, v->terms.items[i].value);
+	}
 }
 
 char *fingerprint_vendor(const struct model *m)
@@ -140,6 +144,8 @@ char *fingerprint_vendor(const struct model *m)
 		add_str(&h, u->arch);
 		for (size_t j = 0; j < u->events.count; j++)
 			add_vendor_event(&h, &u->events.items[j]);
+		for (size_t j = 0; j < u->uncore.count; j++)
+			add_vendor_event(&h, &u->uncore.items[j]);
 		for (size_t j = 0; j < u->cpus.count; j++)
 			add_str(&h, u->cpus.items[j].id);
 	}

@@ -42,12 +42,14 @@
 #include "compiler/twins.h"
 #include "compiler/vendor_build.h"
 #include "compiler/vendor_tree.h"
+#include "compiler/vendor_uncore.h"
 
 #define EXIT_BUILD_FAILED 1
 #define EXIT_USAGE 2
 
 static const char usage[] =
-	"usage: pmudb-build [--tables PATH]... [--pmu-events DIR [--pmu-events-origin TEXT]] [--out FILE] [--quiet]\n"
+	"usage: pmudb-build [--tables PATH]... [--pmu-events DIR [--pmu-events-origin TEXT]] [--kernel-source DIR]\n"
+	"                   [--out FILE] [--quiet]\n"
 	"       pmudb-build --image-of CATALOG --out FILE\n"
 	"\n"
 	"Reads every PMU, event and unit mask of the installed libpfm4, derives the\n"
@@ -62,6 +64,10 @@ static const char usage[] =
 	"                    checkout of Intel's perfmon repository\n"
 	"  --pmu-events-origin TEXT  what the tree is, as --version prints it (say\n"
 	"                    'Debian linux-source-6.12 6.12.57-1'); default: its absolute path\n"
+	"  --kernel-source DIR  a Linux source tree (its arch/x86/events/): the\n"
+	"                    uncore drivers' format attributes, which encode the\n"
+	"                    vendors' uncore entries (tables/uncore.yaml); without\n"
+	"                    it they are left out\n"
 	"  --out FILE        catalog to write (default: build/pmudb.db; a regular file or\n"
 	"                    none, not an input; a symbolic link is followed); replaced only\n"
 	"                    when the new one is complete and verified\n"
@@ -306,8 +312,8 @@ static int fingerprint_inputs(struct model *m, const struct tables *t, char **er
 	return m->tables_fingerprint ? 0 : -1;
 }
 
-static int build(char **tables, int table_count, const char *vendor_tree, const char *origin, const char *out, bool quiet,
-		 char **error)
+static int build(char **tables, int table_count, const char *vendor_tree, const char *kernel_source, const char *origin,
+		 const char *out, bool quiet, char **error)
 {
 	struct timespec t0;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
@@ -317,6 +323,7 @@ static int build(char **tables, int table_count, const char *vendor_tree, const 
 
 	struct tables *t = tables_load(tables, table_count, error);
 	int r = !t;
+	m.kernel_source = kernel_source ? xstrdup(kernel_source) : NULL;
 	if (!r && (r = ingest_libpfm(&m, err, sizeof(err))))
 		*error = xstrdup(err);
 	r = r || (vendor_tree && vendor_tree_read(&m, vendor_tree, error)) || fingerprint_inputs(&m, t, error);
@@ -340,6 +347,7 @@ static int build(char **tables, int table_count, const char *vendor_tree, const 
 		derive_seconds = seconds_since(&d0);
 	}
 	r = r || vendor_build(&m, error) || tables_apply(t, &m, TABLES_AFTER_DERIVE, error);
+	vendor_uncore_finish(&m);
 	if (!r) {
 		clock_gettime(CLOCK_MONOTONIC, &d0);
 		twins += derive_all(&m, progress, false);
@@ -393,6 +401,7 @@ int main(int argc, char **argv)
 		{ "tables", required_argument, NULL, 't' },
 		{ "pmu-events", required_argument, NULL, 'e' },
 		{ "pmu-events-origin", required_argument, NULL, 'g' },
+		{ "kernel-source", required_argument, NULL, 'k' },
 		{ "out", required_argument, NULL, 'o' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "image-of", required_argument, NULL, 'i' },
@@ -402,7 +411,7 @@ int main(int argc, char **argv)
 	char *default_tables[] = { "tables" };
 	char **tables = calloc((size_t)argc, sizeof(*tables));
 	int table_count = 0;
-	const char *out = NULL, *vendor_tree = NULL, *origin = NULL, *image_of = NULL;
+	const char *out = NULL, *vendor_tree = NULL, *origin = NULL, *image_of = NULL, *kernel_source = NULL;
 	bool quiet = false;
 	int c;
 	while ((c = getopt_long(argc, argv, "t:e:o:qh", options, NULL)) != -1) {
@@ -411,6 +420,7 @@ int main(int argc, char **argv)
 		case 'o': out = optarg; break;
 		case 'e': vendor_tree = optarg; break;
 		case 'g': origin = optarg; break;
+		case 'k': kernel_source = optarg; break;
 		case 'q': quiet = true; break;
 		case 'i': image_of = optarg; break;
 		case 'h': fputs(usage, stdout); free(tables); return 0;
@@ -428,7 +438,7 @@ int main(int argc, char **argv)
 			free(tables);
 		return EXIT_USAGE;
 	}
-	if (image_of && (!out || vendor_tree || origin || tables != default_tables)) {
+	if (image_of && (!out || vendor_tree || origin || kernel_source || tables != default_tables)) {
 		fprintf(stderr, "pmudb-build: --image-of takes --out FILE and nothing else\n%s", usage);
 		if (tables != default_tables)
 			free(tables);
@@ -467,7 +477,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "pmudb-build: libpfm: %s\n", pfm_strerror(r));
 		return EXIT_BUILD_FAILED;
 	}
-	r = build(tables, table_count, vendor_tree, origin, target, quiet, &error);
+	r = build(tables, table_count, vendor_tree, kernel_source, origin, target, quiet, &error);
 	free(target);
 	if (r)
 		fprintf(stderr, "%s\n", error ? error : "pmudb-build: failed");

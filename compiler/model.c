@@ -121,6 +121,17 @@ void model_free_pmu(struct pmu *p)
 	free_strings(p->modifier_names.items, p->modifier_names.count);
 }
 
+void vendor_event_free(struct vendor_event *e)
+{
+	free(e->name);
+	free(e->description);
+	free(e->file);
+	free(e->unit);
+	for (size_t i = 0; i < e->terms.count; i++)
+		free(e->terms.items[i].name);
+	free(e->terms.items);
+}
+
 void model_free(struct model *m)
 {
 	free(m->families_at);
@@ -128,13 +139,11 @@ void model_free(struct model *m)
 		model_free_pmu(&m->pmus.items[i]);
 	for (size_t i = 0; i < m->uarchs.count; i++) {
 		struct vendor_uarch *u = &m->uarchs.items[i];
-		for (size_t j = 0; j < u->events.count; j++) {
-			struct vendor_event *e = &u->events.items[j];
-			free(e->name);
-			free(e->description);
-			free(e->file);
-			free(e->unit);
-		}
+		for (size_t j = 0; j < u->events.count; j++)
+			vendor_event_free(&u->events.items[j]);
+		for (size_t j = 0; j < u->uncore.count; j++)
+			vendor_event_free(&u->uncore.items[j]);
+		free(u->uncore.items);
 		for (size_t j = 0; j < u->cpus.count; j++) {
 			free(u->cpus.items[j].id);
 			free(u->cpus.items[j].file);
@@ -146,6 +155,12 @@ void model_free(struct model *m)
 		free(u->arch);
 	}
 	free(m->uarchs.items);
+	free(m->kernel_source);
+	for (size_t i = 0; i < m->uncore_units.count; i++) {
+		free(m->uncore_units.items[i].unit);
+		free(m->uncore_units.items[i].pmu);
+	}
+	free(m->uncore_units.items);
 	for (size_t i = 0; i < m->vendor_maps.count; i++) {
 		free(m->vendor_maps.items[i].pmu);
 		free_strings(m->vendor_maps.items[i].cpus.items, m->vendor_maps.items[i].cpus.count);

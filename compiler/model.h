@@ -123,6 +123,14 @@ enum pmu_kind { PMU_UNKNOWN = 0, PMU_CORE, PMU_UNCORE, PMU_OS };
 
 /* ---- the vendors' event lists (vendor_tree.c) ---------------------------- */
 
+/* A term of an uncore entry as perf writes it (event=0x35, umask=..., a
+ * Filter's filter_opc=0x191): the format attribute the kernel PMU names
+ * it by, and its value. */
+struct vendor_term {
+	char *name;
+	uint64_t value;
+};
+
 /* One event of a vendor list, as its JSON gives it. */
 struct vendor_event {
 	char *name;		/* "INST_RETIRED.ANY_P", "ex_ret_instr", "CPU_CYCLES" */
@@ -147,6 +155,12 @@ struct vendor_event {
 	 * the reconciliation's notes */
 	bool perf_form;
 	uint64_t listed_code, listed_umask;
+	/* an uncore entry (vendor_tree.c keeps them in vendor_uarch.uncore):
+	 * its JSON Unit in UNIT, its fields as perf's terms, in the order
+	 * jevents.py writes them */
+	VEC(struct vendor_term) terms;
+	bool taken;		/* an uncore PMU took it (vendor_uncore.c) */
+	bool untypable;		/* its name cannot be typed: left out, with a note */
 };
 
 /* One row of a mapfile: the CPUs a µarch's list is for. */
@@ -162,9 +176,15 @@ struct vendor_uarch {
 	char *name;		/* "amdzen5", "alderlake", "arm/neoverse-n1" */
 	char *arch;		/* "x86", "arm64" */
 	VEC(struct vendor_event) events;
+	VEC(struct vendor_event) uncore;	/* entries of an uncore unit (vendor_uncore.c) */
 	VEC(struct vendor_cpu) cpus;
 	VEC(char *) units;	/* the hybrid core types its events name, in order */
 	bool mapped;		/* a vendor_pmus entry took it */
+};
+
+/* One uncore_units entry: the kernel PMU of a vendor list's Unit. */
+struct uncore_unit {
+	char *unit, *pmu;
 };
 
 /* One vendor_pmus entry: which PMU a µarch's CPUs get (table_vendor_pmus.c). */
@@ -215,6 +235,7 @@ struct cpuid_entry {
 	char *file;
 	int line;
 	bool from_vendor;	/* a mapfile row: after every table entry, no overlap check */
+	int uarch;		/* a mapfile row's µarch (index into model.uarchs); -1: a table's */
 };
 
 /* What reconciling a libpfm PMU with its vendor list found for one name or
@@ -270,8 +291,10 @@ struct model {
 	VEC(struct override_record) overrides;
 	char *vendor_tree;	/* --pmu-events DIR, or NULL */
 	char *vendor_layout;	/* "kernel" or "perfmon" */
+	char *kernel_source;	/* --kernel-source DIR: the uncore drivers' formats, or NULL */
 	VEC(struct vendor_uarch) uarchs;
 	VEC(struct vendor_map) vendor_maps;
+	VEC(struct uncore_unit) uncore_units;	/* Units perf does not name uncore_UNIT (table_uncore.c) */
 	VEC(struct finding) findings;
 	VEC(struct known_difference) differences;
 	VEC(char *) notes;	/* said once the build is done: what was left out, and why */
@@ -282,6 +305,7 @@ struct model {
 void model_note(struct model *m, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 void model_free(struct model *m);
+void vendor_event_free(struct vendor_event *e);
 void model_free_pmu(struct pmu *p);
 
 struct pmu *model_find_pmu(struct model *m, const char *name);

@@ -12,6 +12,8 @@
 int families_apply(struct ydoc *d, yaml_node_t *list, struct model *m);
 int vendor_pmus_apply(struct ydoc *d, yaml_node_t *list, struct model *m);
 int cpuid_map_load(struct ydoc *d, yaml_node_t *list, struct model *m);
+int uncore_units_apply(struct ydoc *d, yaml_node_t *list, struct model *m);
+int uncore_pmus_apply(struct ydoc *d, yaml_node_t *list, struct model *m);
 int overrides_apply(struct ydoc *d, yaml_node_t *list, struct model *m);
 int differences_apply(struct ydoc *d, yaml_node_t *list, struct model *m);
 

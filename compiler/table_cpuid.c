@@ -102,6 +102,7 @@ static int load_entry(struct ydoc *d, yaml_node_t *entry, struct model *m)
 	c.stepping_hi = (int)shi;
 	c.file = xstrdup(d->path);
 	c.line = (int)entry->start_mark.line + 1;
+	c.uarch = -1;
 
 	for (size_t i = 0; !r && c.pmus.count && i < m->cpuid.count; i++) {
 		const struct cpuid_entry *o = &m->cpuid.items[i];

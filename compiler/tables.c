@@ -20,6 +20,8 @@ static const struct {
 	{ "families", families_apply, TABLES_BEFORE_DERIVE },
 	{ "vendor_pmus", vendor_pmus_apply, TABLES_BEFORE_DERIVE },
 	{ "cpuid", cpuid_map_load, TABLES_BEFORE_DERIVE },
+	{ "uncore_units", uncore_units_apply, TABLES_AFTER_DERIVE },
+	{ "uncore_pmus", uncore_pmus_apply, TABLES_AFTER_DERIVE },
 	{ "overrides", overrides_apply, TABLES_AFTER_DERIVE },
 	{ "differences", differences_apply, TABLES_AFTER_DERIVE },
 };

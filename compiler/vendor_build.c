@@ -206,6 +206,7 @@ static void add_cpuid(struct model *m, const struct vendor_uarch *u, const struc
 	e->file = xprintf("pmu-events:%s", c->file);
 	e->line = c->line;
 	e->from_vendor = true;
+	e->uarch = (int)(u - m->uarchs.items);
 	*(struct cpuid_entry *)vec_push(&m->cpuid) = entry;
 }
 

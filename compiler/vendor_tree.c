@@ -364,6 +364,107 @@ static const char *description_of(json_t *e)
 	return d ? d : string_field(e, "PublicDescription");
 }
 
+/* ---- an uncore entry ----------------------------------------------------- */
+
+static void add_term(struct vendor_event *v, const char *name, size_t len, uint64_t value)
+{
+	struct vendor_term *t = vec_push(&v->terms);
+	t->name = strndup(name, len);
+	if (!t->name)
+		abort();
+	t->value = value;
+}
+
+/*
+ * The fields of an uncore entry as perf's terms, in the order jevents.py
+ * writes them (tools/perf/pmu-events/jevents.py of Linux 6.12, JsonEvent:
+ * 'config' from ConfigCode, else 'eventid' from EventidCode, else 'event'
+ * from EventCode and ExtSel; then each field of its event_fields list that
+ * is not 0; then the Filter's own terms as written).  SampleAfterValue is
+ * a period, not an encoding, and is left out.
+ */
+static int read_terms(const struct source *s, json_t *e, const char *name, struct vendor_event *v, char **error)
+{
+	static const struct {
+		const char *key, *term;
+	} fields[] = {
+		{ "AnyThread", "any" },	    { "PortMask", "ch_mask" },	{ "CounterMask", "cmask" },
+		{ "EdgeDetect", "edge" },   { "FCMask", "fc_mask" },	{ "Invert", "inv" },
+		{ "UMask", "umask" },	    { "NodeType", "type" },	{ "RdWrMask", "rdwrmask" },
+		{ "EnAllCores", "enallcores" }, { "EnAllSlices", "enallslices" }, { "SliceId", "sliceid" },
+		{ "ThreadMask", "threadmask" },
+	};
+	uint64_t value = 0, extsel = 0;
+	if (json_object_get(e, "ConfigCode")) {
+		if (number_field(s, e, name, "ConfigCode", &value, error))
+			return -1;
+		add_term(v, "config", 6, value);
+	} else if (json_object_get(e, "EventidCode")) {
+		if (number_field(s, e, name, "EventidCode", &value, error))
+			return -1;
+		add_term(v, "eventid", 7, value);
+	} else {
+		if (number_field(s, e, name, "EventCode", &value, error) || number_field(s, e, name, "ExtSel", &extsel, error))
+			return -1;
+		if (extsel > 0xff)
+			return fail_at(error, s, name, "event '%s': ExtSel %llu is out of range", name,
+				       (unsigned long long)extsel);
+		add_term(v, "event", 5, value | extsel << 8);
+	}
+	v->code = v->terms.items[0].value;
+	for (size_t i = 0; i < sizeof(fields) / sizeof(fields[0]); i++) {
+		if (number_field(s, e, name, fields[i].key, &value, error))
+			return -1;
+		if (value)
+			add_term(v, fields[i].term, strlen(fields[i].term), value);
+	}
+	json_t *filter = json_object_get(e, "Filter");
+	if (filter && !json_is_string(filter))
+		return fail_at(error, s, name, "event '%s': Filter must be a string", name);
+	/* "filter_opc=0x191,filter_tid=0x3e", "config1=0x40040e33" */
+	for (const char *p = filter ? json_string_value(filter) : ""; *p;) {
+		size_t len = strcspn(p, "=,");
+		char *end = NULL;
+		if (!len || p[len] != '=' || !number_read(p + len + 1, &value, &end) || (*end && *end != ','))
+			return fail_at(error, s, name, "event '%s': Filter '%s' is not a list of term=number", name,
+				       json_string_value(filter));
+		add_term(v, p, len, value);
+		p = *end ? end + 1 : end;
+	}
+	return 0;
+}
+
+/* Adds the uncore entry E of unit UNIT to U (vendor_uncore.c makes its PMU). */
+static int read_uncore(struct source *s, struct vendor_uarch *u, json_t *e, const char *name, const char *unit,
+		       char **error)
+{
+	struct vendor_event v = {0};
+	uint64_t deprecated = 0;
+	/* a quirk of one entry (UNC_H_SNOOPS_SENT. of cascadelakex) leaves
+	 * that entry out, with a note where its PMU is made */
+	v.untypable = !typable(name);
+	if (!v.untypable
+	    && (read_terms(s, e, name, &v, error) || number_field(s, e, name, "Deprecated", &deprecated, error)
+		|| read_counters(s, e, name, &v, error))) {
+		vendor_event_free(&v);
+		return -1;
+	}
+	v.deprecated = deprecated != 0;
+	const char *desc = description_of(e);
+	v.name = xstrdup(name);
+	v.description = xstrdup(desc ? desc : "");
+	v.file = xstrdup(s->rel);
+	v.unit = xstrdup(unit);
+	const char *at = locate(s, name, &v.line, &v.column);
+	if (at) {
+		s->from = (size_t)(at - s->text) + 1;
+		s->from_line = v.line;
+		s->from_column = v.column + 1;
+	}
+	*(struct vendor_event *)vec_push(&u->uncore) = v;
+	return 0;
+}
+
 /*
  * Adds the event E of a list to U.  UNIT is the core type a perfmon file
  * gives all its events (NULL: the event's own "Unit").  STD holds arm64's
@@ -400,8 +501,10 @@ static int read_event(struct source *s, struct vendor_uarch *u, json_t *e, const
 		return 0;	/* a metric */
 	if (!unit)
 		unit = string_field(e, "Unit");
-	if (!is_core_unit(unit) || json_object_get(e, "ConfigCode") || json_object_get(e, "EventidCode"))
-		return 0;	/* uncore */
+	if (!is_core_unit(unit))
+		return read_uncore(s, u, e, name, unit, error);
+	if (json_object_get(e, "ConfigCode") || json_object_get(e, "EventidCode"))
+		return 0;	/* a core PMU's perf-only encoding: none in the lists pmudb reads */
 	if (!typable(name))
 		return fail_at(error, s, name, "event name '%s' cannot be typed (letters, digits, '_', '-' and '.' only)",
 			       name);

@@ -23,9 +23,24 @@ PMU_EVENTS_DIR := $(PMU_EVENTS)
 PMU_EVENTS_DEPS := $(shell find $(PMU_EVENTS) -name '*.json' -o -name '*.csv' 2>/dev/null)
 endif
 
+# The uncore drivers of Debian's kernel source, whose format attributes
+# encode the vendors' uncore entries (tables/uncore.yaml): extracted once
+# too, or KERNEL_SOURCE_DIR, a Linux tree of the user's.
+KERNEL_SOURCE_CACHE := build/kernel-source
+ifeq ($(KERNEL_SOURCE_DIR),)
+KERNEL_SOURCE_DIR := $(KERNEL_SOURCE_CACHE)
+KERNEL_SOURCE_DEPS := $(KERNEL_SOURCE_CACHE)/.extracted
+$(KERNEL_SOURCE_CACHE)/.extracted: $(KERNEL_SOURCE) | deps
+	rm -rf $(KERNEL_SOURCE_CACHE) && mkdir -p $(KERNEL_SOURCE_CACHE)
+	tar -xJf $(KERNEL_SOURCE) -C $(KERNEL_SOURCE_CACHE) --strip-components=1 \
+		linux-source-6.12/arch/x86/events/intel linux-source-6.12/arch/x86/events/amd
+	touch $@
+endif
+
 # Not deleted on error: a failed build keeps the previous catalog.
-$(BUILD)/pmudb.db: $(BUILD)/pmudb-build $(wildcard tables/*.yaml) $(PMU_EVENTS_DEPS)
-	$(BUILD)/pmudb-build --tables tables --pmu-events $(PMU_EVENTS_DIR) $(PMU_EVENTS_ORIGIN) --out $@
+$(BUILD)/pmudb.db: $(BUILD)/pmudb-build $(wildcard tables/*.yaml) $(PMU_EVENTS_DEPS) $(KERNEL_SOURCE_DEPS)
+	$(BUILD)/pmudb-build --tables tables --pmu-events $(PMU_EVENTS_DIR) $(PMU_EVENTS_ORIGIN) \
+		--kernel-source $(KERNEL_SOURCE_DIR) --out $@
 
 # The built-in catalog's blobs, unpacked, which the library reads in place
 # (catalog/image.h): a one-event process opens no SQLite.

@@ -101,7 +101,7 @@ check: all $(TESTS) $(BUILD)/tests/harness $(BUILD)/tests/decode_property $(BUIL
 	@for t in $(TESTS); do \
 		echo "== $$t"; \
 		PMUDB_BUILD=$(BUILD) PMUDB_PMU_EVENTS=$(PMU_EVENTS_DIR) PMUDB_PMU_EVENTS_ORIGIN='$(PMU_EVENTS_ORIGIN_TEXT)' \
-		PMUDB_MAKE_FLAGS="BUILD=$(BUILD) $(if $(PMU_EVENTS),PMU_EVENTS=$(PMU_EVENTS)) $(if $(LIBPFM),LIBPFM=$(LIBPFM))" \
+		PMUDB_KERNEL_SOURCE=$(KERNEL_SOURCE_DIR) PMUDB_MAKE_FLAGS="BUILD=$(BUILD) $(if $(PMU_EVENTS),PMU_EVENTS=$(PMU_EVENTS)) $(if $(LIBPFM),LIBPFM=$(LIBPFM))" \
 			$$t || exit 1; \
 	done
 	@echo "== the fuzz targets on their seeds and regression inputs (tests/fuzz)"

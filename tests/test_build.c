@@ -68,8 +68,18 @@ static void build_to(const char *out, bool with_vendor_tree)
 	char *origin = tree ? getenv("PMUDB_PMU_EVENTS_ORIGIN") : NULL;
 	if (origin && !*origin)
 		origin = NULL;
+	/* and the kernel source it gave, whose formats encode the uncore entries */
+	char *kernel = tree ? getenv("PMUDB_KERNEL_SOURCE") : NULL;
+	if (kernel && !*kernel)
+		kernel = NULL;
 	char *argv[] = { compiler, "--quiet", "--out", (char *)out, tree ? "--pmu-events" : NULL, tree,
-			 origin ? "--pmu-events-origin" : NULL, origin, NULL };
+			 origin ? "--pmu-events-origin" : NULL, origin, NULL, NULL, NULL };
+	if (kernel) {
+		/* after the tree's (and origin's) arguments, where NULLs end them */
+		int at = origin ? 8 : 6;
+		argv[at] = "--kernel-source";
+		argv[at + 1] = kernel;
+	}
 	struct run_result r;
 	test_run(argv, NULL, &r);
 	if (r.status != 0)

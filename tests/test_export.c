@@ -208,6 +208,8 @@ static void table_name(char *buf, size_t size, const char *dir, const char *unit
 		snprintf(pmu, sizeof(pmu), "amd_l3");
 	else if (!strcmp(unit, "DFPMC"))
 		snprintf(pmu, sizeof(pmu), "amd_df");
+	else if (!strcmp(unit, "UMCPMC"))
+		snprintf(pmu, sizeof(pmu), "amd_umc");
 	else {
 		size_t n = (size_t)snprintf(pmu, sizeof(pmu), "uncore_");
 		for (const char *u = unit; *u && n + 1 < sizeof(pmu); u++)

@@ -13,6 +13,7 @@
  * libpfm names a vendor PMU answers to encode as libpfm encodes them on its
  * 'like' PMU.
  */
+#include <ctype.h>
 #include <dirent.h>
 #include <jansson.h>
 #include <perfmon/pfmlib_perf_event.h>
@@ -836,7 +837,8 @@ static void test_every_vendor_event_of_the_tree_encodes(void **state)
 	assert_int_equal(sqlite3_open_v2(catalog, &raw, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
 	sqlite3_stmt *st;
 	assert_int_equal(sqlite3_prepare_v2(raw, "SELECT name, family, substr(source, 12) FROM pmu WHERE source LIKE"
-					    " 'pmu-events:%' ORDER BY id", -1, &st, NULL), SQLITE_OK);
+					    " 'pmu-events:%' AND family != 'kernel_format' ORDER BY id", -1, &st, NULL),
+			 SQLITE_OK);
 	struct pmudb_error err;
 	pmudb_t *db = pmudb_open(catalog, &err);
 	assert_non_null(db);
@@ -938,6 +940,168 @@ static void test_libpfm_names_encode_as_libpfm(void **state)
 	print_message("%d libpfm names on vendor PMUs encode as libpfm encodes them on the like PMU\n", n);
 }
 
+/* One µarch's uncore entries, as test_every_uncore_entry_encodes counts them. */
+struct uncore_count {
+	char uarch[64];
+	int entries, equal, refused, no_pmu, alone, untypable;
+};
+
+/* A vendor name pmudb can take: letters, digits, '_' and '-' in parts
+ * joined by single dots. */
+static bool typable_name(const char *name)
+{
+	bool part = false;
+	for (const char *p = name; *p; p++) {
+		if (*p == '.' && !part)
+			return false;
+		if (*p != '.' && !isalnum((unsigned char)*p) && *p != '_' && *p != '-')
+			return false;
+		part = *p != '.';
+	}
+	return part;
+}
+
+static struct uncore_count *uncore_count_of(struct uncore_count *counts, int *n, const char *uarch)
+{
+	for (int i = 0; i < *n; i++)
+		if (!strcmp(counts[i].uarch, uarch))
+			return &counts[i];
+	assert_true(*n < 128);
+	struct uncore_count *c = &counts[(*n)++];
+	memset(c, 0, sizeof(*c));
+	snprintf(c->uarch, sizeof(c->uarch), "%s", uarch);
+	return c;
+}
+
+/* The catalog PMU made of kernel PMU KPMU of µarch UARCH, or NULL. */
+static char *uncore_pmu_of(sqlite3 *raw, const char *uarch, const char *kpmu)
+{
+	sqlite3_stmt *st;
+	char *pattern = NULL, *name = NULL;
+	assert_true(asprintf(&pattern, "pmu-events:%%/%s@%s", uarch, kpmu) > 0);
+	assert_int_equal(sqlite3_prepare_v2(raw, "SELECT name FROM pmu WHERE source LIKE ?", -1, &st, NULL), SQLITE_OK);
+	sqlite3_bind_text(st, 1, pattern, -1, SQLITE_TRANSIENT);
+	if (sqlite3_step(st) == SQLITE_ROW)
+		name = strdup((const char *)sqlite3_column_text(st, 0));
+	sqlite3_finalize(st);
+	free(pattern);
+	return name;
+}
+
+/*
+ * Every uncore entry of the tree, against what perf makes of it, computed
+ * by tests/uncore_truth.py apart from pmudb: perf's own jevents.py writes
+ * the entry's terms and names its kernel PMU, the kernel driver's source
+ * gives the formats, and the terms are placed as perf places them.  Where
+ * pmudb made the PMU, each entry encodes by its vendor name to that
+ * config, config1 and config2 (with the modifiers' implied values), and
+ * each entry perf refuses is refused too; where pmudb did not make it
+ * (libpfm has a PMU of that name, reconciled later), it is counted.
+ */
+static void test_every_uncore_entry_encodes_as_perf_places_it(void **state)
+{
+	(void)state;
+	const char *tree = getenv("PMUDB_PMU_EVENTS");
+	const char *kernel = getenv("PMUDB_KERNEL_SOURCE") ? getenv("PMUDB_KERNEL_SOURCE") : "build/kernel-source";
+	char jevents[1024], cmd[4096];
+	snprintf(jevents, sizeof(jevents), "%s/../jevents.py", tree ? tree : ".");
+	if (!tree || access(jevents, R_OK) || access(kernel, R_OK)
+	    || system("python3 -c 'import yaml' 2>/dev/null")) {
+		print_message("SKIP: needs $PMUDB_PMU_EVENTS with perf's jevents.py beside it, the kernel source (%s)"
+			      " and python3-yaml\n", kernel);
+		return;
+	}
+	snprintf(cmd, sizeof(cmd), "python3 tests/uncore_truth.py '%s' '%s/..' '%s' tables/uncore.yaml", tree, tree,
+		 kernel);
+	FILE *truth = popen(cmd, "r");
+	assert_non_null(truth);
+	char *catalog = test_build_path("pmudb.db");
+	sqlite3 *raw;
+	assert_int_equal(sqlite3_open_v2(catalog, &raw, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+	struct pmudb_error err;
+	pmudb_t *db = pmudb_open(catalog, &err);
+	assert_non_null(db);
+	static struct uncore_count counts[128];
+	int ncounts = 0, lines = 0;
+	char line[4096], last_key[256] = "", *pmu = NULL;
+	while (fgets(line, sizeof(line), truth)) {
+		char *field[8] = {0};
+		int nf = 0;
+		line[strcspn(line, "\n")] = '\0';
+		for (char *p = line; p && nf < 8; nf++) {
+			field[nf] = p;
+			p = strchr(p, '\t');
+			if (p)
+				*p++ = '\0';
+		}
+		assert_true(nf >= 4);
+		lines++;
+		if (!strcmp(field[3], "untabled"))
+			continue;	/* no format table for it: not counted (hisi) */
+		struct uncore_count *c = uncore_count_of(counts, &ncounts, field[0]);
+		c->entries++;
+		char key[256];
+		snprintf(key, sizeof(key), "%s@%s", field[0], field[1]);
+		if (strcmp(key, last_key)) {
+			free(pmu);
+			pmu = uncore_pmu_of(raw, field[0], field[1]);
+			snprintf(last_key, sizeof(last_key), "%s", key);
+		}
+		if (!pmu) {
+			c->no_pmu++;
+			continue;
+		}
+		char name[512];
+		snprintf(name, sizeof(name), "%s::%s", pmu, field[2]);
+		struct pmudb_encoding e;
+		int r = pmudb_encode(db, name, NULL, &e, &err);
+		if (!typable_name(field[2])) {
+			if (!r)
+				fail_msg("%s: a name that cannot be typed encodes", name);
+			c->untypable++;	/* noted and left out by the build */
+			continue;
+		}
+		if (!strcmp(field[3], "refused")) {
+			if (!r)
+				fail_msg("%s: perf refuses it (%s), pmudb encodes it", name, field[4]);
+			c->refused++;
+			continue;
+		}
+		assert_true(nf >= 7);
+		if (r && !strchr(field[2], '.') && strstr(err.message, "needs a unit mask")) {
+			c->alone++;	/* listed alone and with unit masks: noted by the build */
+			continue;
+		}
+		if (r)
+			fail_msg("%s: %s", name, err.message);
+		unsigned long long want[3] = { strtoull(field[4], NULL, 16), strtoull(field[5], NULL, 16),
+					       strtoull(field[6], NULL, 16) };
+		if (e.config != want[0] || e.config1 != want[1] || e.config2 != want[2])
+			fail_msg("%s: 0x%llx/0x%llx/0x%llx; perf: 0x%llx/0x%llx/0x%llx", name, (unsigned long long)e.config,
+				 (unsigned long long)e.config1, (unsigned long long)e.config2, want[0], want[1], want[2]);
+		c->equal++;
+	}
+	free(pmu);
+	assert_int_equal(pclose(truth), 0);
+	assert_true(lines > 1000);
+	int total[6] = {0};
+	print_message("%-16s %7s %7s %8s %8s %6s %5s\n", "uarch", "entries", "equal", "refused", "libpfm's", "alone",
+		      "names");
+	for (int i = 0; i < ncounts; i++) {
+		const struct uncore_count *c = &counts[i];
+		print_message("%-16s %7d %7d %8d %8d %6d %5d\n", c->uarch, c->entries, c->equal, c->refused, c->no_pmu,
+			      c->alone, c->untypable);
+		total[0] += c->entries, total[1] += c->equal, total[2] += c->refused, total[3] += c->no_pmu;
+		total[4] += c->alone, total[5] += c->untypable;
+		assert_int_equal(c->entries, c->equal + c->refused + c->no_pmu + c->alone + c->untypable);
+	}
+	print_message("%-16s %7d %7d %8d %8d %6d %5d\n", "all", total[0], total[1], total[2], total[3], total[4],
+		      total[5]);
+	pmudb_close(db);
+	sqlite3_close(raw);
+	free(catalog);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -951,6 +1115,7 @@ int main(void)
 		cmocka_unit_test(test_a_name_listed_twice_is_noted_where_listed_again),
 		cmocka_unit_test(test_every_vendor_event_of_the_tree_encodes),
 		cmocka_unit_test(test_libpfm_names_encode_as_libpfm),
+		cmocka_unit_test(test_every_uncore_entry_encodes_as_perf_places_it),
 	};
 	return cmocka_run_group_tests_name("vendor", tests, setup, teardown);
 }

@@ -198,6 +198,35 @@ static int encode_intel_snbep_unc(struct request *rq)
 	return 0;
 }
 
+/* ---- uncore PMUs of the vendors' lists: fields placed by the kernel ----- */
+
+/*
+ * The build placed each entry's fields where its kernel PMU's format
+ * attributes say (compiler/vendor_uncore.c): the event's code and filters
+ * for an entry alone, a unit mask's for an entry EVENT.UMASK, whole (one
+ * unit mask at a time).  What a modifier sets (edge, thresh, ch_mask, a
+ * filter) replaces its field: a value the entry gives is the unit mask's
+ * implied value, so that fstr shows it.
+ */
+static int encode_kernel_format(struct request *rq)
+{
+	const struct event *ev = rq->ev;
+	struct pmudb_encoding *out = rq->out;
+	out->config = ev->code;
+	out->config1 = ev->filter_config1;
+	out->config2 = ev->filter_config2;
+	for (int i = 0; i < rq->nfinal; i++) {
+		const struct umask *u = &ev->umasks[rq->final[i]];
+		out->config |= u->code;
+		out->config1 |= u->filter_config1;
+		out->config2 |= u->filter_config2;
+	}
+	int r = apply_pmu_modifiers(rq, true);
+	if (!r)
+		fstr_pmu_modifiers(rq);
+	return r;
+}
+
 /* ---- perf_raw: events named rNNNN, the number is config ------------------ */
 
 int family_event_number(const char *name, uint64_t *code)
@@ -228,4 +257,5 @@ int (*const family_encoders[FAMILY_COUNT])(struct request *rq) = {
 	[FAMILY_PERF_RAW] = encode_perf_raw,
 	[FAMILY_ARM_PMUV3] = encode_or,
 	[FAMILY_INTEL_NETBURST] = encode_netburst,
+	[FAMILY_KERNEL_FORMAT] = encode_kernel_format,
 };

@@ -103,6 +103,12 @@ static int sysfs_type(const struct pmu *p)
 	char path[256];
 	snprintf(path, sizeof(path), "/sys/bus/event_source/devices/%s/type", p->sysfs_name);
 	FILE *f = fopen(path, "r");
+	if (!f) {
+		/* a kernel PMU of numbered boxes (uncore_cha_0 ...), which perf's
+		 * uncore_cha/.../ takes by prefix: box 0's type */
+		snprintf(path, sizeof(path), "/sys/bus/event_source/devices/%s_0/type", p->sysfs_name);
+		f = fopen(path, "r");
+	}
 	type = -1;
 	if (f) {
 		if (fscanf(f, "%d", &type) != 1 || type < 0)

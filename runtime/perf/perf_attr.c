@@ -207,6 +207,13 @@ static int resolve_type(const struct pmudb_encoding *enc, struct pmudb_error *er
 		if (!valid_pmu_name(enc->sysfs_pmu))
 			return fail(err, PMUDB_ERR_INVAL, "kernel PMU name \"%.64s\" is not a sysfs name", enc->sysfs_pmu);
 		int t = sysfs_type(enc->sysfs_pmu, err);
+		if (t == -1) {
+			/* a kernel PMU of numbered boxes (uncore_cha_0 ...), which
+			 * perf's uncore_cha/.../ takes by prefix: box 0's type */
+			char first[sizeof(enc->sysfs_pmu) + 2];
+			snprintf(first, sizeof(first), "%s_0", enc->sysfs_pmu);
+			t = sysfs_type(first, err);
+		}
 		if (t < -1)
 			return t;
 		if (t >= 0)

@@ -58,7 +58,7 @@ static const struct format_row table[] = {
 	  "sliceid=config:48-50;threadmask=config:56-57" },
 	{ "amd_df", NULL, "event=config:0-7,32-37;umask=config:8-15,24-27" },
 	{ "amd_nb", NULL, "event=config:0-7,32-35;umask=config:8-15" },
-	{ "amd_umc_*", NULL, "event=config:0-7;rdwrmask=config:8-9" },
+	{ "amd_umc*", NULL, "event=config:0-7;rdwrmask=config:8-9" },
 	{ "power", NULL, "event=config:0-7" },
 };
 
@@ -179,6 +179,12 @@ int pmudb_perf_format(const char *pmu, const char *family, struct pmudb_perf_for
 	snprintf(fmt->source, sizeof(fmt->source), "%s/%s/format",
 		 devices && *devices ? devices : "/sys/bus/event_source/devices", pmu);
 	int r = from_sysfs(fmt->source, fmt, err);
+	if (r > 0) {
+		/* numbered boxes (uncore_cha_0 ...): box 0's format */
+		snprintf(fmt->source, sizeof(fmt->source), "%s/%s_0/format",
+			 devices && *devices ? devices : "/sys/bus/event_source/devices", pmu);
+		r = from_sysfs(fmt->source, fmt, err);
+	}
 	if (r <= 0)
 		return r;
 	for (size_t i = 0; i < sizeof(table) / sizeof(table[0]); i++) {

@@ -1,0 +1,132 @@
+#!/usr/bin/env python3
+"""uncore_truth.py - what perf makes of every uncore entry of a pmu-events
+tree, computed apart from pmudb: test_vendor compares pmudb's encodings
+with it.
+
+usage: uncore_truth.py TREE JEVENTS_DIR KERNEL_SOURCE UNCORE_YAML
+
+TREE is perf's pmu-events/arch tree, JEVENTS_DIR the folder of perf's own
+jevents.py (tools/perf/pmu-events of the same kernel), KERNEL_SOURCE a
+Linux source tree holding the uncore drivers, UNCORE_YAML pmudb's
+tables/uncore.yaml, read for one thing only: which driver array (or
+attribute symbols) a kernel PMU of a µarch has.  Everything else is the
+kernel's and perf's: jevents.py's JsonEvent names the kernel PMU of each
+entry and writes its terms; the format attributes are read from the
+driver source here, with regular expressions of this file; the terms are
+placed as perf's util/pmu.c places them (each term's value ORed into the
+bits its format lists, low bits first; a value wider than the format, or a
+term the PMU has no format for, refused).
+
+Prints one line per uncore entry of the µarchs the mapfiles list:
+  UARCH <TAB> KERNEL_PMU <TAB> NAME <TAB> ok <TAB> CONFIG <TAB> CONFIG1 <TAB> CONFIG2
+  UARCH <TAB> KERNEL_PMU <TAB> NAME <TAB> refused <TAB> WHY
+  UARCH <TAB> KERNEL_PMU <TAB> NAME <TAB> untabled
+"""
+import csv
+import json
+import os
+import re
+import sys
+
+import yaml
+
+
+def main():
+    tree, jevents_dir, kernel, table = sys.argv[1:5]
+    sys.path.insert(0, jevents_dir)
+    import jevents  # perf's own converter
+
+    with open(table) as f:
+        doc = yaml.safe_load(f)
+    where = {}
+    for entry in doc.get('uncore_pmus', []):
+        uarchs = entry['uarch'] if isinstance(entry['uarch'], list) else [entry['uarch']]
+        for u in uarchs:
+            where[(u, entry['pmu'])] = entry
+
+    sources = {}
+
+    def source(rel):
+        if rel not in sources:
+            with open(os.path.join(kernel, rel)) as f:
+                sources[rel] = f.read()
+        return sources[rel]
+
+    def define(rel, symbol):
+        m = re.search(r'DEFINE_UNCORE_FORMAT_ATTR\(\s*' + symbol + r'\s*,\s*(\w+)\s*,\s*"([^"]+)"\s*\)', source(rel))
+        if not m:
+            raise SystemExit(f'{rel}: no format attribute {symbol}')
+        word, bits = m.group(2).split(':')
+        ranges = []
+        for part in bits.split(','):
+            lo, _, hi = part.partition('-')
+            ranges.append((word, int(lo), int(hi or lo)))
+        return m.group(1), ranges
+
+    def formats(entry):
+        rel = entry['file']
+        if 'formats' in entry:
+            body = re.search(r'\*' + entry['formats'] + r'\[\]\s*=\s*\{(.*?)\};', source(rel), re.S).group(1)
+            symbols = re.findall(r'&format_attr_(\w+)\.attr', body)
+        else:
+            symbols = entry['attrs']
+        return dict(define(rel, s) for s in symbols)
+
+    def place(terms, fmts):
+        words = {'config': 0, 'config1': 0, 'config2': 0}
+        for term in terms.split(','):
+            name, _, value = term.partition('=')
+            value = int(value, 0)
+            if name in words:
+                words[name] |= value
+                continue
+            if name not in fmts:
+                return None, f'no format {name}'
+            ranges = fmts[name]
+            width = sum(hi - lo + 1 for _, lo, hi in ranges)
+            if value >> width:
+                return None, f'{name}={value:#x} too big for the format'
+            for word, lo, hi in ranges:
+                bits = hi - lo + 1
+                words[word] |= (value & ((1 << bits) - 1)) << lo
+                value >>= bits
+        return words, None
+
+    out = csv.writer(sys.stdout, delimiter='\t', lineterminator='\n')
+    for arch in ('x86', 'arm64'):
+        mapfile = os.path.join(tree, arch, 'mapfile.csv')
+        if not os.path.exists(mapfile):
+            continue
+        with open(mapfile) as f:
+            rows = [r for r in csv.reader(f) if r and not r[0].startswith('Family') and len(r) > 2]
+        seen = set()
+        for row in rows:
+            uarch = row[2]
+            if uarch in seen or not os.path.isdir(os.path.join(tree, arch, uarch)):
+                continue
+            seen.add(uarch)
+            folder = os.path.join(tree, arch, uarch)
+            for name in sorted(os.listdir(folder)):
+                if not name.endswith('.json') or 'metric' in name:
+                    continue
+                with open(os.path.join(folder, name)) as f:
+                    items = json.load(f)
+                for jd in items if isinstance(items, list) else []:
+                    unit = jd.get('Unit')
+                    if not unit or unit in ('cpu_core', 'cpu_atom', 'cpu_lowpower') or 'EventName' not in jd:
+                        continue
+                    ev = jevents.JsonEvent(jd)
+                    entry = where.get((uarch, ev.pmu))
+                    if not entry:
+                        out.writerow([uarch, ev.pmu, jd['EventName'], 'untabled'])
+                        continue
+                    words, why = place(ev.event, formats(entry))
+                    if why:
+                        out.writerow([uarch, ev.pmu, jd['EventName'], 'refused', why])
+                    else:
+                        out.writerow([uarch, ev.pmu, jd['EventName'], 'ok', hex(words['config']),
+                                      hex(words['config1']), hex(words['config2'])])
+
+
+if __name__ == '__main__':
+    main()
