@@ -973,6 +973,19 @@ static struct uncore_count *uncore_count_of(struct uncore_count *counts, int *n,
 	return c;
 }
 
+/* The first string pmudb_decode finds. */
+struct first_decoded {
+	char event[512];
+};
+
+static int take_first(void *ctx, const struct pmudb_decoded *d)
+{
+	struct first_decoded *f = ctx;
+	if (!f->event[0] && d->exact)
+		snprintf(f->event, sizeof(f->event), "%s", d->event);
+	return 0;
+}
+
 /* The catalog PMU made of kernel PMU KPMU of µarch UARCH, or NULL. */
 static char *uncore_pmu_of(sqlite3 *raw, const char *uarch, const char *kpmu)
 {
@@ -1022,7 +1035,7 @@ static void test_every_uncore_entry_encodes_as_perf_places_it(void **state)
 	pmudb_t *db = pmudb_open(catalog, &err);
 	assert_non_null(db);
 	static struct uncore_count counts[128];
-	int ncounts = 0, lines = 0;
+	int ncounts = 0, lines = 0, decoded = 0;
 	char line[4096], last_key[256] = "", *pmu = NULL;
 	while (fgets(line, sizeof(line), truth)) {
 		char *field[8] = {0};
@@ -1080,6 +1093,20 @@ static void test_every_uncore_entry_encodes_as_perf_places_it(void **state)
 			fail_msg("%s: 0x%llx/0x%llx/0x%llx; perf: 0x%llx/0x%llx/0x%llx", name, (unsigned long long)e.config,
 				 (unsigned long long)e.config1, (unsigned long long)e.config2, want[0], want[1], want[2]);
 		c->equal++;
+		/* one in 25 decoded back: the encoding names an event of that
+		 * PMU, exactly, and that string encodes to it again */
+		if (c->equal % (25 * test_sample_step()) == 1) {
+			struct first_decoded got = {0};
+			pmudb_decoder_t *dec = pmudb_decoder_open(db, pmudb_find_pmu(db, pmu), &err);
+			assert_non_null(dec);
+			if (pmudb_decode(dec, want[0], want[1], want[2], 1, take_first, &got, &err) < 1)
+				fail_msg("%s: 0x%llx/0x%llx/0x%llx decodes to no exact string", name, want[0], want[1], want[2]);
+			pmudb_decoder_close(dec);
+			struct pmudb_encoding back;
+			assert_int_equal(pmudb_encode(db, got.event, NULL, &back, &err), 0);
+			assert_true(back.config == e.config && back.config1 == e.config1 && back.config2 == e.config2);
+			decoded++;
+		}
 	}
 	free(pmu);
 	assert_int_equal(pclose(truth), 0);
@@ -1097,6 +1124,8 @@ static void test_every_uncore_entry_encodes_as_perf_places_it(void **state)
 	}
 	print_message("%-16s %7d %7d %8d %8d %6d %5d\n", "all", total[0], total[1], total[2], total[3], total[4],
 		      total[5]);
+	print_message("%d of them decoded back to an exact string of their PMU\n", decoded);
+	assert_true(decoded > total[1] / (30 * test_sample_step()));
 	pmudb_close(db);
 	sqlite3_close(raw);
 	free(catalog);
