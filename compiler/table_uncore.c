@@ -11,6 +11,8 @@
  *       file: arch/x86/events/intel/uncore_snbep.c   # within the kernel source
  *       formats: spr_uncore_cha_formats_attr   # the driver's array, or
  *       # attrs: [event8, umask8]    # its DEFINE_UNCORE_FORMAT_ATTR symbols
+ *       wide_umask: umask_ext4       # optional: the layout of a vendor UMask
+ *                                    # wider than the PMU's umask (SPR's IIO)
  *       why: spr_uncore_chabox (uncore_snbep.c:5960) sets this format group
  *
  * The formats themselves are read from the kernel source the build is
@@ -27,7 +29,7 @@
 #include "compiler/vendor_uncore.h"
 
 static const char *const unit_keys[] = { "unit", "pmu", "why", NULL };
-static const char *const pmu_keys[] = { "uarch", "pmu", "file", "formats", "attrs", "like", "why", NULL };
+static const char *const pmu_keys[] = { "uarch", "pmu", "file", "formats", "attrs", "wide_umask", "like", "why", NULL };
 
 int uncore_units_apply(struct ydoc *d, yaml_node_t *list, struct model *m)
 {
@@ -74,6 +76,7 @@ static int apply_pmu(struct ydoc *d, yaml_node_t *n, struct model *m)
 		|| ydoc_field_string(d, n, "file", true, &file)
 		|| ydoc_field_string(d, n, "formats", false, &array)
 		|| ydoc_field_string(d, n, "like", false, &spec.like)
+		|| ydoc_field_string(d, n, "wide_umask", false, &spec.wide_umask)
 		|| ydoc_field_string(d, n, "why", true, &why)
 		|| ((attrs = ydoc_get(d, n, "attrs")) && names(d, attrs, "attrs", &spec.attrs));
 	if (!r && !array == !attrs)

@@ -52,6 +52,7 @@ void vendor_uncore_spec_free(struct uncore_spec *s)
 	free(s->file);
 	free(s->array);
 	free(s->like);
+	free(s->wide_umask);
 	free(s->at);
 }
 
@@ -152,10 +153,75 @@ struct placed {
 	struct { int modifier; uint64_t value; bool hardwired; } implied[16];
 };
 
+/* Adds VALUE to modifier MOD's implied value (ORed, as perf ORs a term
+ * given twice: PortMask, and ch_mask in the Filter); false when full. */
+static bool imply(struct placed *out, int mod, uint64_t value, bool hardwired)
+{
+	for (size_t i = 0; i < out->nimplied; i++)
+		if (out->implied[i].modifier == mod) {
+			out->implied[i].value |= value;
+			return true;
+		}
+	if (out->nimplied == sizeof(out->implied) / sizeof(out->implied[0]))
+		return false;
+	out->implied[out->nimplied].modifier = mod;
+	out->implied[out->nimplied].value = value;
+	out->implied[out->nimplied++].hardwired = hardwired;
+	return true;
+}
+
+/* The bits of WORDS that format F covers, as F's value; cleared from WORDS. */
+static uint64_t take_field(const struct kernel_format *f, uint64_t words[3])
+{
+	uint64_t value = 0;
+	int at = 0;
+	for (int i = 0; i < f->nranges; i++) {
+		const struct kernel_range *r = &f->ranges[i];
+		int bits = r->hi - r->lo + 1;
+		uint64_t mask = bits == 64 ? ~0ULL : ((1ULL << bits) - 1) << r->lo;
+		if (at < 64)
+			value |= ((words[r->word] & mask) >> r->lo) << at;
+		words[r->word] &= ~mask;
+		at += bits;
+	}
+	return value;
+}
+
+/*
+ * A UMask wider than the PMU's umask, in the layout WIDE the vendor writes
+ * it (Sapphire Rapids' IIO: port and function masks above bit 8, where the
+ * raw layout config:8-15,32-55 puts them on the IIO's ch_mask and fc_mask):
+ * each of the PMU's fields takes its bits, a modifier's ORed into its
+ * implied value; false when a bit lands in no field of the PMU.
+ */
+static bool place_wide_umask(const struct kernel_formats *fs, const struct kernel_format *wide, const struct event *ev,
+			     uint64_t value, bool bare, struct placed *out)
+{
+	uint64_t scratch[3] = {0};
+	if (!kernel_format_place(wide, value, scratch))
+		return false;
+	for (size_t i = 0; i < fs->count; i++) {
+		const struct kernel_format *f = &fs->items[i];
+		if (!strcmp(f->name, "event"))
+			continue;
+		uint64_t part = take_field(f, scratch);
+		int mod = is_modifier_format(f) && !bare ? event_modifier(ev, f->name) : -1;
+		if (!part)
+			continue;
+		if (mod >= 0) {
+			if (!imply(out, mod, part, hardwired_field(f->name)))
+				return false;
+		} else if (!kernel_format_place(f, part, out->words)) {
+			return false;
+		}
+	}
+	return !scratch[0] && !scratch[1] && !scratch[2];
+}
+
 /* Places V's terms on EV (whose modifiers are the PMU's); false, with a
  * note, when a format cannot hold one. */
-static bool place_entry(struct model *m, const struct kernel_formats *fs, const struct event *ev,
-			const struct vendor_event *v, const char *kpmu, bool bare, struct placed *out)
+static bool place_entry(struct model *m, const struct kernel_formats *fs, const struct kernel_format *wide,
+			const struct event *ev, const struct vendor_event *v, const char *kpmu, bool bare, struct placed *out)
 {
 	memset(out, 0, sizeof(*out));
 	for (size_t i = 0; i < v->terms.count; i++) {
@@ -172,20 +238,12 @@ static bool place_entry(struct model *m, const struct kernel_formats *fs, const 
 				   v->file, v->line, v->column, v->name, kpmu, t->name);
 			return false;
 		}
+		bool fits = f->width >= 64 || !(t->value >> f->width);
 		int mod = is_modifier_format(f) && !bare ? event_modifier(ev, f->name) : -1;
-		size_t again = 0;
-		while (again < out->nimplied && out->implied[again].modifier != mod)
-			again++;
-		if (mod >= 0 && again < out->nimplied && (f->width >= 64 || !(t->value >> f->width))) {
-			/* a term given twice (PortMask, and ch_mask in the Filter):
-			 * perf ORs both into the field */
-			out->implied[again].value |= t->value;
-		} else if (mod >= 0 && out->nimplied < sizeof(out->implied) / sizeof(out->implied[0])
-		    && (f->width >= 64 || !(t->value >> f->width))) {
-			out->implied[out->nimplied].modifier = mod;
-			out->implied[out->nimplied].value = t->value;
-			out->implied[out->nimplied++].hardwired = hardwired_field(f->name);
-		} else if (!kernel_format_place(f, t->value, out->words)) {
+		bool placed = fits && mod >= 0 ? imply(out, mod, t->value, hardwired_field(f->name))
+			      : fits ? kernel_format_place(f, t->value, out->words)
+			      : wide && !strcmp(t->name, "umask") && place_wide_umask(fs, wide, ev, t->value, bare, out);
+		if (!placed) {
 			model_note(m, "%s:%d:%d: %s: %s=0x%llx is wider than the kernel's %s format %s: left out", v->file,
 				   v->line, v->column, v->name, t->name, (unsigned long long)t->value, kpmu, f->spec);
 			return false;
@@ -204,7 +262,8 @@ static void copy_counters(uint64_t *counters, uint64_t *fixed, bool *free_runnin
 /* The event of group G (indexes into ENTRIES), or none when no entry of
  * it can be placed. */
 static void make_event(struct model *m, struct pmu *p, const struct event *tmpl, const struct kernel_formats *fs,
-		       const char *kpmu, struct vendor_event **entries, const struct vendor_group *g)
+		       const struct kernel_format *wide, const char *kpmu, struct vendor_event **entries,
+		       const struct vendor_group *g)
 {
 	struct event ev = {0};
 	ev.name = xstrdup(g->name);
@@ -220,7 +279,7 @@ static void make_event(struct model *m, struct pmu *p, const struct event *tmpl,
 	if (g->bare >= 0 && !g->entries.count) {
 		/* the entry alone is the encoding; its fields are the code */
 		const struct vendor_event *v = entries[g->bare];
-		if (place_entry(m, fs, &ev, v, kpmu, true, &pl)) {
+		if (place_entry(m, fs, wide, &ev, v, kpmu, true, &pl)) {
 			ev.code = pl.words[0];
 			ev.filter_config1 = pl.words[1];
 			ev.filter_config2 = pl.words[2];
@@ -234,7 +293,7 @@ static void make_event(struct model *m, struct pmu *p, const struct event *tmpl,
 				   first->file, first->line, first->column, first->name);
 		for (size_t i = 0; i < g->entries.count; i++) {
 			struct vendor_event *v = entries[g->entries.items[i]];
-			if (!place_entry(m, fs, &ev, v, kpmu, false, &pl))
+			if (!place_entry(m, fs, wide, &ev, v, kpmu, false, &pl))
 				continue;
 			struct umask *um = vec_push(&ev.umasks);
 			um->name = vendor_umask_name_after(v->name, g->depth);
@@ -319,7 +378,7 @@ static void add_to_scope(struct model *m, size_t uarch, const char *name)
 }
 
 static int make_pmu(struct model *m, const struct uncore_spec *s, size_t uarch, const struct kernel_formats *fs,
-		    const struct pmu *like)
+		    const struct kernel_format *wide, const struct pmu *like)
 {
 	struct vendor_uarch *u = &m->uarchs.items[uarch];
 	/* the entries of this kernel PMU, Unit-less copies for the grouping */
@@ -377,7 +436,7 @@ static int make_pmu(struct model *m, const struct uncore_spec *s, size_t uarch, 
 	struct vendor_groups gs = {0};
 	vendor_group_entries(m, &view, NULL, &gs);
 	for (size_t i = 0; i < gs.count; i++)
-		make_event(m, &p, &tmpl, fs, s->pmu, entries.items, &gs.items[i]);
+		make_event(m, &p, &tmpl, fs, wide, s->pmu, entries.items, &gs.items[i]);
 	vendor_free_groups(&gs);
 	struct pmu scratch = {0};
 	*(struct event *)vec_push(&scratch.events) = tmpl;
@@ -404,17 +463,18 @@ int vendor_uncore_make(struct model *m, const struct uncore_spec *s, char **erro
 	}
 	if (!kernel)
 		kernel = kernel_source_open(m->kernel_source);
-	struct kernel_formats fs = {0};
-	int r = 0;
-	if (s->array)
+	struct kernel_formats fs = {0}, wide = {0};
+	int r = s->wide_umask ? kernel_format_of_symbol(kernel, s->file, s->wide_umask, &wide, error) : 0;
+	if (!r && s->array)
 		r = kernel_formats_of_array(kernel, s->file, s->array, &fs, error);
 	for (size_t i = 0; !r && i < s->attrs.count; i++)
 		r = kernel_format_of_symbol(kernel, s->file, s->attrs.items[i], &fs, error);
 	for (size_t i = 0; !r && i < s->uarchs.count; i++)
 		for (size_t k = 0; !r && k < m->uarchs.count; k++)
 			if (!strcasecmp(m->uarchs.items[k].name, s->uarchs.items[i]))
-				r = make_pmu(m, s, k, &fs, like);
+				r = make_pmu(m, s, k, &fs, wide.count ? &wide.items[0] : NULL, like);
 	kernel_formats_free(&fs);
+	kernel_formats_free(&wide);
 	return r;
 }
 

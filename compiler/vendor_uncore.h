@@ -18,6 +18,7 @@ struct uncore_spec {
 	char *array;			/* its array of format attributes, or NULL */
 	struct pmu_names attrs;		/* else its attributes' symbols */
 	char *like;			/* a libpfm PMU whose perf modifiers it takes, or NULL */
+	char *wide_umask;		/* the format of a UMask wider than the PMU's, or NULL */
 	char *at;			/* FILE:LINE of the entry */
 };
 

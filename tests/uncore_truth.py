@@ -15,7 +15,9 @@ entry and writes its terms; the format attributes are read from the
 driver source here, with regular expressions of this file; the terms are
 placed as perf's util/pmu.c places them (each term's value ORed into the
 bits its format lists, low bits first; a value wider than the format, or a
-term the PMU has no format for, refused).
+term the PMU has no format for, refused), but for one thing perf refuses:
+a UMask wider than the PMU's umask is placed in the layout the table's
+'wide_umask' names, as the vendor wrote it.
 
 Prints one line per uncore entry of the µarchs the mapfiles list:
   UARCH <TAB> KERNEL_PMU <TAB> NAME <TAB> ok <TAB> CONFIG <TAB> CONFIG1 <TAB> CONFIG2
@@ -72,7 +74,7 @@ def main():
             symbols = entry['attrs']
         return dict(define(rel, s) for s in symbols)
 
-    def place(terms, fmts):
+    def place(terms, fmts, wide):
         words = {'config': 0, 'config1': 0, 'config2': 0}
         for term in terms.split(','):
             name, _, value = term.partition('=')
@@ -84,6 +86,11 @@ def main():
                 return None, f'no format {name}'
             ranges = fmts[name]
             width = sum(hi - lo + 1 for _, lo, hi in ranges)
+            if value >> width and name == 'umask' and wide:
+                # the vendor's layout of a wide UMask (tables/uncore.yaml
+                # wide_umask): perf 6.12 refuses the value; placed as meant
+                ranges = wide
+                width = sum(hi - lo + 1 for _, lo, hi in ranges)
             if value >> width:
                 return None, f'{name}={value:#x} too big for the format'
             for word, lo, hi in ranges:
@@ -120,7 +127,8 @@ def main():
                     if not entry:
                         out.writerow([uarch, ev.pmu, jd['EventName'], 'untabled'])
                         continue
-                    words, why = place(ev.event, formats(entry))
+                    wide = define(entry['file'], entry['wide_umask'])[1] if 'wide_umask' in entry else None
+                    words, why = place(ev.event, formats(entry), wide)
                     if why:
                         out.writerow([uarch, ev.pmu, jd['EventName'], 'refused', why])
                     else:
