@@ -116,9 +116,10 @@ check: all $(TESTS) $(BUILD)/tests/harness $(BUILD)/tests/decode_property $(BUIL
 	@$(BUILD)/tests/decode_property $(DECODE_ARGS)
 
 # The two passes run side by side (two jobs; each pass's output printed
-# whole when it ends), after what they share: the packages and the
-# extracted vendor tree.
-test: deps $(PMU_EVENTS_DEPS)
+# whole when it ends), after what they share: the packages, the extracted
+# vendor tree and the extracted kernel source (each once, not by both
+# passes into one folder).
+test: deps $(PMU_EVENTS_DEPS) $(KERNEL_SOURCE_DEPS)
 	$(MAKE) --no-print-directory -j2 --output-sync=recurse test-plain test-san
 test-plain:
 	$(MAKE) --no-print-directory check BUILD=build
