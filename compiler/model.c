@@ -98,7 +98,7 @@ static void free_event(struct event *e)
 	free(e->source);
 }
 
-static void free_strings(char **items, size_t count)
+void free_strings(char **items, size_t count)
 {
 	for (size_t i = 0; i < count; i++)
 		free(items[i]);
@@ -127,6 +127,7 @@ void vendor_event_free(struct vendor_event *e)
 	free(e->description);
 	free(e->file);
 	free(e->unit);
+	free(e->kernel_pmu);
 	for (size_t i = 0; i < e->terms.count; i++)
 		free(e->terms.items[i].name);
 	free(e->terms.items);

@@ -161,6 +161,7 @@ struct vendor_event {
 	VEC(struct vendor_term) terms;
 	bool taken;		/* an uncore PMU took it (vendor_uncore.c) */
 	bool untypable;		/* its name cannot be typed: left out, with a note */
+	char *kernel_pmu;	/* its Unit's kernel PMU, once asked (vendor_uncore.c) */
 };
 
 /* One row of a mapfile: the CPUs a µarch's list is for. */
@@ -306,6 +307,8 @@ void model_note(struct model *m, const char *fmt, ...) __attribute__((format(pri
 
 void model_free(struct model *m);
 void vendor_event_free(struct vendor_event *e);
+/* Frees COUNT strings of ITEMS and ITEMS itself. */
+void free_strings(char **items, size_t count);
 void model_free_pmu(struct pmu *p);
 
 struct pmu *model_find_pmu(struct model *m, const char *name);

@@ -42,12 +42,8 @@ static struct kernel_source *kernel;
 
 void vendor_uncore_spec_free(struct uncore_spec *s)
 {
-	for (size_t i = 0; i < s->uarchs.count; i++)
-		free(s->uarchs.items[i]);
-	for (size_t i = 0; i < s->attrs.count; i++)
-		free(s->attrs.items[i]);
-	free(s->uarchs.items);
-	free(s->attrs.items);
+	free_strings(s->uarchs.items, s->uarchs.count);
+	free_strings(s->attrs.items, s->attrs.count);
 	free(s->pmu);
 	free(s->file);
 	free(s->array);
@@ -65,6 +61,14 @@ char *vendor_uncore_pmu_of(const struct model *m, const char *unit)
 	for (char *p = name; *p; p++)
 		*p = (char)tolower((unsigned char)*p);
 	return name;
+}
+
+/* V's kernel PMU, found once: every uncore_pmus entry asks of every entry. */
+static const char *kernel_pmu_of(const struct model *m, struct vendor_event *v)
+{
+	if (!v->kernel_pmu)
+		v->kernel_pmu = vendor_uncore_pmu_of(m, v->unit);
+	return v->kernel_pmu;
 }
 
 /* ---- the PMU ------------------------------------------------------------- */
@@ -385,7 +389,7 @@ static int make_pmu(struct model *m, const struct uncore_spec *s, size_t uarch, 
 	struct vendor_uarch view = { .name = u->name, .arch = u->arch };
 	VEC(struct vendor_event *) entries = {0};
 	for (size_t i = 0; i < u->uncore.count; i++) {
-		char *kpmu = vendor_uncore_pmu_of(m, u->uncore.items[i].unit);
+		const char *kpmu = kernel_pmu_of(m, &u->uncore.items[i]);
 		const struct vendor_event *v = &u->uncore.items[i];
 		if (!strcmp(kpmu, s->pmu) && v->untypable)
 			model_note(m, "%s:%d:%d: event name '%s' cannot be typed (letters, digits, '_', '-' and '.',"
@@ -396,7 +400,6 @@ static int make_pmu(struct model *m, const struct uncore_spec *s, size_t uarch, 
 			copy->unit = NULL;
 			*(struct vendor_event **)vec_push(&entries) = &u->uncore.items[i];
 		}
-		free(kpmu);
 	}
 	char *name = entries.count ? pmu_name(m, uarch, s->pmu) : NULL;
 	if (entries.count && !name)
@@ -483,21 +486,19 @@ void vendor_uncore_finish(struct model *m)
 	kernel_source_free(kernel);
 	kernel = NULL;
 	for (size_t i = 0; m->vendor_tree && i < m->uarchs.count; i++) {
-		const struct vendor_uarch *u = &m->uarchs.items[i];
+		struct vendor_uarch *u = &m->uarchs.items[i];
 		/* one note per kernel PMU of the µarch with entries left out */
-		struct left { char *pmu, *file; size_t n; };
+		struct left { const char *pmu, *file; size_t n; };
 		VEC(struct left) left = {0};
 		for (size_t k = 0; k < u->uncore.count; k++) {
 			if (u->uncore.items[k].taken)
 				continue;
-			char *kpmu = vendor_uncore_pmu_of(m, u->uncore.items[k].unit);
+			const char *kpmu = kernel_pmu_of(m, &u->uncore.items[k]);
 			struct left *l = NULL;
 			for (size_t j = 0; j < left.count && !l; j++)
 				if (!strcmp(left.items[j].pmu, kpmu))
 					l = &left.items[j];
-			if (l) {
-				free(kpmu);
-			} else {
+			if (!l) {
 				l = vec_push(&left);
 				l->pmu = kpmu;
 				l->file = u->uncore.items[k].file;
@@ -508,7 +509,6 @@ void vendor_uncore_finish(struct model *m)
 			model_note(m, "vendor tree: µarch %s: %zu entries of %s are not encoded (%s)%s", u->name,
 				   left.items[j].n, left.items[j].pmu, left.items[j].file,
 				   m->kernel_source ? "" : ": no --kernel-source");
-			free(left.items[j].pmu);
 		}
 		free(left.items);
 	}
