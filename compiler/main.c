@@ -356,6 +356,7 @@ static int build(char **tables, int table_count, const char *vendor_tree, const 
 	if (!r) {
 		derive_kernel_types(&m);
 		reconcile(&m);
+		reconcile_uncore(&m);
 		reconcile_explain(&m);
 	}
 	tables_free(t);

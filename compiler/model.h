@@ -160,6 +160,8 @@ struct vendor_event {
 	 * jevents.py writes them */
 	VEC(struct vendor_term) terms;
 	bool taken;		/* an uncore PMU took it (vendor_uncore.c) */
+	uint64_t encoding[3];	/* taken: config, config1, config2 as perf places it */
+	bool on_libpfm_box;	/* not taken: libpfm has a PMU of the name its PMU would have */
 	bool untypable;		/* its name cannot be typed: left out, with a note */
 	char *kernel_pmu;	/* its Unit's kernel PMU, once asked (vendor_uncore.c) */
 };
@@ -266,7 +268,11 @@ struct finding {
 /* A difference from a vendor list that is no mistake of libpfm's
  * ('differences'): "equivalent", "by_design", or the vendor's "vendor_error". */
 struct known_difference {
-	char *pmu, *event, *umask;	/* pmu may be a glob; umask NULL for the event */
+	char *pmu, *event, *umask;	/* globs; umask NULL for the event */
+	/* when set, the difference must be exactly these config (xor[0])
+	 * and config1 (xor[1]) bits: libpfm's encoding XOR the vendor's */
+	uint64_t xor[2];
+	bool has_xor[2];
 	char *kind;
 	char *why, *file;
 	int line;

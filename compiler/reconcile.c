@@ -28,6 +28,7 @@
 
 #include "compiler/probe.h"
 #include "compiler/vendor_events.h"
+#include "compiler/vendor_uncore.h"
 
 /* The libpfm name of string S of P: "EVENT" or "EVENT:UMASK". */
 static char *string_name(const struct pmu *p, const struct pmu_string *s)
@@ -373,6 +374,172 @@ void reconcile(struct model *m)
 			reconcile_pmu(m, i);
 }
 
+/* ---- uncore boxes ---------------------------------------------------------- */
+
+/* Whether sysfs name NAME is kernel PMU KPMU or its box KPMU_N: the box
+ * number in *BOX (-1 for KPMU itself). */
+static bool box_of(const char *name, const char *kpmu, long *box)
+{
+	size_t n = strlen(kpmu);
+	if (!strcmp(name, kpmu)) {
+		*box = -1;
+		return true;
+	}
+	if (strncmp(name, kpmu, n) || name[n] != '_' || !name[n + 1]
+	    || strspn(name + n + 1, "0123456789") != strlen(name + n + 1))
+		return false;
+	*box = strtol(name + n + 1, NULL, 10);
+	return true;
+}
+
+/* Whether libpfm's PMU NAME runs on CPUs of µarch UARCH: a cpuid entry
+ * lists it beside a core PMU of that µarch. */
+static bool on_uarch(const struct model *m, const char *name, size_t uarch)
+{
+	for (size_t i = 0; i < m->cpuid.count; i++) {
+		const struct cpuid_entry *e = &m->cpuid.items[i];
+		for (size_t k = 0; k < e->pmus.count; k++)
+			if (!strcmp(e->pmus.items[k], name) && vendor_uncore_lists_core_of(m, e, uarch))
+				return true;
+	}
+	return false;
+}
+
+/* Libpfm's boxes of kernel PMU KPMU on µarch UARCH (positions in the
+ * model), the lowest numbered first; how many. */
+static size_t libpfm_boxes(const struct model *m, size_t uarch, const char *kpmu, size_t *out, size_t max)
+{
+	size_t n = 0;
+	long first = 0;
+	for (size_t i = 0; i < m->pmus.count && n < max; i++) {
+		const struct pmu *p = &m->pmus.items[i];
+		long box;
+		if (p->source || p->kind != PMU_UNCORE || !p->sysfs_names.count
+		    || !box_of(p->sysfs_names.items[0], kpmu, &box) || !on_uarch(m, p->name, uarch))
+			continue;
+		out[n++] = i;
+		if (n == 1 || box < first) {
+			first = box;
+			size_t t = out[0];
+			out[0] = i;
+			out[n - 1] = t;
+		}
+	}
+	return n;
+}
+
+/* "UNC_C_" of "UNC_C_CLOCKTICKS": a name up to its second '_', or "". */
+static char *name_prefix(const char *name)
+{
+	const char *u = strchr(name, '_');
+	u = u ? strchr(u + 1, '_') : NULL;
+	return u ? xprintf("%.*s", (int)(u - name + 1), name) : xstrdup("");
+}
+
+/* Vendor entry V of µarch U against libpfm's box strings LS of BOXES[0]
+ * (whose event names begin LIBPFM_PREFIX): its finding; the vendor's name
+ * an alias on every box where it encodes as libpfm's string of another
+ * name (UNC_CHA_X.Y for skx's UNC_C_X:Y). */
+static void match_box_entry(struct model *m, const size_t *boxes, size_t nboxes, const struct vendor_uarch *u,
+			    const struct pmu_strings *ls, bool *seen, const char *libpfm_prefix,
+			    const struct vendor_event *v)
+{
+	struct pmu *p = &m->pmus.items[boxes[0]];
+	const char *dot = strchr(v->name, '.');
+	char *event = dot ? xprintf("%.*s", (int)(dot - v->name), v->name) : xstrdup(v->name);
+	char *umask = dot ? vendor_umask_name(v->name) : NULL;
+	char *prefix = name_prefix(event);
+	bool renamed = false;
+	long s = string_named(p, ls, event, umask);
+	if (s < 0 && *libpfm_prefix && strcmp(prefix, libpfm_prefix)) {
+		char *other = xprintf("%s%s", libpfm_prefix, event + strlen(prefix));
+		s = string_named(p, ls, other, umask);
+		renamed = s >= 0;
+		free(other);
+	}
+	const uint64_t *vc = v->encoding;
+	enum match match = s >= 0 ? (ls->items[s].config == vc[0] && ls->items[s].config1 == vc[1] && !vc[2]
+				     ? MATCH_AGREE : MATCH_DIFFER) : MATCH_OTHER_NAME;
+	if (s < 0 && (vc[2] || (s = string_encoded(p, ls, vc)) < 0))
+		match = MATCH_VENDOR_ONLY;
+	struct finding *f = add_finding(m, p, u, match);
+	f->vendor_name = xstrdup(v->name);
+	f->vendor_file = xstrdup(v->file);
+	memcpy(f->vendor_config, vc, sizeof(f->vendor_config));
+	/* a vendor-only entry is the vendor PMU's (taken), not added to
+	 * libpfm's box */
+	if (s >= 0) {
+		seen[s] = true;
+		f->libpfm_name = string_name(p, &ls->items[s]);
+		f->libpfm_config[0] = ls->items[s].config;
+		f->libpfm_config[1] = ls->items[s].config1;
+	}
+	/* the vendor's name answers on libpfm's boxes where it is another
+	 * name of libpfm's encoding; where the encodings differ it stays the
+	 * vendor PMU's */
+	bool twice = dot && strchr(dot + 1, '.');
+	if (match == MATCH_OTHER_NAME || (match == MATCH_AGREE && (renamed || twice)))
+		for (size_t i = 0; i < nboxes; i++)
+			add_vendor_alias(&m->pmus.items[boxes[i]], v->name, f->libpfm_name);
+	if (match == MATCH_VENDOR_ONLY && v->on_libpfm_box)
+		model_note(m, "%s:%d:%d: %s: vendor-only, on libpfm's %s, which its encoder cannot carry: not added",
+			   v->file, v->line, v->column, v->name, p->name);
+	free(event);
+	free(umask);
+	free(prefix);
+}
+
+/* The entries of kernel PMU KPMU of µarch U against libpfm's boxes of it. */
+static void reconcile_box(struct model *m, size_t uarch, const char *kpmu)
+{
+	size_t boxes[256];
+	size_t nboxes = libpfm_boxes(m, uarch, kpmu, boxes, 256);
+	if (!nboxes)
+		return;
+	const struct vendor_uarch *u = &m->uarchs.items[uarch];
+	struct pmu *p = &m->pmus.items[boxes[0]];
+	struct pmu_strings ls = {0};
+	probe_pmu_strings(p, &ls);
+	bool *seen = calloc(ls.count + 1, sizeof(*seen));
+	char *libpfm_prefix = p->events.count ? name_prefix(p->events.items[0].name) : xstrdup("");
+	for (size_t i = 0; seen && i < u->uncore.count; i++) {
+		const struct vendor_event *v = &u->uncore.items[i];
+		if ((v->taken || v->on_libpfm_box) && !strcmp(v->kernel_pmu, kpmu))
+			match_box_entry(m, boxes, nboxes, u, &ls, seen, libpfm_prefix, v);
+	}
+	for (size_t i = 0; seen && i < ls.count; i++) {
+		if (seen[i])
+			continue;
+		struct finding *f = add_finding(m, p, u, MATCH_LIBPFM_ONLY);
+		f->libpfm_name = string_name(p, &ls.items[i]);
+		f->libpfm_config[0] = ls.items[i].config;
+		f->libpfm_config[1] = ls.items[i].config1;
+	}
+	free(libpfm_prefix);
+	free(seen);
+	free(ls.items);
+}
+
+void reconcile_uncore(struct model *m)
+{
+	for (size_t ui = 0; ui < m->uarchs.count; ui++) {
+		const struct vendor_uarch *u = &m->uarchs.items[ui];
+		/* each kernel PMU of the µarch's encoded entries, once */
+		VEC(const char *) done = {0};
+		for (size_t i = 0; i < u->uncore.count; i++) {
+			const struct vendor_event *v = &u->uncore.items[i];
+			bool seen = !(v->taken || v->on_libpfm_box);
+			for (size_t k = 0; !seen && k < done.count; k++)
+				seen = !strcmp(done.items[k], v->kernel_pmu);
+			if (seen)
+				continue;
+			*(const char **)vec_push(&done) = v->kernel_pmu;
+			reconcile_box(m, ui, v->kernel_pmu);
+		}
+		free(done.items);
+	}
+}
+
 size_t reconcile_counts(const struct model *m, struct reconcile_count *out, size_t max)
 {
 	size_t n = 0;
@@ -405,7 +572,7 @@ size_t reconcile_counts(const struct model *m, struct reconcile_count *out, size
 
 /* ---- explaining the differences ------------------------------------------ */
 
-/* Does TARGET ("pmu::event[:umask]", the pmu a glob) name F's libpfm string,
+/* Does TARGET ("pmu::event[:umask]", each a glob) name F's libpfm string,
  * or the string it stands for where F's event is another's name (tmt's OCR
  * is OFFCORE_RESPONSE_0)? */
 static bool names(struct model *m, const char *target_pmu, const char *event, const char *umask,
@@ -420,8 +587,8 @@ static bool names(struct model *m, const char *target_pmu, const char *event, co
 	if (target)
 		target[strcspn(target, ":.")] = '\0';
 	bool yes = !fnmatch(target_pmu, f->pmu, FNM_CASEFOLD)
-		   && (!strcasecmp(event, mine) || (target && !strcasecmp(event, target)))
-		   && (!umask || (my_umask && !strcasecmp(umask, my_umask)));
+		   && (!fnmatch(event, mine, FNM_CASEFOLD) || (target && !fnmatch(event, target, FNM_CASEFOLD)))
+		   && (!umask || (my_umask && !fnmatch(umask, my_umask, FNM_CASEFOLD)));
 	free(target);
 	free(mine);
 	return yes;
@@ -452,7 +619,10 @@ static bool known_difference(struct model *m, struct finding *f)
 {
 	for (size_t i = 0; i < m->differences.count; i++) {
 		struct known_difference *q = &m->differences.items[i];
-		if (names(m, q->pmu, q->event, q->umask, f)) {
+		bool bits = true;
+		for (int w = 0; w < 2; w++)
+			bits &= !q->has_xor[w] || (f->libpfm_config[w] ^ f->vendor_config[w]) == q->xor[w];
+		if (bits && names(m, q->pmu, q->event, q->umask, f)) {
 			q->used = true;
 			f->explained = xstrdup(q->kind);
 			f->why = xprintf("%s (%s:%d)", q->why, q->file, q->line);

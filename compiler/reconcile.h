@@ -14,6 +14,13 @@
  * must be initialised. */
 void reconcile(struct model *m);
 
+/* The vendors' uncore entries against libpfm's boxes of the same kernel
+ * PMU on the same µarch (skx_unc_cha0 to 27 for skylakex's uncore_cha),
+ * compared with the first box, as reconcile() compares a core PMU; the
+ * vendor's names that encode as libpfm's under another name become
+ * aliases on every box.  After reconcile(). */
+void reconcile_uncore(struct model *m);
+
 /* The findings of one reconciled PMU, counted. */
 struct reconcile_count {
 	const char *pmu, *uarch;

@@ -17,7 +17,11 @@
  *       why: libpfm counts INST_RETIRED.ANY on a general counter (0x1c0);
  *            Intel's 0x100 is the fixed-counter pseudo-encoding
  *       libpfm_only: true         # optional, as for overrides
+ *       xor: 0x200000             # optional: the difference is exactly these
+ *       xor1: 0x0                 # config (config1) bits, libpfm's XOR the vendor's
  *
+ * pmu, event and umask may be globs (* ? [..]), for a class of differences
+ * with one cause; xor and xor1 then keep the class to that cause.
  * The reconciliation (reconcile.c) marks the difference it names with the
  * kind; an entry that names no difference is noted as stale.
  */
@@ -26,7 +30,7 @@
 
 #include "compiler/sections.h"
 
-static const char *const keys[] = { "pmu", "event", "umask", "kind", "why", "libpfm_only", NULL };
+static const char *const keys[] = { "pmu", "event", "umask", "kind", "why", "libpfm_only", "xor", "xor1", NULL };
 
 static int load_entry(struct ydoc *d, yaml_node_t *node, struct model *m)
 {
@@ -42,6 +46,12 @@ static int load_entry(struct ydoc *d, yaml_node_t *node, struct model *m)
 		|| ydoc_field_string(d, node, "kind", true, &q.kind)
 		|| ydoc_field_string(d, node, "why", true, &q.why)
 		|| section_match_libpfm_pmus(d, ydoc_get(d, node, "pmu"), m, q.pmu, libpfm_only, &pmus);
+	static const char *const xor_keys[2] = { "xor", "xor1" };
+	for (int w = 0; !r && w < 2; w++) {
+		yaml_node_t *x = ydoc_get(d, node, xor_keys[w]);
+		q.has_xor[w] = x != NULL;
+		r = x && ydoc_u64(d, x, xor_keys[w], &q.xor[w]);
+	}
 	if (!r && strcmp(q.kind, "equivalent") && strcmp(q.kind, "by_design") && strcmp(q.kind, "vendor_error")
 	    && strcmp(q.kind, "kept"))
 		r = ydoc_fail(d, ydoc_get(d, node, "kind"),

@@ -25,6 +25,7 @@
  */
 #include "compiler/vendor_uncore.h"
 
+#include <assert.h>
 #include <ctype.h>
 #include <perfmon/pfmlib.h>
 #include <stdio.h>
@@ -256,6 +257,19 @@ static bool place_entry(struct model *m, const struct kernel_formats *fs, const 
 	return true;
 }
 
+/* The whole encoding of a placed entry: its words, and each implied value
+ * where its modifier's format puts it (for the reconciliation). */
+static void whole_encoding(const struct kernel_formats *fs, const struct event *ev, const struct placed *pl,
+			   uint64_t out[3])
+{
+	memcpy(out, pl->words, sizeof(pl->words));
+	for (size_t k = 0; k < pl->nimplied; k++) {
+		const struct kernel_format *f = format_named(fs, ev->modifiers.items[pl->implied[k].modifier].name);
+		assert(f);	/* the modifier was made from that format */
+		kernel_format_place(f, pl->implied[k].value, out);
+	}
+}
+
 static void copy_counters(uint64_t *counters, uint64_t *fixed, bool *free_running, const struct vendor_event *v)
 {
 	*counters = v->counters;
@@ -289,6 +303,7 @@ static void make_event(struct model *m, struct pmu *p, const struct event *tmpl,
 			ev.filter_config2 = pl.words[2];
 			ev.description = xstrdup(v->description);
 			copy_counters(&ev.counters, &ev.fixed_counters, &ev.free_running, v);
+			whole_encoding(fs, &ev, &pl, entries[g->bare]->encoding);
 			entries[g->bare]->taken = made = true;
 		}
 	} else {
@@ -320,6 +335,7 @@ static void make_event(struct model *m, struct pmu *p, const struct event *tmpl,
 				a->name = xstrdup(v->name);
 				a->attrs = xstrdup(um->name);
 			}
+			whole_encoding(fs, &ev, &pl, v->encoding);
 			v->taken = made = true;
 		}
 		if (ev.umasks.count == 1 && g->bare < 0)
@@ -342,8 +358,7 @@ static void make_event(struct model *m, struct pmu *p, const struct event *tmpl,
 	}
 }
 
-/* Whether cpuid entry E lists a core PMU of µarch UARCH (vendor_pmus). */
-static bool lists_core_of(const struct model *m, const struct cpuid_entry *e, size_t uarch)
+bool vendor_uncore_lists_core_of(const struct model *m, const struct cpuid_entry *e, size_t uarch)
 {
 	for (size_t i = 0; i < m->vendor_maps.count; i++)
 		for (size_t k = 0; m->vendor_maps.items[i].uarch == (int)uarch && k < e->pmus.count; k++)
@@ -361,7 +376,8 @@ static void add_to_scope(struct model *m, size_t uarch, const char *name)
 	for (size_t i = 0; i < m->cpuid.count; i++) {
 		struct cpuid_entry *e = &m->cpuid.items[i];
 		bool mine = e->from_vendor && e->uarch == (int)uarch;
-		for (size_t k = 0; !mine && !e->from_vendor && k < m->cpuid.count && lists_core_of(m, e, uarch); k++) {
+		bool lists_core = !e->from_vendor && vendor_uncore_lists_core_of(m, e, uarch);
+		for (size_t k = 0; !mine && lists_core && k < m->cpuid.count; k++) {
 			const struct cpuid_entry *v = &m->cpuid.items[k];
 			mine = v->from_vendor && v->uarch == (int)uarch && !strcmp(v->vendor, e->vendor)
 			       && v->family == e->family && v->model_lo <= e->model_hi && e->model_lo <= v->model_hi
@@ -404,12 +420,13 @@ static int make_pmu(struct model *m, const struct uncore_spec *s, size_t uarch, 
 	char *name = entries.count ? pmu_name(m, uarch, s->pmu) : NULL;
 	if (entries.count && !name)
 		model_note(m, "%s: µarch %s has no core PMU in vendor_pmus: its %s left out", s->at, u->name, s->pmu);
-	if (name && model_find_pmu(m, name)) {
-		model_note(m, "%s: %s is a PMU already (libpfm's): µarch %s's %s is not added beside it", s->at, name,
-			   u->name, s->pmu);
-		free(name);
-		name = NULL;
-	}
+	/* where libpfm has a PMU of the name, it is made all the same, for
+	 * the entries' encodings, which the reconciliation compares with
+	 * libpfm's box; then left out */
+	bool libpfm_box = name && model_find_pmu(m, name);
+	if (libpfm_box)
+		model_note(m, "%s: %s is a PMU already (libpfm's): µarch %s's %s is not added beside it but reconciled"
+			   " with it", s->at, name, u->name, s->pmu);
 	if (!name) {
 		free(view.events.items);
 		free(entries.items);
@@ -444,10 +461,16 @@ static int make_pmu(struct model *m, const struct uncore_spec *s, size_t uarch, 
 	struct pmu scratch = {0};
 	*(struct event *)vec_push(&scratch.events) = tmpl;
 	model_free_pmu(&scratch);
+	for (size_t i = 0; libpfm_box && i < entries.count; i++) {
+		entries.items[i]->on_libpfm_box = entries.items[i]->taken;
+		entries.items[i]->taken = false;
+	}
 	free(view.events.items);
 	free(entries.items);
-	if (!p.events.count) {
-		model_note(m, "%s: no entry of µarch %s's %s could be encoded: %s left out", s->at, u->name, s->pmu, p.name);
+	if (libpfm_box || !p.events.count) {
+		if (!libpfm_box)
+			model_note(m, "%s: no entry of µarch %s's %s could be encoded: %s left out", s->at, u->name,
+				   s->pmu, p.name);
 		model_free_pmu(&p);
 		return 0;
 	}
@@ -491,7 +514,7 @@ void vendor_uncore_finish(struct model *m)
 		struct left { const char *pmu, *file; size_t n; };
 		VEC(struct left) left = {0};
 		for (size_t k = 0; k < u->uncore.count; k++) {
-			if (u->uncore.items[k].taken)
+			if (u->uncore.items[k].taken || u->uncore.items[k].on_libpfm_box)
 				continue;
 			const char *kpmu = kernel_pmu_of(m, &u->uncore.items[k]);
 			struct left *l = NULL;

@@ -36,4 +36,7 @@ char *vendor_uncore_pmu_of(const struct model *m, const char *unit);
  * µarch and kernel PMU, and frees what the PMUs were made with. */
 void vendor_uncore_finish(struct model *m);
 
+/* Whether cpuid entry E lists a core PMU of µarch UARCH (vendor_pmus). */
+bool vendor_uncore_lists_core_of(const struct model *m, const struct cpuid_entry *e, size_t uarch);
+
 #endif

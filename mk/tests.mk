@@ -25,6 +25,14 @@ $(BUILD)/tests/%: tests/%.c $(TEST_LIBS) $(BUILD)/libpmudb.a $(PFM_ID)
 	$(CC) $(CFLAGS) $(PFM_CFLAGS) $< $(TEST_LIBS) -o $@ $(LDFLAGS) $(BUILD)/libpmudb.a \
 		$(PFM_LIBS) $(SQLITE_LIBS) $(ZSTD_LIBS) $(JSON_LIBS) $(CMOCKA_LIBS) -lpthread
 
+# test_reconcile asks libpfm about uncore boxes too: with the spy, as the
+# compiler asked it when it reconciled them.
+$(BUILD)/tests/test_reconcile: tests/test_reconcile.c $(TEST_LIBS) $(BUILD)/compiler/sysfs_spy.o $(BUILD)/libpmudb.a \
+		$(BUILD)/libpfm-spied.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(PFM_CFLAGS) $< $(TEST_LIBS) $(BUILD)/compiler/sysfs_spy.o -o $@ $(LDFLAGS) $(BUILD)/libpmudb.a \
+		$(BUILD)/libpfm-spied.a $(SQLITE_LIBS) $(ZSTD_LIBS) $(JSON_LIBS) $(CMOCKA_LIBS) -lpthread
+
 # The differential harness links libpfm (test-only) and the compiler's
 # sysfs spy, so that libpfm encodes uncore PMUs here too; and the runtime
 # optimised as the CLI and the bench link it, so that the code it checks
@@ -74,6 +82,10 @@ BENCH_TOOLS := $(BUILD)/tests/libpfm_once $(BUILD)/tests/libpfm_batch $(BUILD)/t
 .PHONY: bench
 bench: all $(BUILD)/tests/bench $(BENCH_TOOLS)
 	$(BUILD)/tests/bench $(BUILD)/pmudb $(BENCH_TOOLS)
+	@echo "the catalog, built once more (its size, and the build's time on this machine):"
+	@$(BUILD)/pmudb-build --tables tables --pmu-events $(PMU_EVENTS_DIR) $(PMU_EVENTS_ORIGIN) \
+		--kernel-source $(KERNEL_SOURCE_DIR) --out $(BUILD)/bench-catalog.db | grep '^pmudb-build: wrote'
+	@rm -f $(BUILD)/bench-catalog.db
 
 # The harness checks the committed floors, per PMU (tests/floors.h): no
 # PMU's agreement may fall, none may disagree more, and a PMU the file

@@ -11,6 +11,9 @@
  *          the four arms rotating: pmudb, libpfm, libpfm again, and pmudb
  *          writing the message of each refusal (libpfm gives a code only,
  *          as pmudb does for a caller that passes no pmudb_error)
+ *          and the vendors' uncore PMUs (family kernel_format) where
+ *          libpfm has the box: their strings against libpfm's of the
+ *          same name on its box
  *   cold   a whole `pmudb encode EVENT` process against a libpfm program
  *          that initialises and encodes EVENT: CPU time (user + system, the
  *          kernel's accounting of the reaped child) and peak memory (the
@@ -229,12 +232,16 @@ static void report(const char *what, double *ratio, double *null, int n, const c
 
 /* ---- the three benchmarks ---------------------------------------------------- */
 
-static void warm(const char *what, const struct strings *c, int rounds)
+/* pmudb encodes string i of MINE where libpfm encodes string i of THEIRS
+ * (the same strings but for the vendors' uncore PMUs, whose strings libpfm
+ * has under its own PMU's name). */
+static void warm_paired(const char *what, const struct strings *mine, const struct strings *theirs, int rounds)
 {
-	if (!c->count)
+	const struct strings *c = mine;
+	if (!c->count || theirs->count != c->count)
 		return;
 	run_pmudb(c, true);	/* tables read, caches filled */
-	run_libpfm(c);
+	run_libpfm(theirs);
 	double *ratio = calloc((size_t)rounds, sizeof(double)), *null = calloc((size_t)rounds, sizeof(double));
 	double *with = calloc((size_t)rounds, sizeof(double));
 	for (int r = 0; r < rounds; r++) {
@@ -242,7 +249,7 @@ static void warm(const char *what, const struct strings *c, int rounds)
 		double t[4];
 		for (int k = 0; k < 4; k++) {
 			int arm = (r + k) % 4;
-			t[arm] = arm == 0 ? run_pmudb(c, false) : arm == 3 ? run_pmudb(c, true) : run_libpfm(c);
+			t[arm] = arm == 0 ? run_pmudb(c, false) : arm == 3 ? run_pmudb(c, true) : run_libpfm(theirs);
 		}
 		ratio[r] = t[1] / t[0];
 		null[r] = t[1] / t[2];
@@ -255,6 +262,82 @@ static void warm(const char *what, const struct strings *c, int rounds)
 	free(ratio);
 	free(null);
 	free(with);
+}
+
+static void warm(const char *what, const struct strings *c, int rounds)
+{
+	warm_paired(what, c, c, rounds);
+}
+
+/* ---- the vendors' uncore PMUs ---------------------------------------------- */
+
+/* Each string of a vendor uncore PMU (V::EVENT:UMASK) whose name libpfm has
+ * on its box of the same kernel PMU (the box, or box 0, on the same CPUs):
+ * pmudb's string in MINE, libpfm's (L::EVENT:UMASK) in THEIRS. */
+struct vendor_pairs {
+	struct strings mine, theirs;
+	char done[256][64];
+	int ndone;
+};
+
+static int libpfm_box_of(const struct pmudb_cpuid_entry *e, const char *kpmu)
+{
+	char box0[80];
+	snprintf(box0, sizeof(box0), "%s_0", kpmu);
+	for (int i = 0; i < e->npmus; i++) {
+		int p = pmudb_find_pmu(db, e->pmus[i]);
+		struct pmudb_pmu_info pi;
+		if (p >= 0 && !pmudb_pmu_info(db, p, &pi) && !pi.source && !strcmp(pi.kind, "uncore") && pi.sysfs_pmu
+		    && (!strcmp(pi.sysfs_pmu, kpmu) || !strcmp(pi.sysfs_pmu, box0)))
+			return p;
+	}
+	return -1;
+}
+
+static void pair_strings(struct vendor_pairs *vp, int v, int l)
+{
+	struct pmudb_pmu_info vi, li;
+	pmudb_pmu_info(db, v, &vi);
+	pmudb_pmu_info(db, l, &li);
+	for (int e = 0; e < vi.event_count; e++) {
+		struct pmudb_event_info ei;
+		if (pmudb_event_info(db, v, e, &ei))
+			continue;
+		for (int u = ei.umask_count ? 0 : -1; u < ei.umask_count; u++) {
+			struct pmudb_umask_info ui;
+			char mine[512], theirs[512];
+			if (u >= 0 && pmudb_umask_info(db, v, e, u, &ui))
+				continue;
+			snprintf(mine, sizeof(mine), "%s::%s%s%s", vi.name, ei.name, u >= 0 ? ":" : "", u >= 0 ? ui.name : "");
+			snprintf(theirs, sizeof(theirs), "%s::%s%s%s", li.name, ei.name, u >= 0 ? ":" : "",
+				 u >= 0 ? ui.name : "");
+			struct perf_event_attr attr;
+			if (libpfm_ask(theirs, &attr, NULL, NULL) == PFM_SUCCESS) {
+				push(&vp->mine, mine);
+				push(&vp->theirs, theirs);
+			}
+		}
+	}
+}
+
+static int pair_entry(void *ctx, const struct pmudb_cpuid_entry *e)
+{
+	struct vendor_pairs *vp = ctx;
+	for (int i = 0; i < e->npmus; i++) {
+		int v = pmudb_find_pmu(db, e->pmus[i]), l;
+		struct pmudb_pmu_info vi;
+		if (v < 0 || pmudb_pmu_info(db, v, &vi) || strcmp(vi.family, "kernel_format") || !vi.sysfs_pmu
+		    || (l = libpfm_box_of(e, vi.sysfs_pmu)) < 0)
+			continue;
+		bool done = false;
+		for (int k = 0; k < vp->ndone && !done; k++)
+			done = !strcmp(vp->done[k], vi.name);
+		if (done || vp->ndone == 256)
+			continue;
+		snprintf(vp->done[vp->ndone++], sizeof(vp->done[0]), "%s", vi.name);
+		pair_strings(vp, v, l);
+	}
+	return 0;
 }
 
 /* Interleaves RUNS of A against B and B against itself. */
@@ -289,14 +372,14 @@ static void processes(const char *what, char *const a[], char *const b[], const 
 	free(peak_b);
 }
 
-/* The PMU whose table is largest (events and unit masks), and its first
- * event with a unit mask, as "pmu::event:umask". */
+/* libpfm's PMU whose table is largest (events and unit masks), and its
+ * first event with a unit mask, as "pmu::event:umask". */
 static void largest_event(char *out, size_t size)
 {
 	int best = -1, best_size = -1;
 	for (int p = 0; p < pmudb_pmu_count(db); p++) {
 		struct pmudb_pmu_info pi;
-		if (pmudb_pmu_info(db, p, &pi))
+		if (pmudb_pmu_info(db, p, &pi) || pi.source)
 			continue;
 		int n = 0;
 		for (int e = 0; e < pi.event_count; e++) {
@@ -445,6 +528,14 @@ int main(int argc, char **argv)
 		warm(what, &c.refused[g], rounds);
 	}
 	warm("the harness mix", &c.all, rounds);
+	struct vendor_pairs vp = {0};
+	struct pmudb_error perr;
+	pmudb_cpuid_map(db, pair_entry, &vp, &perr);
+	lay_out(&vp.mine);
+	lay_out(&vp.theirs);
+	printf("warm, the vendors' uncore PMUs (kernel_format) against libpfm's box of the same name, every string"
+	       " of the %d PMUs whose names libpfm has:\n", vp.ndone);
+	warm_paired("vendor_uncore", &vp.mine, &vp.theirs, rounds);
 	for (int i = 0; i < 3; i++)
 		settle_page_cache(argv[optind + i]);
 	printf("cold, one `pmudb encode EVENT` process against a libpfm program, CPU time (%d runs):\n", rounds * 15);

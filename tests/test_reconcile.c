@@ -195,9 +195,33 @@ static void test_corrections_encode_as_the_vendor_says(void **state)
 		      " keep libpfm's encoding\n", corrected, kept);
 }
 
+/* Whether an override corrected anything of PMU: most PMUs have none, and
+ * corrected()'s query over tens of thousands of aliases took minutes. */
+static bool has_corrections(const char *pmu)
+{
+	static char names[512][64];
+	static int count = -1;
+	if (count < 0) {
+		sqlite3_stmt *st = query("SELECT DISTINCT p.name FROM pmu p JOIN event e ON e.table_id = p.event_table_id"
+					 " LEFT JOIN umask u ON u.event_id = e.id WHERE e.why IS NOT NULL OR u.why IS NOT NULL");
+		count = 0;
+		while (sqlite3_step(st) == SQLITE_ROW) {
+			assert_true(count < 512);
+			snprintf(names[count++], sizeof(names[0]), "%s", text(st, 0));
+		}
+		sqlite3_finalize(st);
+	}
+	for (int i = 0; i < count; i++)
+		if (!strcasecmp(names[i], pmu))
+			return true;
+	return false;
+}
+
 /* Did an override correct libpfm's string PMU::EVENT[:ATTRS]? */
 static bool corrected(const char *pmu, const char *event, const char *attrs)
 {
+	if (!has_corrections(pmu))
+		return false;
 	sqlite3_stmt *st = query("SELECT count(*) FROM pmu p JOIN event e ON e.table_id = p.event_table_id"
 				 " LEFT JOIN umask u ON u.event_id = e.id AND (':' || ?3 || ':') LIKE ('%:' || u.name || ':%')"
 				 " WHERE p.name = ?1 AND (e.why IS NOT NULL OR u.why IS NOT NULL) AND (e.name = ?2 OR e.name ="
@@ -225,7 +249,10 @@ static void test_vendor_names_on_libpfm_pmus(void **state)
 				 " AND NOT EXISTS (SELECT 1 FROM umask u WHERE u.event_id = e.id AND u.name = a.attrs"
 				 " AND u.source IS NOT NULL) ORDER BY p.id, a.name");
 	int aliases = 0;
+	long row = 0;
 	while (sqlite3_step(st) == SQLITE_ROW) {
+		if (row++ % test_sample_step())
+			continue;	/* sampled under the sanitizers */
 		char mine[512], theirs[512];
 		snprintf(mine, sizeof(mine), "%s::%s", text(st, 0), text(st, 1));
 		snprintf(theirs, sizeof(theirs), "%s::%s%s%s", text(st, 0), text(st, 2), text(st, 3) ? ":" : "",
