@@ -52,6 +52,10 @@ static int print_event(struct cli *c, int pmu, int event)
 	       ev.is_precise ? ", precise sampling" : "", ev.description);
 	if (ev.source)
 		printf("  from the vendor list %s (PMU %s, on the rules of %s)\n", ev.source, p.source, p.like ? p.like : "-");
+	if (p.source && p.sysfs_pmu && !strcmp(p.kind, "uncore"))
+		printf("  counts on kernel PMU %s: perf's %s/.../ opens it on every box the machine has (%s, or\n"
+		       "  %s_0, %s_1, ...).  %s\n", p.sysfs_pmu, p.sysfs_pmu, p.sysfs_pmu, p.sysfs_pmu, p.sysfs_pmu,
+		       strstr(p.description, "Its boxes") ? strstr(p.description, "Its boxes") : "");
 	if (ev.equiv)
 		printf("  another name for %s\n", ev.equiv);
 	if (ev.why)

@@ -29,7 +29,8 @@
 #include "compiler/vendor_uncore.h"
 
 static const char *const unit_keys[] = { "unit", "pmu", "why", NULL };
-static const char *const pmu_keys[] = { "uarch", "pmu", "file", "formats", "attrs", "wide_umask", "like", "why", NULL };
+static const char *const pmu_keys[] = { "uarch", "pmu", "file", "formats", "attrs", "wide_umask", "like", "boxes", "why",
+					NULL };
 
 int uncore_units_apply(struct ydoc *d, yaml_node_t *list, struct model *m)
 {
@@ -78,7 +79,10 @@ static int apply_pmu(struct ydoc *d, yaml_node_t *n, struct model *m)
 		|| ydoc_field_string(d, n, "like", false, &spec.like)
 		|| ydoc_field_string(d, n, "wide_umask", false, &spec.wide_umask)
 		|| ydoc_field_string(d, n, "why", true, &why)
+		|| ydoc_field_string(d, n, "boxes", false, &spec.boxes)
 		|| ((attrs = ydoc_get(d, n, "attrs")) && names(d, attrs, "attrs", &spec.attrs));
+	if (!r && spec.boxes && strcmp(spec.boxes, "discovery"))
+		r = ydoc_fail(d, ydoc_get(d, n, "boxes"), "unknown 'boxes' value '%s' (expected discovery)", spec.boxes);
 	if (!r && !array == !attrs)
 		r = ydoc_fail(d, n, "an uncore_pmus entry names its formats by 'formats' (the driver's array) or"
 				    " 'attrs' (its symbols), one of the two");

@@ -50,6 +50,7 @@ void vendor_uncore_spec_free(struct uncore_spec *s)
 	free(s->array);
 	free(s->like);
 	free(s->wide_umask);
+	free(s->boxes);
 	free(s->at);
 }
 
@@ -434,8 +435,11 @@ static int make_pmu(struct model *m, const struct uncore_spec *s, size_t uarch, 
 	}
 	struct pmu p = {0};
 	p.name = name;
-	p.description = xprintf("%s %s: uncore boxes of the vendor's list, as the kernel's %s formats encode them",
-				u->name, s->pmu, s->file);
+	p.description = xprintf("%s %s: uncore boxes of the vendor's list, as the kernel's %s formats encode them.  %s",
+				u->name, s->pmu, s->file, s->boxes
+				? "Its boxes are numbered as the hardware's discovery tables list them"
+				  " (arch/x86/events/intel/uncore_discovery.c), not by their place on the die"
+				: "Its boxes, where it has several, are numbered in the driver's order");
 	p.libpfm_id = -1;
 	p.kind = PMU_UNCORE;
 	p.derived = true;

@@ -19,6 +19,7 @@ struct uncore_spec {
 	struct pmu_names attrs;		/* else its attributes' symbols */
 	char *like;			/* a libpfm PMU whose perf modifiers it takes, or NULL */
 	char *wide_umask;		/* the format of a UMask wider than the PMU's, or NULL */
+	char *boxes;			/* "discovery": boxes numbered by the discovery tables; or NULL */
 	char *at;			/* FILE:LINE of the entry */
 };
 

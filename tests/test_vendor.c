@@ -1131,6 +1131,47 @@ static void test_every_uncore_entry_encodes_as_perf_places_it(void **state)
 	free(catalog);
 }
 
+/*
+ * `pmudb info` of a vendor uncore event names its kernel PMU and how its
+ * boxes are numbered: by the discovery tables on the µarchs whose kernel
+ * init sets use_discovery (arch/x86/events/intel/uncore.c: spr_uncore_init
+ * and gnr_uncore_init, Sapphire Rapids to Grand Ridge), by the driver
+ * elsewhere.
+ */
+static void test_info_says_how_boxes_are_numbered(void **state)
+{
+	(void)state;
+	static const struct { const char *event, *kpmu; bool discovery; } cases[] = {
+		{ "gnr_unc_cha::UNC_CHA_CLOCKTICKS", "uncore_cha", true },
+		{ "spr_unc_imc::UNC_M_CLOCKTICKS", "uncore_imc", true },
+		{ "icx_unc_cha::UNC_CHA_CLOCKTICKS", "uncore_cha", false },
+		{ "amd64_fam19h_zen4_l3::L3_LOOKUP_STATE", "amd_l3", false },
+	};
+	struct pmudb_error err;
+	char *catalog = test_build_path("pmudb.db");
+	pmudb_t *db = pmudb_open(catalog, &err);
+	assert_non_null(db);
+	if (pmudb_find_pmu(db, "gnr_unc_cha") < 0) {
+		print_message("SKIP: the catalog has no vendor uncore PMUs (built without the vendor tree or kernel source)\n");
+		pmudb_close(db);
+		free(catalog);
+		return;
+	}
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct run_result r;
+		test_pmudb(&r, NULL, "--db", catalog, "info", cases[i].event, (char *)NULL);
+		assert_int_equal(r.status, 0);
+		char want[128];
+		snprintf(want, sizeof(want), "counts on kernel PMU %s:", cases[i].kpmu);
+		if (!strstr(r.out, want))
+			fail_msg("%s: info does not say '%s':\n%s", cases[i].event, want, r.out);
+		assert_int_equal(strstr(r.out, "discovery tables") != NULL, cases[i].discovery);
+		test_run_free(&r);
+	}
+	pmudb_close(db);
+	free(catalog);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1145,6 +1186,7 @@ int main(void)
 		cmocka_unit_test(test_every_vendor_event_of_the_tree_encodes),
 		cmocka_unit_test(test_libpfm_names_encode_as_libpfm),
 		cmocka_unit_test(test_every_uncore_entry_encodes_as_perf_places_it),
+		cmocka_unit_test(test_info_says_how_boxes_are_numbered),
 	};
 	return cmocka_run_group_tests_name("vendor", tests, setup, teardown);
 }
