@@ -58,11 +58,16 @@ static const char help[] =
 	"  --json              one JSON object; with -I one per interval before it\n"
 	"  -o, --output FILE   write the counts to FILE, not to standard output (which\n"
 	"                      COMMAND shares)\n"
+	"  --per-box           an uncore event counted on every box of its kernel PMU\n"
+	"                      (uncore_cha_0, uncore_cha_1, ...): one line per box, not\n"
+	"                      their sum\n"
 	"\n"
 	"Each event is opened as encoded, nothing dropped: where perf_event_paranoid is 2,\n"
 	"users without CAP_PERFMON count user space only, so write EVENT:u.  Uncore events\n"
 	"count on the CPUs their kernel PMU's cpumask names, system-wide (root or\n"
-	"perf_event_paranoid 0 or lower).  The type of a kernel PMU is read from\n"
+	"perf_event_paranoid 0 or lower); an uncore event alone, on every box of its\n"
+	"kernel PMU that sysfs lists (in a group: on the first box).  The type of a\n"
+	"kernel PMU is read from\n"
 	"/sys/bus/event_source/devices (or $PMUDB_SYSFS_DEVICES).\n"
 	"\n"
 	"exit status: 0 counted (COMMAND's own exit status is printed, not returned);\n"
@@ -92,6 +97,13 @@ struct event {
 	int *fds;			/* one per target of its group; -1 when not open */
 	uint64_t *ids;			/* PERF_EVENT_IOC_ID of each fd */
 	struct count now, last;		/* summed over the targets; last: previous interval */
+	/* an uncore event alone counted on every box of its kernel PMU: each
+	 * box is an event of its own ("uncore_cha_3/NAME/"); the first box
+	 * holds the name as given and how many boxes there are, printed as
+	 * their sum unless --per-box */
+	int box_first;			/* index of the first box, or -1 */
+	int boxes;			/* the first box: how many; else 0 */
+	char *all_boxes_name;		/* the first box: the name as given */
 };
 
 struct group {
@@ -109,7 +121,7 @@ struct stat_run {
 	int nevents;
 	struct group *groups;
 	int ngroups;
-	bool json, system_wide, group_all;
+	bool json, system_wide, group_all, per_box;
 	long interval_ms;
 	pid_t pid;			/* -p, or 0 */
 	struct target *threads;		/* -p's threads */
@@ -198,6 +210,7 @@ static int add_event(struct stat_run *s, const char *name, size_t len, int group
 	memset(ev, 0, sizeof(*ev));
 	ev->name = strndup(name, len);
 	ev->group = group;
+	ev->box_first = -1;
 	if (!ev->name)
 		return -1;
 	s->nevents++;
@@ -271,6 +284,7 @@ static int expand_hybrid(struct stat_run *s)
 				return -1;
 			}
 			snprintf(e->name, len, "%s/%s/", enc[k].sysfs_pmu, name);
+			e->box_first = -1;
 			e->enc = enc[k];
 			e->encoded = true;
 			e->group = s->ngroups++;
@@ -279,6 +293,132 @@ static int expand_hybrid(struct stat_run *s)
 		i += n - 1;
 	}
 	return 0;
+}
+
+static int compare_ints(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* The numbered boxes KPMU_N of kernel PMU KPMU that sysfs lists, their
+ * numbers sorted into *BOXES (the caller frees); how many.  None when
+ * sysfs has KPMU itself. */
+static int kernel_boxes(const char *kpmu, int **boxes)
+{
+	char path[PATH_MAX];
+	struct stat st;
+	*boxes = NULL;
+	if (snprintf(path, sizeof(path), "%s/%s", devices_dir(), kpmu) >= (int)sizeof(path) || !stat(path, &st))
+		return 0;
+	DIR *d = opendir(devices_dir());
+	if (!d)
+		return 0;
+	size_t n = strlen(kpmu);
+	int count = 0;
+	for (struct dirent *e; (e = readdir(d));) {
+		long box;
+		if (strncmp(e->d_name, kpmu, n) || e->d_name[n] != '_' || !parse_long(e->d_name + n + 1, 0, INT_MAX, &box))
+			continue;
+		int *more = realloc(*boxes, (size_t)(count + 1) * sizeof(int));
+		if (!more)
+			break;
+		*boxes = more;
+		more[count++] = (int)box;
+	}
+	closedir(d);
+	if (count)
+		qsort(*boxes, (size_t)count, sizeof(int), compare_ints);
+	return count;
+}
+
+/*
+ * An uncore event alone whose kernel PMU sysfs lists as numbered boxes
+ * (uncore_cha_0, uncore_cha_1, ...: perf's uncore_cha/.../ takes them all)
+ * counts on every box, as perf counts it: one event a box, "KPMU_N/NAME/",
+ * summed when printed unless --per-box.  In a group it counts on the first
+ * box: a group counts on one PMU.  Before make_groups.
+ */
+static int expand_boxes(struct stat_run *s)
+{
+	for (int i = 0; !s->group_all && i < s->nevents; i++) {
+		struct event *ev = &s->events[i];
+		bool alone = (i == 0 || s->events[i - 1].group != ev->group)
+			     && (i + 1 == s->nevents || s->events[i + 1].group != ev->group);
+		struct pmudb_encoding enc;
+		int *boxes = NULL, n = 0;
+		if (alone && !ev->encoded && !pmudb_encode(s->cli->db, ev->name, cli_scope(s->cli), &enc, NULL)
+		    && enc.sysfs_pmu[0])
+			n = kernel_boxes(enc.sysfs_pmu, &boxes);
+		if (n < 2) {
+			free(boxes);
+			continue;
+		}
+		struct event *more = realloc(s->events, (size_t)(s->nevents + n - 1) * sizeof(*more));
+		if (!more) {
+			free(boxes);
+			return -1;
+		}
+		s->events = more;
+		memmove(&more[i + n], &more[i + 1], (size_t)(s->nevents - i - 1) * sizeof(*more));
+		memset(&more[i + 1], 0, (size_t)(n - 1) * sizeof(*more));
+		s->nevents += n - 1;
+		char *name = more[i].name;
+		int group = more[i].group;
+		for (int k = 0; k < n; k++) {
+			struct event *e = &more[i + k];
+			memset(e, 0, sizeof(*e));
+			size_t len = strlen(enc.sysfs_pmu) + strlen(name) + 16;
+			e->name = malloc(len);
+			e->box_first = i;
+			e->group = k ? s->ngroups++ : group;
+			e->enc = enc;
+			e->encoded = true;
+			snprintf(e->enc.sysfs_pmu, sizeof(e->enc.sysfs_pmu), "%s_%d", enc.sysfs_pmu, boxes[k]);
+			if (e->name)
+				snprintf(e->name, len, "%s/%s/", e->enc.sysfs_pmu, name);
+			if (!e->name) {
+				free(name);
+				free(boxes);
+				return -1;
+			}
+		}
+		more[i].boxes = n;
+		more[i].all_boxes_name = name;
+		free(boxes);
+		i += n - 1;
+	}
+	return 0;
+}
+
+/* The count event I prints with: its own; the sum of its boxes for the
+ * first box of an event counted on every box (unless --per-box); false for
+ * the other boxes, whose counts are in that sum.  COUNTS: by event. */
+static bool row_count(const struct stat_run *s, int i, const struct count *counts, struct count *out)
+{
+	const struct event *ev = &s->events[i];
+	if (s->per_box || ev->box_first < 0) {
+		*out = counts[i];
+		return true;
+	}
+	if (ev->box_first != i)
+		return false;
+	*out = (struct count){ 0, 0, 0 };
+	for (int k = i; k < i + ev->boxes; k++) {
+		out->value += counts[k].value;
+		out->enabled += counts[k].enabled;
+		out->running += counts[k].running;
+	}
+	/* the boxes ran side by side: their times are one time */
+	out->enabled /= (uint64_t)ev->boxes;
+	out->running /= (uint64_t)ev->boxes;
+	return true;
+}
+
+/* The name an event prints as: the name given for the sum of its boxes. */
+static const char *row_name(const struct stat_run *s, const struct event *ev)
+{
+	return !s->per_box && ev->boxes ? ev->all_boxes_name : ev->name;
 }
 
 /* Groups from the events' group numbers (consecutive by construction). */
@@ -878,9 +1018,12 @@ static void print_text_count(FILE *f, const struct stat_run *s, const struct eve
 		fprintf(f, "%20" PRIu64, c->value);
 	else
 		fprintf(f, "%20s", "<not counted>");
-	fprintf(f, " %16" PRIu64 " %16" PRIu64 "  %s", c->enabled, c->running, ev->name);
+	fprintf(f, " %16" PRIu64 " %16" PRIu64 "  %s", c->enabled, c->running, row_name(s, ev));
 	if (g->n > 1)
 		fprintf(f, "  [group %d]", g->label);
+	if (!s->per_box && ev->boxes)
+		fprintf(f, "  (%d boxes of %.*s, summed)", ev->boxes,
+			(int)(strrchr(ev->enc.sysfs_pmu, '_') - ev->enc.sysfs_pmu), ev->enc.sysfs_pmu);
 	if (g->ntargets > 1 && g->targets[0].pid == -1)
 		fprintf(f, "  (%d CPUs)", g->ntargets);
 	if (counted && c->running < c->enabled)
@@ -895,8 +1038,9 @@ static void print_json_count(FILE *f, const struct stat_run *s, const struct eve
 	const struct group *g = &s->groups[ev->group];
 	uint64_t scaled;
 	bool counted = scaled_value(c, &scaled);
+	bool summed = !s->per_box && ev->boxes;
 	fputs("{\"event\":", f);
-	json_string(f, ev->name);
+	json_string(f, row_name(s, ev));
 	if (full) {
 		fputs(",\"pmu\":", f);
 		json_string(f, ev->enc.pmu);
@@ -904,8 +1048,14 @@ static void print_json_count(FILE *f, const struct stat_run *s, const struct eve
 		json_string(f, ev->enc.fstr);
 		if (ev->enc.sysfs_pmu[0]) {
 			fputs(",\"kernel_pmu\":", f);
-			json_string(f, ev->enc.sysfs_pmu);
+			if (summed)
+				fprintf(f, "\"%.*s\"", (int)(strrchr(ev->enc.sysfs_pmu, '_') - ev->enc.sysfs_pmu),
+					ev->enc.sysfs_pmu);
+			else
+				json_string(f, ev->enc.sysfs_pmu);
 		}
+		if (summed)
+			fprintf(f, ",\"boxes\":%d", ev->boxes);
 		fprintf(f, ",\"type\":%u,\"config\":\"0x%llx\",\"config1\":\"0x%llx\",\"config2\":\"0x%llx\"",
 			ev->attr.type, (unsigned long long)ev->attr.config, (unsigned long long)ev->attr.config1,
 			(unsigned long long)ev->attr.config2);
@@ -932,18 +1082,25 @@ static void print_interval(struct stat_run *s, double t)
 	else if (!s->intervals)
 		fprintf(f, "#%11s %20s %16s %16s  %s\n", "time", "value", "time_enabled", "time_running", "event");
 	s->intervals++;
-	for (int i = 0; i < s->nevents; i++) {
+	struct count *d = calloc((size_t)s->nevents, sizeof(*d));
+	for (int i = 0; d && i < s->nevents; i++) {
+		d[i] = delta(&s->events[i].now, &s->events[i].last);
+		s->events[i].last = s->events[i].now;
+	}
+	for (int i = 0, rows = 0; d && i < s->nevents; i++) {
 		struct event *ev = &s->events[i];
-		struct count d = delta(&ev->now, &ev->last);
-		ev->last = ev->now;
+		struct count c;
+		if (!row_count(s, i, d, &c))
+			continue;
 		if (s->json) {
-			fputs(i ? "," : "", f);
-			print_json_count(f, s, ev, &d, false);
+			fputs(rows++ ? "," : "", f);
+			print_json_count(f, s, ev, &c, false);
 		} else {
 			fprintf(f, "%12.6f ", t);
-			print_text_count(f, s, ev, &d);
+			print_text_count(f, s, ev, &c);
 		}
 	}
+	free(d);
 	if (s->json)
 		fputs("]}\n", f);
 	fflush(f);
@@ -976,8 +1133,16 @@ static void print_final(struct stat_run *s)
 	if (!s->json) {
 		print_subject_text(f, s);
 		fprintf(f, "#%19s %16s %16s  %s\n", "value", "time_enabled", "time_running", "event");
-		for (int i = 0; i < s->nevents; i++)
-			print_text_count(f, s, &s->events[i], &s->events[i].now);
+	}
+	struct count *now = calloc((size_t)s->nevents, sizeof(*now));
+	for (int i = 0; now && i < s->nevents; i++)
+		now[i] = s->events[i].now;
+	if (!s->json) {
+		struct count c;
+		for (int i = 0; now && i < s->nevents; i++)
+			if (row_count(s, i, now, &c))
+				print_text_count(f, s, &s->events[i], &c);
+		free(now);
 		return;
 	}
 	fputs("{", f);
@@ -996,11 +1161,15 @@ static void print_final(struct stat_run *s)
 	if (s->pid > 0)
 		fprintf(f, "\"pid\":%d,", (int)s->pid);
 	fprintf(f, "\"system_wide\":%s,\"elapsed\":%.6f,\"counts\":[", s->system_wide ? "true" : "false", s->elapsed);
-	for (int i = 0; i < s->nevents; i++) {
-		fputs(i ? "," : "", f);
-		print_json_count(f, s, &s->events[i], &s->events[i].now, true);
+	for (int i = 0, rows = 0; now && i < s->nevents; i++) {
+		struct count c;
+		if (!row_count(s, i, now, &c))
+			continue;
+		fputs(rows++ ? "," : "", f);
+		print_json_count(f, s, &s->events[i], &c, true);
 	}
 	fputs("]}\n", f);
+	free(now);
 }
 
 /* ---- the command -------------------------------------------------------- */
@@ -1155,6 +1324,7 @@ static int parse_options(struct stat_run *s, int argc, char **argv)
 		{ "interval", required_argument, NULL, 'I' }, { "pid", required_argument, NULL, 'p' },
 		{ "all-cpus", no_argument, NULL, 'a' }, { "group", no_argument, NULL, 'g' },
 		{ "output", required_argument, NULL, 'o' }, { "help", no_argument, NULL, 'h' },
+		{ "per-box", no_argument, NULL, 'b' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *output = NULL;
@@ -1170,6 +1340,7 @@ static int parse_options(struct stat_run *s, int argc, char **argv)
 			break;
 		case 'j': s->json = true; break;
 		case 'g': s->group_all = true; break;
+		case 'b': s->per_box = true; break;
 		case 'a': s->system_wide = true; break;
 		case 'o': output = optarg; break;
 		case 'I':
@@ -1251,6 +1422,7 @@ static void free_run(struct stat_run *s)
 	close_all(s);
 	for (int i = 0; i < s->nevents; i++) {
 		free(s->events[i].name);
+		free(s->events[i].all_boxes_name);
 		free(s->events[i].fds);
 		free(s->events[i].ids);
 	}
@@ -1354,7 +1526,7 @@ static int count(struct stat_run *s, const sigset_t *orig_mask, bool rejected)
 static int run_stat(struct stat_run *s)
 {
 	int status = cli_open(s->cli);
-	if (status == EXIT_GOOD && (expand_hybrid(s) || make_groups(s)))
+	if (status == EXIT_GOOD && (expand_hybrid(s) || expand_boxes(s) || make_groups(s)))
 		status = EXIT_USAGE;
 	if (status == EXIT_GOOD && s->pid > 0)
 		status = list_threads(s);

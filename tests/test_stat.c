@@ -774,6 +774,87 @@ static void test_uncore_path_with_stand_in_sysfs(void **state)
 	}
 }
 
+/* A stand-in sysfs of numbered boxes uncore_cha_0, _1 and _3 (a gap, as
+ * discovery tables leave), each of the software PMU's type on CPU 0. */
+static char *fake_boxes(void)
+{
+	char *dir = NULL, path[1024];
+	if (asprintf(&dir, "%s/devices", tmp) < 0)
+		abort();
+	test_rmtree(dir);
+	mkdir(dir, 0755);
+	static const int boxes[] = { 0, 1, 3 };
+	for (int b = 0; b < 3; b++) {
+		snprintf(path, sizeof(path), "%s/uncore_cha_%d", dir, boxes[b]);
+		mkdir(path, 0755);
+		static const char *const names[] = { "type", "cpumask" }, *const values[] = { "1\n", "0\n" };
+		for (int i = 0; i < 2; i++) {
+			snprintf(path, sizeof(path), "%s/uncore_cha_%d/%s", dir, boxes[b], names[i]);
+			FILE *f = fopen(path, "w");
+			fputs(values[i], f);
+			fclose(f);
+		}
+	}
+	return dir;
+}
+
+/* A vendor uncore event alone counts on every box its kernel PMU has:
+ * summed under its name, or one line a box with --per-box; in a group, on
+ * the first box only.  UNC_CHA_CLOCKTICKS of skx_unc_cha is config 0,
+ * cpu-clock on the stand-in's software type. */
+static void test_uncore_event_counts_on_every_box(void **state)
+{
+	(void)state;
+	const char *event = "skx_unc_cha::UNC_CHA_CLOCKTICKS";
+	struct pmudb_encoding enc;
+	struct pmudb_error err;
+	if (pmudb_encode(db, event, NULL, &enc, &err) || enc.config) {
+		print_message("SKIP: %s is not in this catalog as config 0 (built without the vendor tree)\n", event);
+		return;
+	}
+	if (!may_count_cpus()) {
+		print_message("SKIP: counting on a CPU needs root or perf_event_paranoid 0 or lower\n");
+		return;
+	}
+	char *dir = fake_boxes();
+	setenv("PMUDB_SYSFS_DEVICES", dir, 1);
+	struct run_result r;
+	run_pmudb(&r, "stat", "-e", event, "--", "sleep", "0.1", NULL);
+	if (r.status)
+		fail_msg("exit %d: %s", r.status, r.err);
+	uint64_t sum[3], box[3];
+	assert_true(find_count(r.out, event, sum));
+	assert_non_null(strstr(r.out, "(3 boxes of uncore_cha, summed)"));
+	assert_true(sum[0] >= 3 * 90000000ULL);	/* three boxes' CPU 0 clock for 0.1 s */
+	test_run_free(&r);
+
+	run_pmudb(&r, "stat", "--per-box", "-e", event, "--", "sleep", "0.1", NULL);
+	assert_int_equal(r.status, 0);
+	static const char *const rows[] = { "uncore_cha_0/skx_unc_cha::UNC_CHA_CLOCKTICKS/",
+					    "uncore_cha_1/skx_unc_cha::UNC_CHA_CLOCKTICKS/",
+					    "uncore_cha_3/skx_unc_cha::UNC_CHA_CLOCKTICKS/" };
+	for (int i = 0; i < 3; i++) {
+		assert_true(find_count(r.out, rows[i], box));
+		assert_true(box[0] >= 90000000ULL && box[0] < sum[0]);
+	}
+	assert_false(find_count(r.out, event, box));
+	test_run_free(&r);
+
+	run_pmudb(&r, "stat", "--json", "-e", event, "--", "true", NULL);
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "\"kernel_pmu\":\"uncore_cha\",\"boxes\":3"));
+	test_run_free(&r);
+
+	/* in a group: the first box, as before */
+	run_pmudb(&r, "stat", "-e", "{skx_unc_cha::UNC_CHA_CLOCKTICKS,skx_unc_cha::UNC_CHA_CLOCKTICKS}", "--", "true",
+		  NULL);
+	assert_int_equal(r.status, 0);
+	assert_null(strstr(r.out, "boxes"));
+	test_run_free(&r);
+	unsetenv("PMUDB_SYSFS_DEVICES");
+	free(dir);
+}
+
 /* ---- hardware: two encodings of one count must agree ---------------------------- */
 
 /* The host core PMU's retired-instructions event, fully qualified with :u,
@@ -872,6 +953,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_paranoid_refusals_are_explained),
 		cmocka_unit_test(test_system_wide),
 		cmocka_unit_test(test_uncore_path_with_stand_in_sysfs),
+		cmocka_unit_test(test_uncore_event_counts_on_every_box),
 		cmocka_unit_test(test_hardware_instructions_agree),
 	};
 	return cmocka_run_group_tests_name("stat", tests, setup, teardown);
