@@ -1035,7 +1035,7 @@ static void test_every_uncore_entry_encodes_as_perf_places_it(void **state)
 	pmudb_t *db = pmudb_open(catalog, &err);
 	assert_non_null(db);
 	static struct uncore_count counts[128];
-	int ncounts = 0, lines = 0, decoded = 0;
+	int ncounts = 0, lines = 0, decoded = 0, in_terms = 0;
 	char line[4096], last_key[256] = "", *pmu = NULL;
 	while (fgets(line, sizeof(line), truth)) {
 		char *field[8] = {0};
@@ -1106,6 +1106,19 @@ static void test_every_uncore_entry_encodes_as_perf_places_it(void **state)
 			assert_int_equal(pmudb_encode(db, got.event, NULL, &back, &err), 0);
 			assert_true(back.config == e.config && back.config1 == e.config1 && back.config2 == e.config2);
 			decoded++;
+			/* and perf's syntax of it, terms of the kernel PMU's format
+			 * where it has one, reads back to the same words */
+			char text[1024];
+			struct pmudb_raw_event raw_event;
+			assert_int_equal(pmudb_perf_syntax(db, &e, text, sizeof(text), &err), 0);
+			if (pmudb_perf_parse(text, NULL, &raw_event, &err))
+				fail_msg("%s: %s: %s", name, text, err.message);
+			if (raw_event.config != e.config || raw_event.config1 != e.config1 || raw_event.config2 != e.config2)
+				fail_msg("%s: %s reads back as 0x%llx/0x%llx/0x%llx", name, text,
+					 (unsigned long long)raw_event.config, (unsigned long long)raw_event.config1,
+					 (unsigned long long)raw_event.config2);
+			if (strstr(text, "event="))
+				in_terms++;
 		}
 	}
 	free(pmu);
@@ -1124,7 +1137,9 @@ static void test_every_uncore_entry_encodes_as_perf_places_it(void **state)
 	}
 	print_message("%-16s %7d %7d %8d %8d %6d %5d\n", "all", total[0], total[1], total[2], total[3], total[4],
 		      total[5]);
-	print_message("%d of them decoded back to an exact string of their PMU\n", decoded);
+	print_message("%d of them decoded back to an exact string of their PMU, and read back from perf's syntax"
+		      " (%d written as format terms)\n", decoded, in_terms);
+	assert_true(in_terms > 0);
 	assert_true(decoded > total[1] / (30 * test_sample_step()));
 	pmudb_close(db);
 	sqlite3_close(raw);

@@ -123,6 +123,62 @@ static const char *pmu_name(pmudb_t *db, const struct pmudb_encoding *e, char *b
 	return "cpu";
 }
 
+/*
+ * An uncore encoding's words as the terms of its kernel PMU's format
+ * (pmudb_perf_format: this machine's sysfs, else pmudb's table), what perf
+ * and people write: "event=0x35,umask=0x21".  Per word, event and umask
+ * first, then the other fields in the format's order, each taking only
+ * bits no earlier field took; a word with a bit no field takes is written
+ * whole (config=, config1=), and so is every word of a PMU whose format is
+ * not known.  The terms read back (pmudb_perf_parse) to the same words.
+ */
+static bool put_words(pmudb_t *db, const struct pmudb_encoding *e, const char *pmu, char *buf, size_t size,
+		      size_t *len)
+{
+	const uint64_t words[3] = { e->config, e->config1, e->config2 };
+	static const char *const whole[3] = { "config", "config1", "config2" };
+	struct pmudb_perf_format *fmt = malloc(sizeof(*fmt));
+	struct pmudb_error err;
+	int p = pmudb_find_pmu(db, e->pmu);
+	struct pmudb_pmu_info info;
+	bool uncore = p >= 0 && !pmudb_pmu_info(db, p, &info) && info.kind && !strcmp(info.kind, "uncore");
+	bool known = fmt && uncore && e->sysfs_pmu[0] && !pmudb_perf_format(pmu, NULL, fmt, &err);
+	bool ok = true, first = true;
+	for (int w = 0; ok && w < 3; w++) {
+		if (!words[w] && (w || !first))
+			continue;
+		/* the terms of this word, tried before any is written */
+		struct { int term; uint64_t value; } take[PMUDB_FORMAT_MAX];
+		int ntake = 0;
+		uint64_t left = words[w], claimed = 0;
+		for (int pass = 0; known && pass < 3; pass++)
+			for (int t = 0; t < fmt->count; t++) {
+				const struct pmudb_format_term *ft = &fmt->terms[t];
+				bool mine = pass == 0 ? !strcmp(ft->name, "event")
+					    : pass == 1 ? !strcmp(ft->name, "umask")
+					    : strcmp(ft->name, "event") && strcmp(ft->name, "umask");
+				if (!mine || ft->field != w || (ft->mask & claimed) || !(ft->mask & left))
+					continue;
+				claimed |= ft->mask;
+				take[ntake].term = t;
+				take[ntake++].value = pmudb_format_get(ft->mask, left);
+				left &= ~ft->mask;
+			}
+		if (left || !ntake) {
+			ok = put(buf, size, len, "%s%s=0x%llx", first ? "" : ",", whole[w], (unsigned long long)words[w]);
+			first = false;
+			continue;
+		}
+		for (int k = 0; ok && k < ntake; k++) {
+			ok = put(buf, size, len, "%s%s=0x%llx", first ? "" : ",", fmt->terms[take[k].term].name,
+				 (unsigned long long)take[k].value);
+			first = false;
+		}
+	}
+	free(fmt);
+	return ok;
+}
+
 /* Whether perf would read E's guest and host bits back from modifiers:
  * not when both are excluded (perf's G and H each count one of them). */
 static bool guest_host_expressible(const struct pmudb_encoding *e)
@@ -273,11 +329,7 @@ int pmudb_perf_syntax_named(pmudb_t *db, const struct pmudb_encoding *e, const c
 		if (!pmu)
 			return set_error(err, PMUDB_ERR_NOTSUPP, "%s: perf has no PMU name for perf_event_attr.type %d",
 					 pmudb_strerror(PMUDB_ERR_NOTSUPP), e->type);
-		bool ok = put(buf, size, &len, "%s/config=0x%llx", pmu, (unsigned long long)e->config);
-		if (e->config1)
-			ok = ok && put(buf, size, &len, ",config1=0x%llx", (unsigned long long)e->config1);
-		if (e->config2)
-			ok = ok && put(buf, size, &len, ",config2=0x%llx", (unsigned long long)e->config2);
+		bool ok = put(buf, size, &len, "%s/", pmu) && put_words(db, e, pmu, buf, size, &len);
 		ok = ok && put_sampling(buf, size, &len, e, false) && put_name(buf, size, &len, label, false)
 		     && put(buf, size, &len, "/");
 		r = ok && put(buf, size, &len, "%s", mods) ? 0 : -1;
