@@ -1,8 +1,11 @@
 /*
  * cmd_detect.c - pmudb detect: the CPU (this host's, or --cpu/--cpuinfo),
- * the CPUID map entry it matched and why, and its PMUs.
+ * the CPUID map entry it matched and why, and its PMUs; the uncore ones
+ * with their kernel PMUs and, on this host, how many boxes sysfs has.
  */
+#include <dirent.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
@@ -22,7 +25,95 @@ static bool scope_names(const struct cli *c, const char **names)
 	return true;
 }
 
-static void print_json(const struct cli *c, const char **names)
+/* How many boxes of kernel PMU KPMU this machine's sysfs has (KPMU itself
+ * is one). */
+static int boxes_here(const char *kpmu)
+{
+	bool itself;
+	int n = cli_kernel_boxes(kpmu, NULL, &itself);
+	return itself ? 1 : n;
+}
+
+static int compare_names(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* This machine's kernel PMUs, sorted, into NAMES (at most MAX, each
+ * freed by the caller); how many. */
+static int sysfs_pmus(char **names, int max)
+{
+	DIR *d = opendir(cli_devices_dir());
+	int n = 0;
+	for (struct dirent *e; d && n < max && (e = readdir(d));)
+		if (e->d_name[0] != '.' && (names[n] = strdup(e->d_name)))
+			n++;
+	if (d)
+		closedir(d);
+	qsort(names, (size_t)n, sizeof(*names), compare_names);
+	return n;
+}
+
+/* The uncore PMUs of the scope and their kernel PMUs; on this host, with
+ * the boxes its sysfs has (HOST), and the kernel PMUs it has. */
+static void print_uncore_text(const struct cli *c, bool host)
+{
+	bool first = true;
+	for (int i = 0; i < c->scope.count; i++) {
+		struct pmudb_pmu_info p;
+		if (pmudb_pmu_info(c->db, c->scope.pmus[i], &p) || strcmp(p.kind, "uncore") || !p.sysfs_pmu)
+			continue;
+		printf("%s %s on %s", first ? "uncore   " : "         ", p.name, p.sysfs_pmu);
+		int n = host ? boxes_here(p.sysfs_pmu) : 0;
+		if (host)
+			printf(n ? ": %d in sysfs\n" : ": not in this machine's sysfs\n", n);
+		else
+			putchar('\n');
+		first = false;
+	}
+	if (!host)
+		return;
+	char *names[512];
+	int n = sysfs_pmus(names, 512);
+	printf("sysfs    ");
+	for (int i = 0; i < n; i++) {
+		printf(" %s", names[i]);
+		free(names[i]);
+	}
+	printf("%s\n", n ? "" : " (none)");
+}
+
+static void print_uncore_json(const struct cli *c, bool host)
+{
+	fputs(",\"uncore\":[", stdout);
+	for (int i = 0, rows = 0; i < c->scope.count; i++) {
+		struct pmudb_pmu_info p;
+		if (pmudb_pmu_info(c->db, c->scope.pmus[i], &p) || strcmp(p.kind, "uncore") || !p.sysfs_pmu)
+			continue;
+		fputs(rows++ ? ",{\"pmu\":" : "{\"pmu\":", stdout);
+		json_string(stdout, p.name);
+		fputs(",\"kernel_pmu\":", stdout);
+		json_string(stdout, p.sysfs_pmu);
+		if (host)
+			printf(",\"in_sysfs\":%d", boxes_here(p.sysfs_pmu));
+		putchar('}');
+	}
+	putchar(']');
+	if (!host)
+		return;
+	char *names[512];
+	int n = sysfs_pmus(names, 512);
+	fputs(",\"sysfs\":[", stdout);
+	for (int i = 0; i < n; i++) {
+		if (i)
+			putchar(',');
+		json_string(stdout, names[i]);
+		free(names[i]);
+	}
+	putchar(']');
+}
+
+static void print_json(const struct cli *c, const char **names, bool host)
 {
 	fputs("{\"vendor\":", stdout);
 	json_string(stdout, c->host.vendor);
@@ -36,6 +127,7 @@ static void print_json(const struct cli *c, const char **names)
 	json_string(stdout, c->has_scope ? c->match.why : "");
 	fputs(",\"source\":", stdout);
 	json_string(stdout, c->has_scope ? c->match.source : "");
+	print_uncore_json(c, host);
 	if (!c->has_scope) {
 		fputs(",\"error\":", stdout);
 		json_string(stdout, c->scope_error.message);
@@ -43,7 +135,7 @@ static void print_json(const struct cli *c, const char **names)
 	fputs("}\n", stdout);
 }
 
-static void print_text(const struct cli *c, const char **names)
+static void print_text(const struct cli *c, const char **names, bool host)
 {
 	printf("vendor    %s\nfamily    %d (0x%x)\nmodel     %d (0x%x)\n", c->host.vendor, c->host.family,
 	       (unsigned)c->host.family, c->host.model, (unsigned)c->host.model);
@@ -53,6 +145,7 @@ static void print_text(const struct cli *c, const char **names)
 	for (int i = 0; i < c->scope.count; i++)
 		printf(" %s", names[i]);
 	putchar('\n');
+	print_uncore_text(c, host);
 }
 
 int cmd_detect(struct cli *c, int argc, char **argv)
@@ -94,10 +187,12 @@ int cmd_detect(struct cli *c, int argc, char **argv)
 			cli_close(c);
 			return EXIT_USAGE;
 		}
+		/* this machine's sysfs says something of this machine's CPU only */
+		bool host = !cpu && !cpuinfo;
 		if (json)
-			print_json(c, names);
+			print_json(c, names, host);
 		else if (c->has_scope)
-			print_text(c, names);
+			print_text(c, names, host);
 		if (r) {
 			if (!json)
 				fprintf(stderr, "pmudb: detect: %s\n", err.message);

@@ -158,12 +158,6 @@ static bool parse_long(const char *s, long lo, long hi, long *v)
 	return true;
 }
 
-static const char *devices_dir(void)
-{
-	const char *d = getenv("PMUDB_SYSFS_DEVICES");
-	return d && *d ? d : "/sys/bus/event_source/devices";
-}
-
 /* The value of /proc/sys/kernel/perf_event_paranoid, or INT_MIN. */
 static int read_paranoid(void)
 {
@@ -181,7 +175,7 @@ static int read_paranoid(void)
  * and cpu_atom, Arm's armv8_*.  A VM without PMU passthrough has none. */
 static bool has_core_pmu(void)
 {
-	DIR *d = opendir(devices_dir());
+	DIR *d = opendir(cli_devices_dir());
 	bool found = false;
 	if (!d)
 		return false;
@@ -295,43 +289,6 @@ static int expand_hybrid(struct stat_run *s)
 	return 0;
 }
 
-static int compare_ints(const void *a, const void *b)
-{
-	int x = *(const int *)a, y = *(const int *)b;
-	return x < y ? -1 : x > y;
-}
-
-/* The numbered boxes KPMU_N of kernel PMU KPMU that sysfs lists, their
- * numbers sorted into *BOXES (the caller frees); how many.  None when
- * sysfs has KPMU itself. */
-static int kernel_boxes(const char *kpmu, int **boxes)
-{
-	char path[PATH_MAX];
-	struct stat st;
-	*boxes = NULL;
-	if (snprintf(path, sizeof(path), "%s/%s", devices_dir(), kpmu) >= (int)sizeof(path) || !stat(path, &st))
-		return 0;
-	DIR *d = opendir(devices_dir());
-	if (!d)
-		return 0;
-	size_t n = strlen(kpmu);
-	int count = 0;
-	for (struct dirent *e; (e = readdir(d));) {
-		long box;
-		if (strncmp(e->d_name, kpmu, n) || e->d_name[n] != '_' || !parse_long(e->d_name + n + 1, 0, INT_MAX, &box))
-			continue;
-		int *more = realloc(*boxes, (size_t)(count + 1) * sizeof(int));
-		if (!more)
-			break;
-		*boxes = more;
-		more[count++] = (int)box;
-	}
-	closedir(d);
-	if (count)
-		qsort(*boxes, (size_t)count, sizeof(int), compare_ints);
-	return count;
-}
-
 /*
  * An uncore event alone whose kernel PMU sysfs lists as numbered boxes
  * (uncore_cha_0, uncore_cha_1, ...: perf's uncore_cha/.../ takes them all)
@@ -349,7 +306,7 @@ static int expand_boxes(struct stat_run *s)
 		int *boxes = NULL, n = 0;
 		if (alone && !ev->encoded && !pmudb_encode(s->cli->db, ev->name, cli_scope(s->cli), &enc, NULL)
 		    && enc.sysfs_pmu[0])
-			n = kernel_boxes(enc.sysfs_pmu, &boxes);
+			n = cli_kernel_boxes(enc.sysfs_pmu, &boxes, NULL);
 		if (n < 2) {
 			free(boxes);
 			continue;
@@ -769,10 +726,10 @@ static void explain(char *buf, size_t n, const struct stat_run *s, const struct 
 		   pmudb_kernel_pmu_cpus(ev->enc.sysfs_pmu, NULL, 0, NULL) == PMUDB_ERR_NOTFOUND) {
 		/* the catalog's fallback type (a hybrid's PERF_TYPE_RAW) was refused */
 		snprintf(buf, n, "no such PMU on this machine: the kernel has no PMU %s (%s/%s is missing; the "
-			 "kernel said %s)", ev->enc.sysfs_pmu, devices_dir(), ev->enc.sysfs_pmu, strerrorname_np(e));
+			 "kernel said %s)", ev->enc.sysfs_pmu, cli_devices_dir(), ev->enc.sysfs_pmu, strerrorname_np(e));
 	} else if (refusal_text(e) && is_core_type(a->type) && !has_core_pmu()) {
 		snprintf(buf, n, "no such PMU on this machine: the kernel has no hardware PMU (%s/cpu is missing, "
-			 "as in a VM without PMU passthrough; the kernel said %s)", devices_dir(), strerrorname_np(e));
+			 "as in a VM without PMU passthrough; the kernel said %s)", cli_devices_dir(), strerrorname_np(e));
 	} else if ((e == EINVAL || e == ENODEV || e == ENXIO) && t->cpu >= 0 && !cpu_online(t->cpu)) {
 		snprintf(buf, n, "CPU %d is not online on this machine (counting on %s; the kernel said %s)", t->cpu,
 			 g->where, strerrorname_np(e));

@@ -1,9 +1,13 @@
 /*
  * common.c - opening the catalog for a command, and output helpers.
  */
+#include <dirent.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli/cli.h"
 
@@ -141,4 +145,50 @@ void json_string(FILE *f, const char *s)
 	out_start(&o, f);
 	out_json_string(&o, s);
 	out_flush(&o);
+}
+
+const char *cli_devices_dir(void)
+{
+	const char *d = getenv("PMUDB_SYSFS_DEVICES");
+	return d && *d ? d : "/sys/bus/event_source/devices";
+}
+
+static int compare_ints(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+	return x < y ? -1 : x > y;
+}
+
+int cli_kernel_boxes(const char *kpmu, int **boxes, bool *itself)
+{
+	char path[PATH_MAX];
+	struct stat st;
+	if (boxes)
+		*boxes = NULL;
+	bool whole = snprintf(path, sizeof(path), "%s/%s", cli_devices_dir(), kpmu) < (int)sizeof(path) && !stat(path, &st);
+	if (itself)
+		*itself = whole;
+	DIR *d = whole ? NULL : opendir(cli_devices_dir());
+	if (!d)
+		return 0;
+	size_t n = strlen(kpmu);
+	int count = 0;
+	for (struct dirent *e; (e = readdir(d));) {
+		const char *digits = e->d_name + n + 1;
+		if (strncmp(e->d_name, kpmu, n) || e->d_name[n] != '_' || !*digits || strlen(digits) > 6
+		    || strspn(digits, "0123456789") != strlen(digits))
+			continue;
+		if (boxes) {
+			int *more = realloc(*boxes, (size_t)(count + 1) * sizeof(int));
+			if (!more)
+				break;
+			*boxes = more;
+			more[count] = atoi(digits);
+		}
+		count++;
+	}
+	closedir(d);
+	if (boxes && count)
+		qsort(*boxes, (size_t)count, sizeof(int), compare_ints);
+	return count;
 }

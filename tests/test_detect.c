@@ -10,6 +10,7 @@
  * own intent (a newer table where libpfm has none): the first of the
  * listed PMUs the catalog has.
  */
+#include <jansson.h>
 #include <perfmon/pfmlib_perf_event.h>
 #include <setjmp.h>
 #include <sqlite3.h>
@@ -19,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <cmocka.h>
 
 #include "tests/libpfm_ask.h"
@@ -480,6 +482,86 @@ static void test_emerald_rapids_gap_is_closed(void **state)
 	free(pmudb);
 }
 
+/* `pmudb detect --json` of this host, parsed (the caller frees it). */
+static json_t *detect_json(void)
+{
+	struct run_result r;
+	test_pmudb(&r, NULL, "detect", "--json", (char *)NULL);
+	json_error_t jerr;
+	json_t *j = json_loads(r.out, 0, &jerr);
+	if (!j)
+		fail_msg("detect --json: %s: %s", jerr.text, r.out);
+	test_run_free(&r);
+	return j;
+}
+
+static void make_dir(const char *dir, const char *name)
+{
+	char path[1024];
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	assert_int_equal(mkdir(path, 0755), 0);
+}
+
+/* On this host, detect lists the uncore PMUs of its µarch with their
+ * kernel PMUs, and how many boxes of each this machine's sysfs has: a
+ * stand-in sysfs ($PMUDB_SYSFS_DEVICES) with the first kernel PMU as two
+ * numbered boxes, the second as itself, the others absent. */
+static void test_detect_counts_the_uncore_boxes_sysfs_has(void **state)
+{
+	(void)state;
+	json_t *j = detect_json();
+	json_t *uncore = json_object_get(j, "uncore");
+	if (!json_is_array(uncore) || json_array_size(uncore) == 0) {
+		print_message("SKIP: this host's CPU has no uncore PMU in the catalog (%s)\n",
+			      json_string_value(json_object_get(j, "error")) ? json_string_value(json_object_get(j, "error"))
+									      : "no map entry lists one");
+		json_decref(j);
+		return;
+	}
+	char *dir = test_tempdir();
+	size_t n = json_array_size(uncore);
+	char first[128], second[128] = "";
+	snprintf(first, sizeof(first), "%s", json_string_value(json_object_get(json_array_get(uncore, 0), "kernel_pmu")));
+	char name[160];
+	snprintf(name, sizeof(name), "%s_0", first);
+	make_dir(dir, name);
+	snprintf(name, sizeof(name), "%s_7", first);
+	make_dir(dir, name);
+	for (size_t i = 1; i < n && !second[0]; i++) {
+		const char *k = json_string_value(json_object_get(json_array_get(uncore, i), "kernel_pmu"));
+		if (strcmp(k, first))
+			snprintf(second, sizeof(second), "%s", k);
+	}
+	if (second[0])
+		make_dir(dir, second);
+	make_dir(dir, "software");
+	json_decref(j);
+
+	setenv("PMUDB_SYSFS_DEVICES", dir, 1);
+	j = detect_json();
+	unsetenv("PMUDB_SYSFS_DEVICES");
+	uncore = json_object_get(j, "uncore");
+	assert_int_equal(json_array_size(uncore), n);
+	for (size_t i = 0; i < n; i++) {
+		json_t *u = json_array_get(uncore, i);
+		const char *k = json_string_value(json_object_get(u, "kernel_pmu"));
+		long want = !strcmp(k, first) ? 2 : !strcmp(k, second) ? 1 : 0;
+		assert_int_equal(json_integer_value(json_object_get(u, "in_sysfs")), want);
+	}
+	json_t *sysfs = json_object_get(j, "sysfs");
+	assert_int_equal(json_array_size(sysfs), second[0] ? 4 : 3);
+	json_decref(j);
+
+	/* another CPU's: its µarch's uncore PMUs, no sysfs */
+	struct run_result r;
+	test_pmudb(&r, NULL, "--cpu", "AuthenticAMD/0x1a/0x2", "detect", (char *)NULL);
+	assert_int_equal(r.status, 0);
+	assert_null(strstr(r.out, "sysfs"));
+	test_run_free(&r);
+	test_rmtree(dir);
+	free(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -493,6 +575,7 @@ int main(void)
 		cmocka_unit_test(test_every_pmu_the_map_names_is_in_the_catalog),
 		cmocka_unit_test(test_host_against_libpfm),
 		cmocka_unit_test(test_emerald_rapids_gap_is_closed),
+		cmocka_unit_test(test_detect_counts_the_uncore_boxes_sysfs_has),
 	};
 	return cmocka_run_group_tests_name("detect", tests, setup, teardown);
 }
