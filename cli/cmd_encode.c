@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <linux/perf_event.h>
 
 #include "cli/cli.h"
 
@@ -106,6 +107,43 @@ static int encode_each(struct cli *c, const char *event, struct pmudb_encoding e
 	n = cli_why_not_found(c, event, n, err);
 	cli_add_suggestion(c, event, err);
 	return n;
+}
+
+/* --box N: encoding E on box N of its kernel PMU (uncore_cha_3 for
+ * uncore_cha), its type from sysfs, -1 where this machine lacks the box;
+ * or false, ERR saying why (a core PMU, a PMU that is one box already). */
+static bool on_box(struct cli *c, struct pmudb_encoding *e, long box, struct pmudb_error *err)
+{
+	int p = pmudb_find_pmu(c->db, e->pmu);
+	struct pmudb_pmu_info info;
+	size_t len = strlen(e->sysfs_pmu);
+	const char *digits;
+	if (p < 0 || pmudb_pmu_info(c->db, p, &info) || strcmp(info.kind, "uncore") || !len) {
+		snprintf(err->message, sizeof(err->message), "--box %ld: PMU %s is not an uncore PMU: it counts on no box",
+			 box, e->pmu);
+		return false;
+	}
+	for (digits = e->sysfs_pmu + len; digits > e->sysfs_pmu && digits[-1] >= '0' && digits[-1] <= '9'; digits--)
+		;
+	if (*digits && digits > e->sysfs_pmu && digits[-1] == '_') {
+		snprintf(err->message, sizeof(err->message), "--box %ld: PMU %s is one box already (kernel PMU %s)", box,
+			 e->pmu, e->sysfs_pmu);
+		return false;
+	}
+	char name[sizeof(e->sysfs_pmu)];
+	if (snprintf(name, sizeof(name), "%s_%ld", e->sysfs_pmu, box) >= (int)sizeof(name)) {
+		snprintf(err->message, sizeof(err->message), "--box %ld: kernel PMU name %s_%ld is too long", box,
+			 e->sysfs_pmu, box);
+		return false;
+	}
+	memcpy(e->sysfs_pmu, name, sizeof(name));
+	/* the box's type where sysfs has it (pmudb_to_perf_attr reads it) */
+	struct perf_event_attr attr;
+	struct pmudb_error ignored;
+	bool here = false;
+	cli_kernel_boxes(name, NULL, &here);
+	e->type = here && !pmudb_to_perf_attr(e, &attr, sizeof(attr), &ignored) ? (int)attr.type : -1;
+	return true;
 }
 
 static void print_text(const struct pmudb_encoding *e, bool hybrid)
@@ -325,11 +363,14 @@ int cmd_encode(struct cli *c, int argc, char **argv)
 		{ "format", required_argument, NULL, 'f' },
 		{ "stdin", no_argument, NULL, 's' },
 		{ "explain", no_argument, NULL, 'x' },
+		{ "box", required_argument, NULL, 'b' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	enum format format = TEXT;
 	bool from_stdin = false, format_given = false, explain = false;
+	long box = -1;
+	char *end;
 	int opt;
 	while ((opt = getopt_long(argc, argv, "h", options, NULL)) != -1) {
 		switch (opt) {
@@ -348,10 +389,20 @@ int cmd_encode(struct cli *c, int argc, char **argv)
 			break;
 		case 's': from_stdin = true; break;
 		case 'x': explain = true; break;
+		case 'b':
+			errno = 0;
+			box = strtol(optarg, &end, 10);
+			if (errno || end == optarg || *end || box < 0 || box > 65535 || optarg[0] == '+' || optarg[0] == ' ') {
+				fprintf(stderr, "pmudb encode: --box %s: a box number, 0 to 65535\n", optarg);
+				return EXIT_USAGE;
+			}
+			break;
 		case 'h':
 			puts("usage: pmudb encode [--format text|json|perf] [--explain] EVENT...\n"
 			     "       --explain: after each encoding (text), the differences from the vendor's\n"
 			     "                  list and what Linux does with a fixed counter's pseudo-encoding\n"
+			     "       --box N:   an uncore event on box N of its kernel PMU only (uncore_cha_3,\n"
+			     "                  amd_umc_0), where perf's uncore_cha/.../ takes every box\n"
 			     "       pmudb encode --stdin   (one event per line in, LF or CRLF; one JSON object per\n"
 			     "                              line out, strings UTF-8 with invalid bytes as U+FFFD)");
 			return EXIT_GOOD;
@@ -364,6 +415,10 @@ int cmd_encode(struct cli *c, int argc, char **argv)
 	}
 	if (explain && (from_stdin || format != TEXT)) {
 		fputs("pmudb encode: --explain goes with the text format\n", stderr);
+		return EXIT_USAGE;
+	}
+	if (from_stdin && box >= 0) {
+		fputs("pmudb encode: --box goes with events given as arguments, not --stdin\n", stderr);
 		return EXIT_USAGE;
 	}
 	if (from_stdin && (optind < argc || format_given)) {
@@ -385,6 +440,11 @@ int cmd_encode(struct cli *c, int argc, char **argv)
 			struct pmudb_encoding enc[MAX_ANSWERS];
 			struct pmudb_error err;
 			int r = encode_each(c, argv[i], enc, &err);
+			for (int k = 0; r > 0 && box >= 0 && k < r; k++)
+				if (!on_box(c, &enc[k], box, &err)) {
+					err.code = PMUDB_ERR_INVAL;
+					r = PMUDB_ERR_INVAL;
+				}
 			if (r < 0) {
 				if (format == JSON)
 					print_json_error(&o, argv[i], strlen(argv[i]), &err);

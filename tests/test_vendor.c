@@ -1187,6 +1187,63 @@ static void test_info_says_how_boxes_are_numbered(void **state)
 	free(catalog);
 }
 
+/* encode --box N: an uncore event on box N of its kernel PMU, its type
+ * from that box's sysfs entry (a stand-in here); one line, exit 1, for an
+ * event that counts on no box or a PMU that is one box already; exit 2 for
+ * a number that is not one. */
+static void test_encode_on_one_box(void **state)
+{
+	(void)state;
+	char *catalog = test_build_path("pmudb.db");
+	struct pmudb_error err;
+	pmudb_t *db = pmudb_open(catalog, &err);
+	assert_non_null(db);
+	bool have = pmudb_find_pmu(db, "gnr_unc_cha") >= 0;
+	pmudb_close(db);
+	if (!have) {
+		print_message("SKIP: the catalog has no vendor uncore PMUs (built without the vendor tree or kernel source)\n");
+		free(catalog);
+		return;
+	}
+	struct run_result r;
+	test_pmudb(&r, NULL, "--db", catalog, "encode", "--box", "3", "--format", "perf",
+		   "gnr_unc_cha::UNC_CHA_CLOCKTICKS", (char *)NULL);
+	assert_int_equal(r.status, 0);
+	assert_true(!strncmp(r.out, "uncore_cha_3/", 13));
+	test_run_free(&r);
+
+	char *dir = test_tempdir(), path[1024];
+	snprintf(path, sizeof(path), "%s/uncore_cha_3", dir);
+	assert_int_equal(mkdir(path, 0755), 0);
+	snprintf(path, sizeof(path), "%s/uncore_cha_3/type", dir);
+	FILE *f = fopen(path, "w");
+	fputs("4242\n", f);
+	fclose(f);
+	setenv("PMUDB_SYSFS_DEVICES", dir, 1);
+	test_pmudb(&r, NULL, "--db", catalog, "encode", "--box", "3", "--format", "json", "gnr_unc_cha::UNC_CHA_CLOCKTICKS",
+		   (char *)NULL);
+	unsetenv("PMUDB_SYSFS_DEVICES");
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "\"type\":4242"));
+	assert_non_null(strstr(r.out, "uncore_cha_3"));
+	test_run_free(&r);
+	test_rmtree(dir);
+	free(dir);
+
+	static const char *const refused[] = { "skx_unc_cha0::UNC_C_CLOCKTICKS", "gnr::INST_RETIRED.ANY_P" };
+	for (int i = 0; i < 2; i++) {
+		test_pmudb(&r, NULL, "--db", catalog, "encode", "--box", "1", refused[i], (char *)NULL);
+		assert_int_equal(r.status, 1);
+		assert_int_equal(test_line_count(r.err), 1);
+		assert_non_null(strstr(r.err, refused[i]));
+		test_run_free(&r);
+	}
+	test_pmudb(&r, NULL, "--db", catalog, "encode", "--box", "-1", "gnr_unc_cha::UNC_CHA_CLOCKTICKS", (char *)NULL);
+	assert_int_equal(r.status, 2);
+	test_run_free(&r);
+	free(catalog);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1202,6 +1259,7 @@ int main(void)
 		cmocka_unit_test(test_libpfm_names_encode_as_libpfm),
 		cmocka_unit_test(test_every_uncore_entry_encodes_as_perf_places_it),
 		cmocka_unit_test(test_info_says_how_boxes_are_numbered),
+		cmocka_unit_test(test_encode_on_one_box),
 	};
 	return cmocka_run_group_tests_name("vendor", tests, setup, teardown);
 }
