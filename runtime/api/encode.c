@@ -3,7 +3,8 @@
  * the express lane first (runtime/fast/express.c); what it declines is
  * cut up here and read the way libpfm reads it (runtime/encode/parse.c),
  * in a working copy, its event found through the event cache when it was
- * asked for before.
+ * asked for before.  On a hybrid, an unprefixed name is tried on each core
+ * type hybrid.c gives (pmudb_encode_each: every answer).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -195,6 +196,18 @@ static int own_list_retry(struct pmudb *db, const char *event, const struct pmud
 	return -1;
 }
 
+/* When EVENT (no "pmu::") failed where libpfm looks it up: the first core
+ * type of a hybrid's SCOPE that encodes it.  0 with OUT filled, or -1. */
+static int hybrid_retry(pmudb_t *db, const char *event, const struct pmudb_scope *scope, struct pmudb_encoding *out)
+{
+	struct hybrid_types t;
+	int types = hybrid_types(db, event, scope, &t);
+	for (int k = 0; k < types; k++)
+		if (!pmudb_encode(db, event, &t.scope[k], out, NULL))
+			return 0;
+	return -1;
+}
+
 int pmudb_encode(pmudb_t *db, const char *event, const struct pmudb_scope *scope,
 		 struct pmudb_encoding *out, struct pmudb_error *err)
 {
@@ -245,4 +258,33 @@ int pmudb_encode(pmudb_t *db, const char *event, const struct pmudb_scope *scope
 	else
 		err->code = 0, err->message[0] = '\0';
 	return r;
+}
+
+int pmudb_encode_each(pmudb_t *db, const char *event, const struct pmudb_scope *scope,
+		      struct pmudb_encoding *out, int max, struct pmudb_error *err)
+{
+	if (max < 1 || !out)
+		return set_error(err, PMUDB_ERR_INVAL, "%s: room for %d encodings", pmudb_strerror(PMUDB_ERR_INVAL), max);
+	/* the first answer as pmudb_encode gives it: libpfm's where libpfm
+	 * answers, else the first core type's that has the name; then each
+	 * other core type's */
+	int r = pmudb_encode(db, event, scope, &out[0], err);
+	if (r)
+		return r;
+	struct hybrid_types t;
+	int types = hybrid_types(db, event, scope, &t), found = 1;
+	for (int k = 0; k < types && found < max; k++) {
+		/* the first answer's core type is answered already */
+		if (!strcmp(out[0].pmu, t.pmu[k]))
+			continue;
+		struct pmudb_encoding *e = &out[found];
+		if (pmudb_encode(db, event, &t.scope[k], e, NULL))
+			continue;
+		bool again = false;
+		for (int i = 0; i < found && !again; i++)
+			again = !strcmp(out[i].pmu, e->pmu);
+		if (!again)
+			found++;
+	}
+	return found;
 }

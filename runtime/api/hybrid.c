@@ -12,24 +12,22 @@
  *
  * What libpfm answers stays the first answer: the first core type in the
  * scope is the P-core (the CPUID map lists it first), and libpfm finds the
- * name there first too.
+ * name there first too.  The encoding is encode.c's: this file only makes
+ * the scopes.
  */
 #include <string.h>
 
 #include "catalog/catalog.h"
-#include "catalog/errors.h"
 #include "pmudb.h"
 #include "runtime/api/hybrid.h"
-
-#define MAX_CORE_TYPES 8
 
 /* A scope's core types: each a core PMU with a kernel PMU name of its
  * own, read once. */
 struct core_types {
 	int count;
-	int position[MAX_CORE_TYPES];		/* in the scope */
-	const char *name[MAX_CORE_TYPES];	/* the catalog PMU's */
-	const char *kernel[MAX_CORE_TYPES];	/* its kernel PMU's */
+	int position[HYBRID_MAX_TYPES];		/* in the scope */
+	const char *name[HYBRID_MAX_TYPES];	/* the catalog PMU's */
+	const char *kernel[HYBRID_MAX_TYPES];	/* its kernel PMU's */
 };
 
 static bool is_core_type(const struct pmu *p)
@@ -40,7 +38,7 @@ static bool is_core_type(const struct pmu *p)
 static void find_core_types(pmudb_t *db, const struct pmudb_scope *scope, struct core_types *t)
 {
 	t->count = 0;
-	for (int i = 0; i < scope->count && t->count < MAX_CORE_TYPES; i++) {
+	for (int i = 0; i < scope->count && t->count < HYBRID_MAX_TYPES; i++) {
 		const struct pmu *p = catalog_pmu(db, scope->pmus[i], NULL);
 		if (!is_core_type(p))
 			continue;
@@ -77,59 +75,19 @@ static bool names_pmu(const char *event)
 	return strstr(event, "::") != NULL;
 }
 
-/* The core types an unprefixed EVENT is tried on: none (count 0) when
- * it names its PMU or SCOPE is no hybrid's. */
-static void types_for(pmudb_t *db, const char *event, const struct pmudb_scope *scope, struct core_types *t)
+int hybrid_types(pmudb_t *db, const char *event, const struct pmudb_scope *scope, struct hybrid_types *out)
 {
-	t->count = 0;
-	if (!names_pmu(event) && scope->count <= PMUDB_SCOPE_MAX)
-		find_core_types(db, scope, t);
-	if (t->count < 2)
-		t->count = 0;
-}
-
-int pmudb_encode_each(pmudb_t *db, const char *event, const struct pmudb_scope *scope,
-		      struct pmudb_encoding *out, int max, struct pmudb_error *err)
-{
-	if (max < 1 || !out)
-		return set_error(err, PMUDB_ERR_INVAL, "%s: room for %d encodings", pmudb_strerror(PMUDB_ERR_INVAL), max);
-	/* the first answer as pmudb_encode gives it: libpfm's where libpfm
-	 * answers, else the first core type's that has the name */
-	int r = pmudb_encode(db, event, scope, &out[0], err);
-	if (r)
-		return r;
-	struct core_types t = { 0 };
-	if (scope)
-		types_for(db, event, scope, &t);
-	int found = 1;
-	for (int k = 0; k < t.count && found < max; k++) {
-		/* the first answer's core type is answered already */
-		if (!strcmp(out[0].pmu, t.name[k]))
-			continue;
-		struct pmudb_scope one;
-		scope_of_type(db, scope, &t, k, &one);
-		struct pmudb_encoding *e = &out[found];
-		if (pmudb_encode(db, event, &one, e, NULL))
-			continue;
-		bool again = false;
-		for (int i = 0; i < found && !again; i++)
-			again = !strcmp(out[i].pmu, e->pmu);
-		if (!again)
-			found++;
-	}
-	return found;
-}
-
-int hybrid_retry(pmudb_t *db, const char *event, const struct pmudb_scope *scope, struct pmudb_encoding *out)
-{
+	out->count = 0;
+	if (!scope || names_pmu(event) || scope->count > PMUDB_SCOPE_MAX)
+		return 0;
 	struct core_types t;
-	types_for(db, event, scope, &t);
-	/* each scope of one core type has no other to retry in */
+	find_core_types(db, scope, &t);
+	if (t.count < 2)
+		return 0;
 	for (int k = 0; k < t.count; k++) {
-		struct pmudb_scope one;
-		scope_of_type(db, scope, &t, k, &one);
-		if (!pmudb_encode(db, event, &one, out, NULL))
-			return 0;
+		scope_of_type(db, scope, &t, k, &out->scope[k]);
+		out->pmu[k] = t.name[k];
 	}
-	return -1;
+	out->count = t.count;
+	return out->count;
 }

@@ -1,15 +1,26 @@
 /*
- * hybrid.h - an unprefixed name on a hybrid CPU, tried on each core type
- * (hybrid.c).
+ * hybrid.h - an unprefixed name on a hybrid CPU: the scopes of its core
+ * types, each of which encode.c tries (hybrid.c).
  */
 #ifndef PMUDB_HYBRID_H
 #define PMUDB_HYBRID_H
 
 #include "pmudb.h"
 
-/* For pmudb_encode, when EVENT (no "pmu::") failed where libpfm looks it
- * up: the first core type of SCOPE that encodes it.  0 with OUT filled,
- * or -1 when SCOPE is no hybrid's or no core type has the name. */
-int hybrid_retry(pmudb_t *db, const char *event, const struct pmudb_scope *scope, struct pmudb_encoding *out);
+#define HYBRID_MAX_TYPES 8
+
+/* The core types of a hybrid's scope, each as a scope of its own: the
+ * type's core PMU and every PMU of the scope that is no core type, in the
+ * scope's order. */
+struct hybrid_types {
+	int count;
+	struct pmudb_scope scope[HYBRID_MAX_TYPES];
+	const char *pmu[HYBRID_MAX_TYPES];	/* each type's core PMU */
+};
+
+/* The core types an unprefixed EVENT is tried on, P-core first, into OUT;
+ * how many: 0 when EVENT names its PMU ("pmu::event") or SCOPE (NULL
+ * allowed) is no hybrid's. */
+int hybrid_types(pmudb_t *db, const char *event, const struct pmudb_scope *scope, struct hybrid_types *out);
 
 #endif
