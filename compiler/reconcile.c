@@ -154,6 +154,41 @@ static struct finding *add_finding(struct model *m, const struct pmu *p, const s
 	return f;
 }
 
+/* A finding of vendor entry V, whose encoding is VC (config, config1). */
+static struct finding *vendor_finding(struct model *m, const struct pmu *p, const struct vendor_uarch *u,
+				      enum match match, const struct vendor_event *v, const uint64_t vc[2])
+{
+	struct finding *f = add_finding(m, p, u, match);
+	f->vendor_name = xstrdup(v->name);
+	f->vendor_file = xstrdup(v->file);
+	memcpy(f->vendor_config, vc, sizeof(f->vendor_config));
+	return f;
+}
+
+/* F's libpfm side: string S of LS, which a vendor entry has now met. */
+static void libpfm_side(struct finding *f, const struct pmu *p, const struct pmu_strings *ls, long s, bool *seen)
+{
+	seen[s] = true;
+	f->libpfm_name = string_name(p, &ls->items[s]);
+	f->libpfm_config[0] = ls->items[s].config;
+	f->libpfm_config[1] = ls->items[s].config1;
+}
+
+/* A finding for each string of LS (libpfm's, of P) that no vendor entry
+ * met. */
+static void add_libpfm_only(struct model *m, const struct pmu *p, const struct vendor_uarch *u,
+			    const struct pmu_strings *ls, const bool *seen)
+{
+	for (size_t i = 0; seen && i < ls->count; i++) {
+		if (seen[i])
+			continue;
+		struct finding *f = add_finding(m, p, u, MATCH_LIBPFM_ONLY);
+		f->libpfm_name = string_name(p, &ls->items[i]);
+		f->libpfm_config[0] = ls->items[i].config;
+		f->libpfm_config[1] = ls->items[i].config1;
+	}
+}
+
 static bool name_taken(const struct pmu *p, const char *name)
 {
 	for (size_t e = 0; e < p->events.count; e++) {
@@ -297,15 +332,9 @@ static struct finding *match_entry(struct model *m, struct pmu *p, const struct 
 		libpfm_name = combination(p, ls, vc);
 	if (s < 0 && !libpfm_name)
 		match = MATCH_VENDOR_ONLY;
-	struct finding *f = add_finding(m, p, u, match);
-	f->vendor_name = xstrdup(v->name);
-	f->vendor_file = xstrdup(v->file);
-	memcpy(f->vendor_config, vc, sizeof(vc));
+	struct finding *f = vendor_finding(m, p, u, match, v, vc);
 	if (s >= 0) {
-		seen[s] = true;
-		f->libpfm_name = string_name(p, &ls->items[s]);
-		f->libpfm_config[0] = ls->items[s].config;
-		f->libpfm_config[1] = ls->items[s].config1;
+		libpfm_side(f, p, ls, s, seen);
 	} else if (libpfm_name) {
 		f->libpfm_name = libpfm_name;
 		memcpy(f->libpfm_config, vc, sizeof(vc));
@@ -354,14 +383,7 @@ static void reconcile_pmu(struct model *m, size_t index)
 		free(only.entries.items);
 		free(rows);
 	}
-	for (size_t i = 0; seen && i < ls.count; i++) {
-		if (seen[i])
-			continue;
-		struct finding *f = add_finding(m, p, u, MATCH_LIBPFM_ONLY);
-		f->libpfm_name = string_name(p, &ls.items[i]);
-		f->libpfm_config[0] = ls.items[i].config;
-		f->libpfm_config[1] = ls.items[i].config1;
-	}
+	add_libpfm_only(m, p, u, &ls, seen);
 	vendor_free_groups(&gs);
 	free(seen);
 	free(ls.items);
@@ -462,18 +484,10 @@ static void match_box_entry(struct model *m, const size_t *boxes, size_t nboxes,
 				     ? MATCH_AGREE : MATCH_DIFFER) : MATCH_OTHER_NAME;
 	if (s < 0 && (vc[2] || (s = string_encoded(p, ls, vc)) < 0))
 		match = MATCH_VENDOR_ONLY;
-	struct finding *f = add_finding(m, p, u, match);
-	f->vendor_name = xstrdup(v->name);
-	f->vendor_file = xstrdup(v->file);
-	memcpy(f->vendor_config, vc, sizeof(f->vendor_config));
-	/* a vendor-only entry is the vendor PMU's (taken), not added to
-	 * libpfm's box */
-	if (s >= 0) {
-		seen[s] = true;
-		f->libpfm_name = string_name(p, &ls->items[s]);
-		f->libpfm_config[0] = ls->items[s].config;
-		f->libpfm_config[1] = ls->items[s].config1;
-	}
+	/* (a vendor-only entry is the vendor PMU's, not added to libpfm's box) */
+	struct finding *f = vendor_finding(m, p, u, match, v, vc);
+	if (s >= 0)
+		libpfm_side(f, p, ls, s, seen);
 	/* the vendor's name answers on libpfm's boxes where it is another
 	 * name of libpfm's encoding; where the encodings differ it stays the
 	 * vendor PMU's */
@@ -507,14 +521,7 @@ static void reconcile_box(struct model *m, size_t uarch, const char *kpmu)
 		if ((v->taken || v->on_libpfm_box) && !strcmp(v->kernel_pmu, kpmu))
 			match_box_entry(m, boxes, nboxes, u, &ls, seen, libpfm_prefix, v);
 	}
-	for (size_t i = 0; seen && i < ls.count; i++) {
-		if (seen[i])
-			continue;
-		struct finding *f = add_finding(m, p, u, MATCH_LIBPFM_ONLY);
-		f->libpfm_name = string_name(p, &ls.items[i]);
-		f->libpfm_config[0] = ls.items[i].config;
-		f->libpfm_config[1] = ls.items[i].config1;
-	}
+	add_libpfm_only(m, p, u, &ls, seen);
 	free(libpfm_prefix);
 	free(seen);
 	free(ls.items);
