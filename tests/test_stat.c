@@ -243,27 +243,36 @@ static void test_to_perf_attr(void **state)
 	assert_int_equal(attr.precise_ip, 2);
 }
 
-/* A stand-in for the kernel's PMU tree: uncore_cha_0 with TYPE and CPUMASK
- * (NULL: no such file). */
-static char *fake_sysfs(const char *type, const char *cpumask)
+/* A stand-in for the kernel's PMU tree: boxes uncore_cha_N, N each of
+ * BOXES (COUNT of them), with TYPE and CPUMASK (NULL: no such file). */
+static char *fake_sysfs_boxes(const char *type, const char *cpumask, const int *boxes, int count)
 {
 	char *dir = NULL, path[1024];
 	if (asprintf(&dir, "%s/devices", tmp) < 0)
 		abort();
 	test_rmtree(dir);
-	snprintf(path, sizeof(path), "%s/uncore_cha_0", dir);
 	mkdir(dir, 0755);
-	mkdir(path, 0755);
 	const char *names[] = { "type", "cpumask" }, *values[] = { type, cpumask };
-	for (int i = 0; i < 2; i++) {
-		if (!values[i])
-			continue;
-		snprintf(path, sizeof(path), "%s/uncore_cha_0/%s", dir, names[i]);
-		FILE *f = fopen(path, "w");
-		fputs(values[i], f);
-		fclose(f);
+	for (int b = 0; b < count; b++) {
+		snprintf(path, sizeof(path), "%s/uncore_cha_%d", dir, boxes[b]);
+		mkdir(path, 0755);
+		for (int i = 0; i < 2; i++) {
+			if (!values[i])
+				continue;
+			snprintf(path, sizeof(path), "%s/uncore_cha_%d/%s", dir, boxes[b], names[i]);
+			FILE *f = fopen(path, "w");
+			fputs(values[i], f);
+			fclose(f);
+		}
 	}
 	return dir;
+}
+
+/* The same with one box, uncore_cha_0. */
+static char *fake_sysfs(const char *type, const char *cpumask)
+{
+	static const int first[] = { 0 };
+	return fake_sysfs_boxes(type, cpumask, first, 1);
 }
 
 static void test_uncore_type_and_cpumask_from_sysfs(void **state)
@@ -774,30 +783,6 @@ static void test_uncore_path_with_stand_in_sysfs(void **state)
 	}
 }
 
-/* A stand-in sysfs of numbered boxes uncore_cha_0, _1 and _3 (a gap, as
- * discovery tables leave), each of the software PMU's type on CPU 0. */
-static char *fake_boxes(void)
-{
-	char *dir = NULL, path[1024];
-	if (asprintf(&dir, "%s/devices", tmp) < 0)
-		abort();
-	test_rmtree(dir);
-	mkdir(dir, 0755);
-	static const int boxes[] = { 0, 1, 3 };
-	for (int b = 0; b < 3; b++) {
-		snprintf(path, sizeof(path), "%s/uncore_cha_%d", dir, boxes[b]);
-		mkdir(path, 0755);
-		static const char *const names[] = { "type", "cpumask" }, *const values[] = { "1\n", "0\n" };
-		for (int i = 0; i < 2; i++) {
-			snprintf(path, sizeof(path), "%s/uncore_cha_%d/%s", dir, boxes[b], names[i]);
-			FILE *f = fopen(path, "w");
-			fputs(values[i], f);
-			fclose(f);
-		}
-	}
-	return dir;
-}
-
 /* A vendor uncore event alone counts on every box its kernel PMU has:
  * summed under its name, or one line a box with --per-box; in a group, on
  * the first box only.  UNC_CHA_CLOCKTICKS of skx_unc_cha is config 0,
@@ -816,7 +801,10 @@ static void test_uncore_event_counts_on_every_box(void **state)
 		print_message("SKIP: counting on a CPU needs root or perf_event_paranoid 0 or lower\n");
 		return;
 	}
-	char *dir = fake_boxes();
+	/* boxes 0, 1 and 3 (a gap, as discovery tables leave), each of the
+	 * software PMU's type on CPU 0 */
+	static const int boxes[] = { 0, 1, 3 };
+	char *dir = fake_sysfs_boxes("1\n", "0\n", boxes, 3);
 	setenv("PMUDB_SYSFS_DEVICES", dir, 1);
 	struct run_result r;
 	run_pmudb(&r, "stat", "-e", event, "--", "sleep", "0.1", NULL);
