@@ -54,6 +54,13 @@ static int sysfs_pmus(char **names, int max)
 	return n;
 }
 
+/* Whether the I-th PMU of the scope is an uncore PMU with a kernel PMU:
+ * its information in *P. */
+static bool uncore_of_scope(const struct cli *c, int i, struct pmudb_pmu_info *p)
+{
+	return !pmudb_pmu_info(c->db, c->scope.pmus[i], p) && !strcmp(p->kind, "uncore") && p->sysfs_pmu;
+}
+
 /* The uncore PMUs of the scope and their kernel PMUs; on this host, with
  * the boxes its sysfs has (HOST), and the kernel PMUs it has. */
 static void print_uncore_text(const struct cli *c, bool host)
@@ -61,7 +68,7 @@ static void print_uncore_text(const struct cli *c, bool host)
 	bool first = true;
 	for (int i = 0; i < c->scope.count; i++) {
 		struct pmudb_pmu_info p;
-		if (pmudb_pmu_info(c->db, c->scope.pmus[i], &p) || strcmp(p.kind, "uncore") || !p.sysfs_pmu)
+		if (!uncore_of_scope(c, i, &p))
 			continue;
 		printf("%s %s on %s", first ? "uncore   " : "         ", p.name, p.sysfs_pmu);
 		int n = host ? boxes_here(p.sysfs_pmu) : 0;
@@ -88,7 +95,7 @@ static void print_uncore_json(const struct cli *c, bool host)
 	fputs(",\"uncore\":[", stdout);
 	for (int i = 0, rows = 0; i < c->scope.count; i++) {
 		struct pmudb_pmu_info p;
-		if (pmudb_pmu_info(c->db, c->scope.pmus[i], &p) || strcmp(p.kind, "uncore") || !p.sysfs_pmu)
+		if (!uncore_of_scope(c, i, &p))
 			continue;
 		fputs(rows++ ? ",{\"pmu\":" : "{\"pmu\":", stdout);
 		json_string(stdout, p.name);

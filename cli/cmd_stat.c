@@ -239,6 +239,28 @@ static int parse_event_arg(struct stat_run *s, const char *arg)
 	return 0;
 }
 
+/* Whether event I is in no group with others (each event alone has a
+ * group number of its own until make_groups). */
+static bool event_alone(const struct stat_run *s, int i)
+{
+	int group = s->events[i].group;
+	return (i == 0 || s->events[i - 1].group != group) && (i + 1 == s->nevents || s->events[i + 1].group != group);
+}
+
+/* Room for event I to become N events: N - 1 zeroed places after it, the
+ * later events moved up.  -1 when out of memory (nothing changed). */
+static int widen(struct stat_run *s, int i, int n)
+{
+	struct event *more = realloc(s->events, (size_t)(s->nevents + n - 1) * sizeof(*more));
+	if (!more)
+		return -1;
+	s->events = more;
+	memmove(&more[i + n], &more[i + 1], (size_t)(s->nevents - i - 1) * sizeof(*more));
+	memset(&more[i + 1], 0, (size_t)(n - 1) * sizeof(*more));
+	s->nevents += n - 1;
+	return 0;
+}
+
 /*
  * On a hybrid CPU an event alone (in no group with others) counts on each
  * core type that has it, as perf opens it: one row each, named as perf
@@ -251,20 +273,15 @@ static int expand_hybrid(struct stat_run *s)
 	enum { MAX_TYPES = 4 };
 	for (int i = 0; !s->group_all && i < s->nevents; i++) {
 		struct event *ev = &s->events[i];
-		bool alone = (i == 0 || s->events[i - 1].group != ev->group)
-			     && (i + 1 == s->nevents || s->events[i + 1].group != ev->group);
 		struct pmudb_encoding enc[MAX_TYPES];
-		int n = alone && !cli_names_pmu(ev->name)
+		int n = event_alone(s, i) && !cli_names_pmu(ev->name)
 				? pmudb_encode_each(s->cli->db, ev->name, cli_scope(s->cli), enc, MAX_TYPES, NULL)
 				: 0;
 		if (n < 2)
 			continue;
-		struct event *more = realloc(s->events, (size_t)(s->nevents + n - 1) * sizeof(*more));
-		if (!more)
+		if (widen(s, i, n))
 			return -1;
-		s->events = more;
-		memmove(&more[i + n], &more[i + 1], (size_t)(s->nevents - i - 1) * sizeof(*more));
-		s->nevents += n - 1;
+		struct event *more = s->events;
 		char *name = more[i].name;
 		for (int k = 0; k < n; k++) {
 			struct event *e = &more[i + k];
@@ -300,26 +317,18 @@ static int expand_boxes(struct stat_run *s)
 {
 	for (int i = 0; !s->group_all && i < s->nevents; i++) {
 		struct event *ev = &s->events[i];
-		bool alone = (i == 0 || s->events[i - 1].group != ev->group)
-			     && (i + 1 == s->nevents || s->events[i + 1].group != ev->group);
 		struct pmudb_encoding enc;
 		int *boxes = NULL, n = 0;
-		if (alone && !ev->encoded && !pmudb_encode(s->cli->db, ev->name, cli_scope(s->cli), &enc, NULL)
-		    && enc.sysfs_pmu[0])
+		if (event_alone(s, i) && !ev->encoded
+		    && !pmudb_encode(s->cli->db, ev->name, cli_scope(s->cli), &enc, NULL) && enc.sysfs_pmu[0])
 			n = cli_kernel_boxes(enc.sysfs_pmu, &boxes, NULL);
-		if (n < 2) {
+		if (n < 2 || widen(s, i, n)) {
 			free(boxes);
-			continue;
-		}
-		struct event *more = realloc(s->events, (size_t)(s->nevents + n - 1) * sizeof(*more));
-		if (!more) {
-			free(boxes);
+			if (n < 2)
+				continue;
 			return -1;
 		}
-		s->events = more;
-		memmove(&more[i + n], &more[i + 1], (size_t)(s->nevents - i - 1) * sizeof(*more));
-		memset(&more[i + 1], 0, (size_t)(n - 1) * sizeof(*more));
-		s->nevents += n - 1;
+		struct event *more = s->events;
 		char *name = more[i].name;
 		int group = more[i].group;
 		for (int k = 0; k < n; k++) {
@@ -348,28 +357,54 @@ static int expand_boxes(struct stat_run *s)
 	return 0;
 }
 
-/* The count event I prints with: its own; the sum of its boxes for the
- * first box of an event counted on every box (unless --per-box); false for
- * the other boxes, whose counts are in that sum.  COUNTS: by event. */
-static bool row_count(const struct stat_run *s, int i, const struct count *counts, struct count *out)
+/* What an event counted: in all, or since the last interval. */
+typedef struct count count_of_fn(const struct event *ev);
+
+static struct count count_in_all(const struct event *ev)
+{
+	return ev->now;
+}
+
+static struct count delta(const struct count *now, const struct count *last)
+{
+	return (struct count){ now->value - last->value, now->enabled - last->enabled, now->running - last->running };
+}
+
+static struct count count_since_last(const struct event *ev)
+{
+	return delta(&ev->now, &ev->last);
+}
+
+/* The count event I prints with (COUNT_OF each event's): its own; the sum
+ * of its boxes for the first box of an event counted on every box (unless
+ * --per-box); false for the other boxes, whose counts are in that sum. */
+static bool row_count(const struct stat_run *s, int i, count_of_fn *count_of, struct count *out)
 {
 	const struct event *ev = &s->events[i];
 	if (s->per_box || ev->box_first < 0) {
-		*out = counts[i];
+		*out = count_of(ev);
 		return true;
 	}
 	if (ev->box_first != i)
 		return false;
 	*out = (struct count){ 0, 0, 0 };
 	for (int k = i; k < i + ev->boxes; k++) {
-		out->value += counts[k].value;
-		out->enabled += counts[k].enabled;
-		out->running += counts[k].running;
+		struct count c = count_of(&s->events[k]);
+		out->value += c.value;
+		out->enabled += c.enabled;
+		out->running += c.running;
 	}
 	/* the boxes ran side by side: their times are one time */
 	out->enabled /= (uint64_t)ev->boxes;
 	out->running /= (uint64_t)ev->boxes;
 	return true;
+}
+
+/* The length of the kernel PMU name of a box's event without its box
+ * number: uncore_cha of uncore_cha_3. */
+static int kernel_name_length(const struct event *ev)
+{
+	return (int)(strrchr(ev->enc.sysfs_pmu, '_') - ev->enc.sysfs_pmu);
 }
 
 /* The name an event prints as: the name given for the sum of its boxes. */
@@ -939,11 +974,6 @@ static bool scaled_value(const struct count *c, uint64_t *out)
 	return true;
 }
 
-static struct count delta(const struct count *now, const struct count *last)
-{
-	return (struct count){ now->value - last->value, now->enabled - last->enabled, now->running - last->running };
-}
-
 /* ARGV as a shell would take it back: safe words bare, others quoted. */
 static void print_command(FILE *f, char **argv)
 {
@@ -979,8 +1009,7 @@ static void print_text_count(FILE *f, const struct stat_run *s, const struct eve
 	if (g->n > 1)
 		fprintf(f, "  [group %d]", g->label);
 	if (!s->per_box && ev->boxes)
-		fprintf(f, "  (%d boxes of %.*s, summed)", ev->boxes,
-			(int)(strrchr(ev->enc.sysfs_pmu, '_') - ev->enc.sysfs_pmu), ev->enc.sysfs_pmu);
+		fprintf(f, "  (%d boxes of %.*s, summed)", ev->boxes, kernel_name_length(ev), ev->enc.sysfs_pmu);
 	if (g->ntargets > 1 && g->targets[0].pid == -1)
 		fprintf(f, "  (%d CPUs)", g->ntargets);
 	if (counted && c->running < c->enabled)
@@ -1006,8 +1035,7 @@ static void print_json_count(FILE *f, const struct stat_run *s, const struct eve
 		if (ev->enc.sysfs_pmu[0]) {
 			fputs(",\"kernel_pmu\":", f);
 			if (summed)
-				fprintf(f, "\"%.*s\"", (int)(strrchr(ev->enc.sysfs_pmu, '_') - ev->enc.sysfs_pmu),
-					ev->enc.sysfs_pmu);
+				fprintf(f, "\"%.*s\"", kernel_name_length(ev), ev->enc.sysfs_pmu);
 			else
 				json_string(f, ev->enc.sysfs_pmu);
 		}
@@ -1039,15 +1067,10 @@ static void print_interval(struct stat_run *s, double t)
 	else if (!s->intervals)
 		fprintf(f, "#%11s %20s %16s %16s  %s\n", "time", "value", "time_enabled", "time_running", "event");
 	s->intervals++;
-	struct count *d = calloc((size_t)s->nevents, sizeof(*d));
-	for (int i = 0; d && i < s->nevents; i++) {
-		d[i] = delta(&s->events[i].now, &s->events[i].last);
-		s->events[i].last = s->events[i].now;
-	}
-	for (int i = 0, rows = 0; d && i < s->nevents; i++) {
+	for (int i = 0, rows = 0; i < s->nevents; i++) {
 		struct event *ev = &s->events[i];
 		struct count c;
-		if (!row_count(s, i, d, &c))
+		if (!row_count(s, i, count_since_last, &c))
 			continue;
 		if (s->json) {
 			fputs(rows++ ? "," : "", f);
@@ -1057,7 +1080,9 @@ static void print_interval(struct stat_run *s, double t)
 			print_text_count(f, s, ev, &c);
 		}
 	}
-	free(d);
+	/* after every row: a sum of boxes reads the boxes after it */
+	for (int i = 0; i < s->nevents; i++)
+		s->events[i].last = s->events[i].now;
 	if (s->json)
 		fputs("]}\n", f);
 	fflush(f);
@@ -1091,15 +1116,11 @@ static void print_final(struct stat_run *s)
 		print_subject_text(f, s);
 		fprintf(f, "#%19s %16s %16s  %s\n", "value", "time_enabled", "time_running", "event");
 	}
-	struct count *now = calloc((size_t)s->nevents, sizeof(*now));
-	for (int i = 0; now && i < s->nevents; i++)
-		now[i] = s->events[i].now;
 	if (!s->json) {
 		struct count c;
-		for (int i = 0; now && i < s->nevents; i++)
-			if (row_count(s, i, now, &c))
+		for (int i = 0; i < s->nevents; i++)
+			if (row_count(s, i, count_in_all, &c))
 				print_text_count(f, s, &s->events[i], &c);
-		free(now);
 		return;
 	}
 	fputs("{", f);
@@ -1118,15 +1139,14 @@ static void print_final(struct stat_run *s)
 	if (s->pid > 0)
 		fprintf(f, "\"pid\":%d,", (int)s->pid);
 	fprintf(f, "\"system_wide\":%s,\"elapsed\":%.6f,\"counts\":[", s->system_wide ? "true" : "false", s->elapsed);
-	for (int i = 0, rows = 0; now && i < s->nevents; i++) {
+	for (int i = 0, rows = 0; i < s->nevents; i++) {
 		struct count c;
-		if (!row_count(s, i, now, &c))
+		if (!row_count(s, i, count_in_all, &c))
 			continue;
 		fputs(rows++ ? "," : "", f);
 		print_json_count(f, s, &s->events[i], &c, true);
 	}
 	fputs("]}\n", f);
-	free(now);
 }
 
 /* ---- the command -------------------------------------------------------- */
