@@ -145,7 +145,9 @@ static bool put_words(pmudb_t *db, const struct pmudb_encoding *e, const char *p
 	bool known = fmt && uncore && e->sysfs_pmu[0] && !pmudb_perf_format(pmu, NULL, fmt, &err);
 	bool ok = true, first = true;
 	for (int w = 0; ok && w < 3; w++) {
-		if (!words[w] && (w || !first))
+		/* config1 and config2 only when set; config always, 0 as
+		 * config=0x0, for perf takes no PMU syntax without a term */
+		if (!words[w] && w)
 			continue;
 		/* the terms of this word, tried before any is written */
 		struct { int term; uint64_t value; } take[PMUDB_FORMAT_MAX];
