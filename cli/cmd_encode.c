@@ -130,6 +130,11 @@ static bool on_box(struct cli *c, struct pmudb_encoding *e, long box, struct pmu
 			 e->pmu, e->sysfs_pmu);
 		return false;
 	}
+	if (strpbrk(e->sysfs_pmu, "*?[")) {
+		snprintf(err->message, sizeof(err->message), "--box %ld: the kernel names %s's devices with their numbers"
+			 " inside (%s): name the one meant in perf's syntax instead", box, e->pmu, e->sysfs_pmu);
+		return false;
+	}
 	char name[sizeof(e->sysfs_pmu)];
 	if (snprintf(name, sizeof(name), "%s_%ld", e->sysfs_pmu, box) >= (int)sizeof(name)) {
 		snprintf(err->message, sizeof(err->message), "--box %ld: kernel PMU name %s_%ld is too long", box,

@@ -52,10 +52,15 @@ static int print_event(struct cli *c, int pmu, int event)
 	       ev.is_precise ? ", precise sampling" : "", ev.description);
 	if (ev.source)
 		printf("  from the vendor list %s (PMU %s, on the rules of %s)\n", ev.source, p.source, p.like ? p.like : "-");
-	if (p.source && p.sysfs_pmu && !strcmp(p.kind, "uncore"))
+	const char *boxes = strstr(p.description, "Its boxes") ? strstr(p.description, "Its boxes") : "";
+	if (p.source && p.sysfs_pmu && !strcmp(p.kind, "uncore") && strpbrk(p.sysfs_pmu, "*?["))
+		/* the kernel names each device with its numbers inside
+		 * (hisi_sccl1_ddrc0): perf matches them by the pattern */
+		printf("  counts on the kernel PMUs named %s: perf's %s/.../ opens it on every one the machine has.\n"
+		       "  %s\n", p.sysfs_pmu, p.sysfs_pmu, boxes);
+	else if (p.source && p.sysfs_pmu && !strcmp(p.kind, "uncore"))
 		printf("  counts on kernel PMU %s: perf's %s/.../ opens it on every box the machine has (%s, or\n"
-		       "  %s_0, %s_1, ...).  %s\n", p.sysfs_pmu, p.sysfs_pmu, p.sysfs_pmu, p.sysfs_pmu, p.sysfs_pmu,
-		       strstr(p.description, "Its boxes") ? strstr(p.description, "Its boxes") : "");
+		       "  %s_0, %s_1, ...).  %s\n", p.sysfs_pmu, p.sysfs_pmu, p.sysfs_pmu, p.sysfs_pmu, p.sysfs_pmu, boxes);
 	if (ev.equiv)
 		printf("  another name for %s\n", ev.equiv);
 	if (ev.why)

@@ -1,11 +1,20 @@
 /*
  * kernel_formats.c - reads the uncore drivers' format attributes from the
- * kernel source (kernel_formats.h).  Two C forms are read, as the drivers
- * write them, and nothing else of C:
+ * kernel source (kernel_formats.h).  The C forms the drivers write them in
+ * are read, and nothing else of C:
  *   DEFINE_UNCORE_FORMAT_ATTR(umask_ext4, umask, "config:8-15,32-55");
+ *   PMU_FORMAT_ATTR(axi_id, "config1:0-15");      (the symbol is the name)
  *   static struct attribute *spr_uncore_raw_formats_attr[] = {
  *           &format_attr_event.attr, &format_attr_umask_ext4.attr, ..., NULL, };
- * Anything else where one is expected is refused, naming the file and line.
+ * and, as array items, the drivers of drivers/perf that declare an
+ * attribute in place with a macro of their own:
+ *   HISI_PMU_FORMAT_ATTR(event, "config:0-4"),       (NAME, "SPEC")
+ *   CMN_FORMAT_ATTR(eventid, CMN_CONFIG_EVENTID),    (NAME, FIELD): config
+ *   _CMN_FORMAT_ATTR(wp_val, 1, CMN_CONFIG1_WP_VAL), (NAME, WORD, FIELD)
+ * where FIELD is a #define of the same file, GENMASK_ULL(HI, LO) or
+ * BIT_ULL(N) (or GENMASK, BIT), the bits that arm-cmn.c's show function
+ * prints as "config:16-26".  Anything else where one is expected is
+ * refused, naming the file and line.
  */
 #include "compiler/kernel_formats.h"
 
@@ -165,44 +174,133 @@ static bool parse_spec(const char *spec, struct kernel_format *f)
 	return f->nranges > 0;
 }
 
+/* Adds format NAME of SPEC, declared at AT of FILE, to OUT; -1 with
+ * *ERROR when SPEC is not one. */
+static int add_format(struct kernel_source *k, const char *file, const char *text, const char *at, const char *name,
+		      const char *spec, struct kernel_formats *out, char **error)
+{
+	struct kernel_format f = {0};
+	if (!parse_spec(spec, &f)) {
+		*error = xprintf("%s/%s:%d: format '%s' is not config[12]:BITS[,BITS] (up to %d ranges)", k->root, file,
+				 line_of(text, at), spec, KERNEL_FORMAT_RANGES);
+		return -1;
+	}
+	f.name = xstrdup(name);
+	f.spec = xstrdup(spec);
+	f.at = xprintf("%s:%d", file, line_of(text, at));
+	*(struct kernel_format *)vec_push(out) = f;
+	return 0;
+}
+
 int kernel_format_of_symbol(struct kernel_source *k, const char *file, const char *symbol, struct kernel_formats *out,
 			    char **error)
 {
 	const char *text = file_text(k, file, error);
 	if (!text)
 		return -1;
-	static const char macro[] = "DEFINE_UNCORE_FORMAT_ATTR(";
-	for (const char *p = strstr(text, macro); p; p = strstr(p + 1, macro)) {
-		char sym[128], name[128], spec[256];
-		const char *q = identifier(skip_blanks(p + sizeof(macro) - 1), sym, sizeof(sym));
-		if (!q || strcmp(sym, symbol))
-			continue;
-		q = skip_blanks(q);
-		q = *q == ',' ? identifier(skip_blanks(q + 1), name, sizeof(name)) : NULL;
-		q = q ? skip_blanks(q) : NULL;
-		q = q && *q == ',' ? skip_blanks(q + 1) : NULL;
-		const char *close = q && *q == '"' ? strchr(q + 1, '"') : NULL;
-		struct kernel_format f = {0};
-		if (!close || (size_t)(close - q - 1) >= sizeof(spec)) {
-			*error = xprintf("%s/%s:%d: DEFINE_UNCORE_FORMAT_ATTR(%s, ...) is not (symbol, name, \"spec\")",
-					 k->root, file, line_of(text, p), symbol);
-			return -1;
+	/* DEFINE_UNCORE_FORMAT_ATTR(symbol, name, "spec"), or the generic
+	 * PMU_FORMAT_ATTR(name, "spec") whose symbol is its name */
+	static const char *const macros[] = { "DEFINE_UNCORE_FORMAT_ATTR(", "PMU_FORMAT_ATTR(" };
+	for (size_t m = 0; m < 2; m++) {
+		size_t mlen = strlen(macros[m]);
+		for (const char *p = strstr(text, macros[m]); p; p = strstr(p + 1, macros[m])) {
+			char sym[128], name[128], spec[256];
+			if (m == 1 && p > text && (isalnum((unsigned char)p[-1]) || p[-1] == '_'))
+				continue;	/* HISI_PMU_FORMAT_ATTR, not this one */
+			const char *q = identifier(skip_blanks(p + mlen), sym, sizeof(sym));
+			if (!q || strcmp(sym, symbol))
+				continue;
+			q = skip_blanks(q);
+			if (m == 0)
+				q = *q == ',' ? identifier(skip_blanks(q + 1), name, sizeof(name)) : NULL;
+			else
+				snprintf(name, sizeof(name), "%s", sym);
+			q = q ? skip_blanks(q) : NULL;
+			q = q && *q == ',' ? skip_blanks(q + 1) : NULL;
+			const char *close = q && *q == '"' ? strchr(q + 1, '"') : NULL;
+			if (!close || (size_t)(close - q - 1) >= sizeof(spec)) {
+				*error = xprintf("%s/%s:%d: %s%s, ...) is not (%s\"spec\")", k->root, file,
+						 line_of(text, p), macros[m], symbol, m == 0 ? "symbol, name, " : "name, ");
+				return -1;
+			}
+			memcpy(spec, q + 1, (size_t)(close - q - 1));
+			spec[close - q - 1] = '\0';
+			return add_format(k, file, text, p, name, spec, out, error);
 		}
-		memcpy(spec, q + 1, (size_t)(close - q - 1));
-		spec[close - q - 1] = '\0';
-		if (!parse_spec(spec, &f)) {
-			*error = xprintf("%s/%s:%d: format '%s' is not config[12]:BITS[,BITS] (up to %d ranges)", k->root,
-					 file, line_of(text, p), spec, KERNEL_FORMAT_RANGES);
-			return -1;
-		}
-		f.name = xstrdup(name);
-		f.spec = xstrdup(spec);
-		f.at = xprintf("%s:%d", file, line_of(text, p));
-		*(struct kernel_format *)vec_push(out) = f;
-		return 0;
 	}
-	*error = xprintf("%s/%s:0:0: no DEFINE_UNCORE_FORMAT_ATTR(%s, ...)", k->root, file, symbol);
+	*error = xprintf("%s/%s:0:0: no DEFINE_UNCORE_FORMAT_ATTR(%s, ...) nor PMU_FORMAT_ATTR(%s, ...)", k->root, file,
+			 symbol, symbol);
 	return -1;
+}
+
+/* The bits of FIELD, a #define of TEXT as GENMASK_ULL(HI, LO) or
+ * BIT_ULL(N), as "LO-HI" (or "N"); false when it is not one. */
+static bool field_bits(const char *text, const char *field, char *out, size_t n)
+{
+	for (const char *p = strstr(text, "#define"); p; p = strstr(p + 1, "#define")) {
+		char name[128], mac[32];
+		const char *q = identifier(skip_blanks(p + 7), name, sizeof(name));
+		if (!q || strcmp(name, field))
+			continue;
+		q = identifier(skip_blanks(q), mac, sizeof(mac));
+		q = q ? skip_blanks(q) : NULL;
+		if (!q || *q != '(')
+			return false;
+		int hi, lo, used = 0;
+		if ((!strcmp(mac, "GENMASK_ULL") || !strcmp(mac, "GENMASK"))
+		    && sscanf(q, "( %d , %d )%n", &hi, &lo, &used) == 2 && used && lo >= 0 && lo <= hi && hi < 64)
+			return (size_t)snprintf(out, n, "%d-%d", lo, hi) < n;
+		if ((!strcmp(mac, "BIT_ULL") || !strcmp(mac, "BIT")) && sscanf(q, "( %d )%n", &lo, &used) == 1 && used
+		    && lo >= 0 && lo < 64)
+			return (size_t)snprintf(out, n, "%d", lo) < n;
+		return false;
+	}
+	return false;
+}
+
+/*
+ * An array item declared in place, at P (its macro's name, ending in
+ * FORMAT_ATTR): (NAME, "SPEC"), (NAME, FIELD) or (NAME, WORD, FIELD).
+ * Its end, or NULL with *ERROR.
+ */
+static const char *format_in_place(struct kernel_source *k, const char *file, const char *text, const char *p,
+				   const char *array, struct kernel_formats *out, char **error)
+{
+	char mac[64], name[128], field[128], spec[256], bits[32];
+	const char *q = identifier(p, mac, sizeof(mac));
+	size_t mlen = q ? strlen(mac) : 0;
+	q = q && mlen >= 11 && !strcmp(mac + mlen - 11, "FORMAT_ATTR") ? skip_blanks(q) : NULL;
+	q = q && *q == '(' ? identifier(skip_blanks(q + 1), name, sizeof(name)) : NULL;
+	q = q ? skip_blanks(q) : NULL;
+	q = q && *q == ',' ? skip_blanks(q + 1) : NULL;
+	int word = 0, used = 0;
+	const char *close = NULL;
+	if (q && *q == '"') {
+		close = strchr(q + 1, '"');
+		if (close && (size_t)(close - q - 1) < sizeof(spec)) {
+			memcpy(spec, q + 1, (size_t)(close - q - 1));
+			spec[close - q - 1] = '\0';
+			q = skip_blanks(close + 1);
+		} else {
+			q = NULL;
+		}
+	} else if (q) {
+		if (isdigit((unsigned char)*q) && sscanf(q, "%d ,%n", &word, &used) == 1 && used && word >= 0 && word <= 2)
+			q = skip_blanks(q + used);
+		q = identifier(q, field, sizeof(field));
+		if (q && field_bits(text, field, bits, sizeof(bits)))
+			snprintf(spec, sizeof(spec), "config%s:%s", word == 1 ? "1" : word == 2 ? "2" : "", bits);
+		else
+			q = NULL;
+		q = q ? skip_blanks(q) : NULL;
+	}
+	if (!q || *q != ')') {
+		*error = xprintf("%s/%s:%d: %s: expected &format_attr_NAME.attr, NULL, or ..._FORMAT_ATTR(NAME, \"SPEC\")"
+				 " or (NAME, [WORD,] FIELD) with FIELD a #define of GENMASK_ULL or BIT_ULL", k->root,
+				 file, line_of(text, p), array);
+		return NULL;
+	}
+	return add_format(k, file, text, p, name, spec, out, error) ? NULL : q + 1;
 }
 
 int kernel_formats_of_array(struct kernel_source *k, const char *file, const char *array, struct kernel_formats *out,
@@ -225,6 +323,15 @@ int kernel_formats_of_array(struct kernel_source *k, const char *file, const cha
 		char sym[128];
 		if (!strncmp(q, "NULL", 4))
 			return 0;
+		if (isupper((unsigned char)*q) || *q == '_') {
+			q = format_in_place(k, file, text, q, array, out, error);
+			if (!q)
+				return -1;
+			q = skip_blanks(q);
+			if (*q == ',')
+				q++;
+			continue;
+		}
 		const char *end = !strncmp(q, item, sizeof(item) - 1) ? identifier(q + sizeof(item) - 1, sym, sizeof(sym))
 								       : NULL;
 		if (!end || strncmp(end, ".attr", 5)) {

@@ -183,6 +183,7 @@ struct vendor_uarch {
 	VEC(struct vendor_cpu) cpus;
 	VEC(char *) units;	/* the hybrid core types its events name, in order */
 	bool mapped;		/* a vendor_pmus entry took it */
+	bool system;		/* a sys/ folder: devices' PMUs (arm_cmn, imx8_ddr), no CPU of its own */
 };
 
 /* One uncore_units entry: the kernel PMU of a vendor list's Unit. */

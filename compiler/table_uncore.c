@@ -14,6 +14,11 @@
  *       wide_umask: umask_ext4       # optional: the layout of a vendor UMask
  *                                    # wider than the PMU's umask (SPR's IIO)
  *       why: spr_uncore_chabox (uncore_snbep.c:5960) sets this format group
+ *     - uarch: freescale/imx8mm/sys  # a system PMU's folder: no CPU of its own
+ *       pmu: imx8_ddr
+ *       name: imx8mm_ddr             # optional: the catalog PMU's name
+ *       sysfs: "imx8_ddr*"           # optional: its sysfs names as perf
+ *                                    # matches them, where not KPMU_N
  *
  * The formats themselves are read from the kernel source the build is
  * given (--kernel-source, kernel_formats.c): the table says which, the
@@ -29,8 +34,8 @@
 #include "compiler/vendor_uncore.h"
 
 static const char *const unit_keys[] = { "unit", "pmu", "why", NULL };
-static const char *const pmu_keys[] = { "uarch", "pmu", "file", "formats", "attrs", "wide_umask", "like", "boxes", "why",
-					NULL };
+static const char *const pmu_keys[] = { "uarch", "pmu", "file", "formats", "attrs", "wide_umask", "like", "boxes", "name",
+					"sysfs", "why", NULL };
 
 int uncore_units_apply(struct ydoc *d, yaml_node_t *list, struct model *m)
 {
@@ -80,9 +85,13 @@ static int apply_pmu(struct ydoc *d, yaml_node_t *n, struct model *m)
 		|| ydoc_field_string(d, n, "wide_umask", false, &spec.wide_umask)
 		|| ydoc_field_string(d, n, "why", true, &why)
 		|| ydoc_field_string(d, n, "boxes", false, &spec.boxes)
+		|| ydoc_field_string(d, n, "name", false, &spec.name)
+		|| ydoc_field_string(d, n, "sysfs", false, &spec.sysfs)
 		|| ((attrs = ydoc_get(d, n, "attrs")) && names(d, attrs, "attrs", &spec.attrs));
 	if (!r && spec.boxes && strcmp(spec.boxes, "discovery"))
 		r = ydoc_fail(d, ydoc_get(d, n, "boxes"), "unknown 'boxes' value '%s' (expected discovery)", spec.boxes);
+	if (!r && spec.name && spec.uarchs.count != 1)
+		r = ydoc_fail(d, n, "'name' names the PMU of one µarch: this entry has %zu", spec.uarchs.count);
 	if (!r && !array == !attrs)
 		r = ydoc_fail(d, n, "an uncore_pmus entry names its formats by 'formats' (the driver's array) or"
 				    " 'attrs' (its symbols), one of the two");

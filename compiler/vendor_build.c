@@ -285,7 +285,7 @@ int vendor_build(struct model *m, char **error)
 			return -1;
 	for (size_t i = 0; i < m->uarchs.count; i++) {
 		const struct vendor_uarch *u = &m->uarchs.items[i];
-		if (!u->mapped) {
+		if (!u->mapped && !u->system) {
 			model_note(m, "vendor tree: µarch %s/%s has no vendor_pmus entry in tables/: left out", u->arch,
 				   u->name);
 			continue;

@@ -10,8 +10,10 @@
  *     µarch and core type, {"Header": ..., "Events": [...]}.
  * The JSON is parsed by jansson, which reports a syntax error's line and
  * column; an event's fields are checked here, and a wrong one is reported
- * at the line of the event's name.  Uncore events and metrics are left out:
- * the catalog takes core events from the vendors (uncore comes from libpfm).
+ * at the line of the event's name.  Metrics are left out; uncore entries
+ * (a Unit other than a core's) are kept for vendor_uncore.c, and perf's
+ * sys/ folders (system PMUs: Arm CMN, i.MX DDR ...) are read as µarchs of
+ * their own, with no CPU.
  */
 #include "compiler/vendor_tree.h"
 
@@ -679,6 +681,56 @@ static bool folder_name(const char *folder)
 	return ok;
 }
 
+static bool is_folder(const char *path)
+{
+	struct stat sb;
+	return !lstat(path, &sb) && S_ISDIR(sb.st_mode);
+}
+
+static int sub_folder(const struct dirent *e)
+{
+	return e->d_name[0] != '.';
+}
+
+/*
+ * The system PMUs' lists: every folder sys/ of the arch, one or two
+ * levels down (arm64/freescale/imx8mm/sys, arm64/arm/cmn/sys), is read as
+ * the µarch "FOLDER/sys".  perf matches them by the device's identifier
+ * (Compat), not by a CPU: the µarch has none, and its entries (each with
+ * a Unit) are uncore entries, whose PMUs tables/uncore.yaml makes.
+ */
+static int read_sys_folders(struct model *m, const char *root, const char *arch, const char *rel, int depth,
+			    json_t *std, char **error)
+{
+	char *dir = xprintf("%s/%s", root, rel);
+	struct dirent **names = NULL;
+	int n = scandir(dir, &names, sub_folder, alphasort);
+	int r = 0;
+	for (int i = 0; i < n; i++) {
+		char *sub = xprintf("%s/%s", rel, names[i]->d_name);
+		char *path = xprintf("%s/%s", root, sub);
+		if (!r && is_folder(path) && !strcmp(names[i]->d_name, "sys") && depth > 0) {
+			const char *name = sub + strlen(arch) + 1;
+			if (!folder_name(name)) {
+				r = fail(error, "%s:0:0: folder '%s' is not a µarch name", path, name);
+			} else {
+				struct vendor_uarch *u = uarch_named(m, arch, name);
+				u->system = true;
+				if (!u->uncore.count && !u->events.count)
+					r = read_events_dir(root, sub, u, std, error);
+			}
+		} else if (!r && is_folder(path) && depth < 2) {
+			r = read_sys_folders(m, root, arch, sub, depth + 1, std, error);
+		}
+		free(path);
+		free(sub);
+		free(names[i]);
+	}
+	free(names);
+	free(dir);
+	return r;
+}
+
 /* perf's layout: ROOT/ARCH/mapfile.csv, rows "ID,VERSION,FOLDER,TYPE". */
 static int read_kernel_arch(struct model *m, const char *root, const char *arch, char **error)
 {
@@ -717,6 +769,8 @@ static int read_kernel_arch(struct model *m, const char *root, const char *arch,
 	}
 	if (!r && f && ferror(f))
 		r = fail(error, "%s:%d:0: cannot read: %s", mapfile, lineno + 1, strerror(errno));
+	if (!r && f)
+		r = read_sys_folders(m, root, arch, arch, 0, std, error);
 	free(line);
 	if (f)
 		fclose(f);

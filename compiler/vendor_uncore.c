@@ -51,6 +51,8 @@ void vendor_uncore_spec_free(struct uncore_spec *s)
 	free(s->like);
 	free(s->wide_umask);
 	free(s->boxes);
+	free(s->name);
+	free(s->sysfs);
 	free(s->at);
 }
 
@@ -418,9 +420,10 @@ static int make_pmu(struct model *m, const struct uncore_spec *s, size_t uarch, 
 			*(struct vendor_event **)vec_push(&entries) = &u->uncore.items[i];
 		}
 	}
-	char *name = entries.count ? pmu_name(m, uarch, s->pmu) : NULL;
+	char *name = !entries.count ? NULL : s->name ? xstrdup(s->name) : pmu_name(m, uarch, s->pmu);
 	if (entries.count && !name)
-		model_note(m, "%s: µarch %s has no core PMU in vendor_pmus: its %s left out", s->at, u->name, s->pmu);
+		model_note(m, "%s: µarch %s has no core PMU in vendor_pmus (nor the entry a 'name'): its %s left out",
+			   s->at, u->name, s->pmu);
 	/* where libpfm has a PMU of the name, it is made all the same, for
 	 * the entries' encodings, which the reconciliation compares with
 	 * libpfm's box; then left out */
@@ -446,7 +449,7 @@ static int make_pmu(struct model *m, const struct uncore_spec *s, size_t uarch, 
 	p.family = xstrdup("kernel_format");
 	p.harness_group = xstrdup("vendor_uncore");
 	p.perf_type = -1;
-	*(char **)vec_push(&p.sysfs_names) = xstrdup(s->pmu);
+	*(char **)vec_push(&p.sysfs_names) = xstrdup(s->sysfs ? s->sysfs : s->pmu);
 	p.source = xprintf("pmu-events:%s/%s@%s", u->arch, u->name, s->pmu);
 	p.like = xstrdup(like->name);
 	p.uarch = (int)uarch;

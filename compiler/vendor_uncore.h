@@ -20,6 +20,8 @@ struct uncore_spec {
 	char *like;			/* a libpfm PMU whose perf modifiers it takes, or NULL */
 	char *wide_umask;		/* the format of a UMask wider than the PMU's, or NULL */
 	char *boxes;			/* "discovery": boxes numbered by the discovery tables; or NULL */
+	char *name;			/* the catalog PMU's name, or NULL: after the core PMU */
+	char *sysfs;			/* the sysfs names as perf matches them ("imx8_ddr*"), or NULL: pmu */
 	char *at;			/* FILE:LINE of the entry */
 };
 

@@ -23,17 +23,20 @@ PMU_EVENTS_DIR := $(PMU_EVENTS)
 PMU_EVENTS_DEPS := $(shell find $(PMU_EVENTS) -name '*.json' -o -name '*.csv' 2>/dev/null)
 endif
 
-# The uncore drivers of Debian's kernel source, whose format attributes
+# The uncore drivers of Debian's kernel source (x86's and drivers/perf, the
+# system PMUs of Arm SoCs), whose format attributes
 # encode the vendors' uncore entries (tables/uncore.yaml): extracted once
 # too, or KERNEL_SOURCE_DIR, a Linux tree of the user's.
 KERNEL_SOURCE_CACHE := build/kernel-source
 ifeq ($(KERNEL_SOURCE_DIR),)
 KERNEL_SOURCE_DIR := $(KERNEL_SOURCE_CACHE)
 KERNEL_SOURCE_DEPS := $(KERNEL_SOURCE_CACHE)/.extracted
-$(KERNEL_SOURCE_CACHE)/.extracted: $(KERNEL_SOURCE) | deps
+# (this file is a prerequisite: a new folder here extracts again)
+$(KERNEL_SOURCE_CACHE)/.extracted: $(KERNEL_SOURCE) mk/catalog.mk | deps
 	rm -rf $(KERNEL_SOURCE_CACHE) && mkdir -p $(KERNEL_SOURCE_CACHE)
 	tar -xJf $(KERNEL_SOURCE) -C $(KERNEL_SOURCE_CACHE) --strip-components=1 \
-		linux-source-6.12/arch/x86/events/intel linux-source-6.12/arch/x86/events/amd
+		linux-source-6.12/arch/x86/events/intel linux-source-6.12/arch/x86/events/amd \
+		linux-source-6.12/drivers/perf
 	touch $@
 endif
 

@@ -204,9 +204,15 @@ static char *fake_devices(struct sample *s)
 	for (int i = 0; i < s->count; i++) {
 		if (!s->perf[i] || !strchr(s->perf[i], '/'))
 			continue;	/* perf's own names: cycles, L1-dcache-loads */
-		char name[200];
+		char name[200], device[200];
 		snprintf(name, sizeof(name), "%.*s", (int)strcspn(s->perf[i], "/") % 200, s->perf[i]);
-		snprintf(path, sizeof(path), "%s/%s", dir, name);
+		/* a pattern perf matches the kernel's names by (imx8_ddr*,
+		 * hisi_sccl*_ddrc*): one such name, the first device's */
+		snprintf(device, sizeof(device), "%s", name);
+		for (char *p = device; *p; p++)
+			if (*p == '*')
+				*p = '0';
+		snprintf(path, sizeof(path), "%s/%s", dir, device);
 		struct stat st;
 		int generic_type;
 		uint64_t generic_config;
@@ -221,18 +227,18 @@ static char *fake_devices(struct sample *s)
 		if (pmudb_perf_format(name, info.family, &fmt, NULL))
 			fail_msg("%s: no format for kernel PMU %s", s->perf[i], name);
 		assert_int_equal(mkdir(path, 0755), 0);
-		snprintf(path, sizeof(path), "%s/%s/type", dir, name);
+		snprintf(path, sizeof(path), "%s/%s/type", dir, device);
 		FILE *f = fopen(path, "w");
 		fprintf(f, "%d\n", type++);
 		fclose(f);
-		snprintf(path, sizeof(path), "%s/%s/format", dir, name);
+		snprintf(path, sizeof(path), "%s/%s/format", dir, device);
 		assert_int_equal(mkdir(path, 0755), 0);
 		for (int t = 0; t < fmt.count; t++)
 			write_term(path, &fmt.terms[t]);
 		/* the CPUs: a hybrid's core PMUs have cpus (perf looks for it to
 		 * know them), the others a cpumask */
 		bool hybrid = !strncmp(name, "cpu_", 4);
-		snprintf(path, sizeof(path), "%s/%s/%s", dir, name, hybrid ? "cpus" : "cpumask");
+		snprintf(path, sizeof(path), "%s/%s/%s", dir, device, hybrid ? "cpus" : "cpumask");
 		f = fopen(path, "w");
 		fputs(hybrid ? "0-1\n" : "0\n", f);
 		fclose(f);

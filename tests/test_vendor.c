@@ -11,7 +11,8 @@
  * event's JSON fields (Intel: event, umask, edge, any, inv, cmask and the
  * MSR value; AMD: the split event select; Arm: the event number), and the
  * libpfm names a vendor PMU answers to encode as libpfm encodes them on its
- * 'like' PMU.
+ * 'like' PMU.  A sys/ folder of system PMUs (fixture sys/) on a fixture
+ * driver (tests/fixtures/kernel-source).
  */
 #include <ctype.h>
 #include <dirent.h>
@@ -1125,17 +1126,17 @@ static void test_every_uncore_entry_encodes_as_perf_places_it(void **state)
 	assert_int_equal(pclose(truth), 0);
 	assert_true(lines > 1000);
 	int total[6] = {0};
-	print_message("%-16s %7s %7s %8s %8s %6s %5s\n", "uarch", "entries", "equal", "refused", "libpfm's", "alone",
+	print_message("%-20s %7s %7s %8s %8s %6s %5s\n", "uarch", "entries", "equal", "refused", "libpfm's", "alone",
 		      "names");
 	for (int i = 0; i < ncounts; i++) {
 		const struct uncore_count *c = &counts[i];
-		print_message("%-16s %7d %7d %8d %8d %6d %5d\n", c->uarch, c->entries, c->equal, c->refused, c->no_pmu,
+		print_message("%-20s %7d %7d %8d %8d %6d %5d\n", c->uarch, c->entries, c->equal, c->refused, c->no_pmu,
 			      c->alone, c->untypable);
 		total[0] += c->entries, total[1] += c->equal, total[2] += c->refused, total[3] += c->no_pmu;
 		total[4] += c->alone, total[5] += c->untypable;
 		assert_int_equal(c->entries, c->equal + c->refused + c->no_pmu + c->alone + c->untypable);
 	}
-	print_message("%-16s %7d %7d %8d %8d %6d %5d\n", "all", total[0], total[1], total[2], total[3], total[4],
+	print_message("%-20s %7d %7d %8d %8d %6d %5d\n", "all", total[0], total[1], total[2], total[3], total[4],
 		      total[5]);
 	print_message("%d of them decoded back to an exact string of their PMU, and read back from perf's syntax"
 		      " (%d written as format terms)\n", decoded, in_terms);
@@ -1244,6 +1245,115 @@ static void test_encode_on_one_box(void **state)
 	free(catalog);
 }
 
+/* A build of the fixture tree sys/ with the fixture driver's formats;
+ * TABLE, when given, one more tables file.  Its exit status. */
+static int build_system_fixture(const char *out, const char *table, struct run_result *r)
+{
+	char *argv[] = { compiler, "--quiet", "--tables", "tables/families.yaml", "--tables", FIXTURES "/sys_uncore.yaml",
+			 "--pmu-events", FIXTURES "/sys", "--kernel-source", "tests/fixtures/kernel-source", "--out",
+			 (char *)out, table ? "--tables" : NULL, (char *)table, NULL };
+	test_run(argv, NULL, r);
+	return r->status;
+}
+
+/* FIELD of E as a number, or 0 when E lacks it. */
+static uint64_t json_number(json_t *e, const char *field)
+{
+	const char *text = json_string_value(json_object_get(e, field));
+	return text ? strtoull(text, NULL, 0) : 0;
+}
+
+/*
+ * A sys/ folder (system PMUs: perf matches them by the device, not a CPU)
+ * is read as a µarch of its own, and its entries are encoded by the
+ * formats of tests/fixtures/kernel-source's fake driver, in the forms
+ * drivers/perf writes them: masks #define'd as GENMASK_ULL or BIT_ULL
+ * (config, or the word given), PMU_FORMAT_ATTR, attributes made in place.
+ * Each entry's config is computed here from its JSON fields and the
+ * driver's bits as the fixture writes them; an entry wider than its field
+ * is left out as perf refuses it; a mask in another form stops the build
+ * naming the driver's line, the catalog kept.
+ */
+static void test_system_pmus_encode_by_the_drivers_formats(void **state)
+{
+	(void)state;
+	char *db_path = temp_path("sys.db");
+	struct run_result r;
+	if (build_system_fixture(db_path, NULL, &r))
+		fail_msg("fixture build of sys/ failed: %s", r.err);
+	test_run_free(&r);
+	struct pmudb_error err;
+	pmudb_t *db = pmudb_open(db_path, &err);
+	assert_non_null(db);
+	json_t *list = vendor_load_dir(FIXTURES "/sys/arm64/vendor/fakesoc/sys");
+	size_t i;
+	json_t *e;
+	int encoded = 0, refused = 0;
+	json_array_foreach(list, i, e) {
+		const char *name = json_string_value(json_object_get(e, "EventName"));
+		const char *unit = json_string_value(json_object_get(e, "Unit"));
+		const char *pmu = !strcmp(unit, "fake_mesh") ? "fakesoc_mesh" : !strcmp(unit, "fake_ddr") ? "fakesoc_ddr"
+				  : "fakesoc_cache";
+		uint64_t type = json_number(e, "NodeType"), eventid = json_number(e, "EventidCode");
+		/* the fixture driver: type config:0-15, eventid config:16-26,
+		 * event config:0-7 (ddr) or 0-4 (cache); ConfigCode whole */
+		bool fits = type < (1u << 16) && eventid < (1u << 11);
+		uint64_t want = json_object_get(e, "ConfigCode") ? json_number(e, "ConfigCode")
+				: !strcmp(unit, "fake_mesh") ? type | eventid << 16 : json_number(e, "EventCode");
+		char text[256];
+		snprintf(text, sizeof(text), "%s::%s", pmu, name);
+		struct pmudb_encoding enc;
+		int rc = pmudb_encode(db, text, NULL, &enc, &err);
+		if (!fits) {
+			if (!rc)
+				fail_msg("%s: wider than its format, yet encodes", text);
+			refused++;
+			continue;
+		}
+		if (rc)
+			fail_msg("%s: %s", text, err.message);
+		if (enc.config != want || enc.config1 || enc.config2)
+			fail_msg("%s: 0x%llx, expected 0x%llx", text, (unsigned long long)enc.config, (unsigned long long)want);
+		encoded++;
+	}
+	json_decref(list);
+	assert_int_equal(encoded, 5);
+	assert_int_equal(refused, 1);
+	/* the formats are modifiers, landing where the driver puts them */
+	struct pmudb_encoding enc;
+	assert_int_equal(pmudb_encode(db, "fakesoc_mesh::mesh_cache_miss:nodeid=3:bynodeid:match=0xffff", NULL, &enc, &err),
+			 0);
+	assert_true(enc.config == (0x10005 | 1ULL << 31 | 3ULL << 32) && enc.config1 == 0xffff);
+	assert_int_equal(pmudb_encode(db, "fakesoc_ddr::fake_ddr.read:axi_id=0x12:port=7", NULL, &enc, &err), 0);
+	assert_true(enc.config == 0x2a && enc.config1 == 0x12 && enc.config2 == 7);
+	assert_int_not_equal(pmudb_encode(db, "fakesoc_ddr::fake_ddr.read:port=8", NULL, &enc, &err), 0);
+	/* the kernel's names: the Unit's PMU, or the pattern the table gives */
+	assert_int_equal(pmudb_encode(db, "fakesoc_cache::cache_hits", NULL, &enc, &err), 0);
+	assert_string_equal(enc.sysfs_pmu, "fake_sccl*_cache*");
+	assert_int_equal(pmudb_encode(db, "fakesoc_mesh::mesh_snoops", NULL, &enc, &err), 0);
+	assert_string_equal(enc.sysfs_pmu, "fake_mesh");
+	pmudb_close(db);
+	/* another form of mask: refused at the driver's line, nothing written */
+	char *odd = temp_path("odd.yaml");
+	FILE *f = fopen(odd, "w");
+	assert_non_null(f);
+	fputs("uncore_pmus:\n  - {uarch: vendor/fakesoc/sys, pmu: fake_mesh, name: fakesoc_mesh,"
+	      " file: drivers/perf/fake_soc_pmu.c, formats: odd_format_attrs, why: test}\n", f);
+	fclose(f);
+	char *before = temp_path("sys-before.db");
+	char cmd[1024];
+	snprintf(cmd, sizeof(cmd), "cp '%s' '%s'", db_path, before);
+	assert_int_equal(system(cmd), 0);
+	assert_int_not_equal(build_system_fixture(db_path, odd, &r), 0);
+	assert_int_equal(test_line_count(r.err), 1);
+	assert_non_null(strstr(r.err, "fake_soc_pmu.c:43: odd_format_attrs"));
+	test_run_free(&r);
+	assert_true(test_files_equal(db_path, before));
+	free(before);
+	free(odd);
+	free(db_path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1260,6 +1370,7 @@ int main(void)
 		cmocka_unit_test(test_every_uncore_entry_encodes_as_perf_places_it),
 		cmocka_unit_test(test_info_says_how_boxes_are_numbered),
 		cmocka_unit_test(test_encode_on_one_box),
+		cmocka_unit_test(test_system_pmus_encode_by_the_drivers_formats),
 	};
 	return cmocka_run_group_tests_name("vendor", tests, setup, teardown);
 }

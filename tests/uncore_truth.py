@@ -19,7 +19,8 @@ term the PMU has no format for, refused), but for one thing perf refuses:
 a UMask wider than the PMU's umask is placed in the layout the table's
 'wide_umask' names, as the vendor wrote it.
 
-Prints one line per uncore entry of the µarchs the mapfiles list:
+Prints one line per uncore entry of the µarchs the mapfiles list, and of
+every sys/ folder (system PMUs: the µarch FOLDER/sys):
   UARCH <TAB> KERNEL_PMU <TAB> NAME <TAB> ok <TAB> CONFIG <TAB> CONFIG1 <TAB> CONFIG2
   UARCH <TAB> KERNEL_PMU <TAB> NAME <TAB> refused <TAB> WHY
   UARCH <TAB> KERNEL_PMU <TAB> NAME <TAB> untabled
@@ -54,25 +55,57 @@ def main():
                 sources[rel] = f.read()
         return sources[rel]
 
-    def define(rel, symbol):
-        m = re.search(r'DEFINE_UNCORE_FORMAT_ATTR\(\s*' + symbol + r'\s*,\s*(\w+)\s*,\s*"([^"]+)"\s*\)', source(rel))
-        if not m:
-            raise SystemExit(f'{rel}: no format attribute {symbol}')
-        word, bits = m.group(2).split(':')
+    def ranges_of(spec):
+        word, bits = spec.split(':')
         ranges = []
         for part in bits.split(','):
             lo, _, hi = part.partition('-')
             ranges.append((word, int(lo), int(hi or lo)))
-        return m.group(1), ranges
+        return ranges
+
+    def define(rel, symbol):
+        text = source(rel)
+        m = re.search(r'DEFINE_UNCORE_FORMAT_ATTR\(\s*' + symbol + r'\s*,\s*(\w+)\s*,\s*"([^"]+)"\s*\)', text)
+        if m:
+            return m.group(1), ranges_of(m.group(2))
+        # the generic macro of include/linux/perf_event.h: the symbol is the name
+        m = re.search(r'(?<!\w)PMU_FORMAT_ATTR\(\s*' + symbol + r'\s*,\s*"([^"]+)"\s*\)', text)
+        if not m:
+            raise SystemExit(f'{rel}: no format attribute {symbol}')
+        return symbol, ranges_of(m.group(1))
+
+    def field(rel, name, word):
+        # a driver's field mask: #define NAME GENMASK_ULL(hi, lo) or BIT_ULL(n)
+        text = source(rel)
+        m = re.search(r'#define\s+' + name + r'\s+GENMASK(?:_ULL)?\(\s*(\d+)\s*,\s*(\d+)\s*\)', text)
+        if m:
+            return [(word, int(m.group(2)), int(m.group(1)))]
+        m = re.search(r'#define\s+' + name + r'\s+BIT(?:_ULL)?\(\s*(\d+)\s*\)', text)
+        if not m:
+            raise SystemExit(f'{rel}: no mask {name}')
+        return [(word, int(m.group(1)), int(m.group(1)))]
 
     def formats(entry):
         rel = entry['file']
-        if 'formats' in entry:
-            body = re.search(r'\*' + entry['formats'] + r'\[\]\s*=\s*\{(.*?)\};', source(rel), re.S).group(1)
-            symbols = re.findall(r'&format_attr_(\w+)\.attr', body)
-        else:
-            symbols = entry['attrs']
-        return dict(define(rel, s) for s in symbols)
+        if 'attrs' in entry:
+            return dict(define(rel, s) for s in entry['attrs'])
+        body = re.search(r'\*' + entry['formats'] + r'\[\]\s*=\s*\{(.*?)\};', source(rel), re.S).group(1)
+        out = {}
+        # the array's items, in order: &format_attr_X.attr, or an attribute
+        # made in place by a driver's macro (drivers/perf): NAME and "SPEC",
+        # or NAME, [config word,] and a mask #define'd in the driver
+        item = re.compile(r'&format_attr_(\w+)\.attr'
+                          r'|\w*FORMAT_ATTR\(\s*(\w+)\s*,\s*(?:"([^"]+)"|(?:(\d)\s*,\s*)?(\w+))\s*\)')
+        for m in item.finditer(body):
+            if m.group(1):
+                name, ranges = define(rel, m.group(1))
+            elif m.group(3):
+                name, ranges = m.group(2), ranges_of(m.group(3))
+            else:
+                word = {None: 'config', '0': 'config', '1': 'config1', '2': 'config2'}[m.group(4)]
+                name, ranges = m.group(2), field(rel, m.group(5), word)
+            out[name] = ranges
+        return out
 
     def place(terms, fmts, wide):
         words = {'config': 0, 'config1': 0, 'config2': 0}
@@ -106,12 +139,16 @@ def main():
             continue
         with open(mapfile) as f:
             rows = [r for r in csv.reader(f) if r and not r[0].startswith('Family') and len(r) > 2]
-        seen = set()
+        uarchs = []
         for row in rows:
-            uarch = row[2]
-            if uarch in seen or not os.path.isdir(os.path.join(tree, arch, uarch)):
-                continue
-            seen.add(uarch)
+            if row[2] not in uarchs and os.path.isdir(os.path.join(tree, arch, row[2])):
+                uarchs.append(row[2])
+        # perf's system PMU folders (jevents.py reads every sys/ folder):
+        # each is a µarch of its own, named FOLDER/sys
+        for top, dirs, _ in sorted(os.walk(os.path.join(tree, arch))):
+            if os.path.basename(top) == 'sys':
+                uarchs.append(os.path.relpath(top, os.path.join(tree, arch)))
+        for uarch in uarchs:
             folder = os.path.join(tree, arch, uarch)
             for name in sorted(os.listdir(folder)):
                 if not name.endswith('.json') or 'metric' in name:

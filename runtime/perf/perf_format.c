@@ -16,6 +16,10 @@
  *                                     shares (filters go in config1= raw)
  *   amd_l3, amd_df, amd_nb, amd_umc_  arch/x86/events/amd/uncore.c (Zen 4)
  *   power (RAPL)                      arch/x86/events/rapl.c
+ *   arm_cmn, imx8_ddr, imx9_ddr,      drivers/perf: arm-cmn.c (but wp_combine, on
+ *   ali_drw, hisi_scclN_ddrcM ...     occupid's bits), fsl_imx8_ddr_perf.c,
+ *                                     fsl_imx9_ddr_perf.c, alibaba_uncore_drw_pmu.c,
+ *                                     hisilicon/ (version 2's event, the wider)
  * Sysfs text is untrusted: each file is bounded, and a malformed one is
  * refused naming the file, never guessed at.
  */
@@ -60,6 +64,16 @@ static const struct format_row table[] = {
 	{ "amd_nb", NULL, "event=config:0-7,32-35;umask=config:8-15" },
 	{ "amd_umc*", NULL, "event=config:0-7;rdwrmask=config:8-9" },
 	{ "power", NULL, "event=config:0-7" },
+	{ "arm_cmn*", NULL,
+	  "type=config:0-15;eventid=config:16-26;occupid=config:27-30;bynodeid=config:31;nodeid=config:32-47;"
+	  "wp_dev_sel=config:48-50;wp_chn_sel=config:51-55;wp_grp=config:56-57;wp_exclusive=config:58;"
+	  "wp_val=config1:0-63;wp_mask=config2:0-63" },
+	{ "imx8_ddr*", NULL,
+	  "event=config:0-7;axi_id=config1:0-15;axi_mask=config1:16-31;axi_port=config2:0-2;axi_channel=config2:3" },
+	{ "imx9_ddr*", NULL, "event=config:0-7,16-23;counter=config:8-15;axi_id=config1:0-17;axi_mask=config2:0-17" },
+	{ "ali_drw*", NULL, "event=config:0-7" },
+	{ "hisi_sicl*_cpa*", NULL, "event=config:0-15" },
+	{ "hisi_sccl*", NULL, "event=config:0-7" },
 };
 
 /* Parses "config1:0-7,32-35" (one field, ranges in order) into TERM. */
