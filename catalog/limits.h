@@ -11,5 +11,8 @@
 /* The longest event name an equivalence may name (the encoder copies it
  * to look it up). */
 #define MAX_EQUIV_NAME 255
+/* The longest device identifier pattern of a system PMU (a regular
+ * expression the runtime compiles; the vendors' are under 40 bytes). */
+#define MAX_DEVICE_IDENTIFIER 255
 
 #endif

@@ -1,11 +1,11 @@
--- schema.sql - the pmudb catalog, version 8.  docs/schema.md explains every
+-- schema.sql - the pmudb catalog, version 9.  docs/schema.md explains every
 -- table; the columns of event, umask and modifier are declared in
 -- catalog/field_lists.h, and catalog/schema.c writes their CREATE TABLE where a
 -- "@fields" line stands, each column with its meaning.  Integers are
 -- SQLite's 64-bit signed integers: codes and masks that use bit 63 read
 -- back negative and are meant as unsigned.
 
-PRAGMA user_version = 8;
+PRAGMA user_version = 9;
 
 CREATE TABLE meta (
 	key TEXT PRIMARY KEY,
@@ -64,6 +64,16 @@ CREATE TABLE pmu_sysfs (
 	name TEXT NOT NULL,
 	PRIMARY KEY (pmu_id, position)
 ) WITHOUT ROWID;
+
+-- What a vendor uncore PMU's kernel PMU is on the machine: how the kernel
+-- numbers its boxes, and, for a system PMU (a sys/ folder's: Arm CMN, i.MX
+-- DDR), the vendor's pattern of the device's sysfs identifier (its
+-- Compat), by which it belongs to a machine rather than to a CPU.
+CREATE TABLE pmu_uncore (
+	pmu_id INTEGER PRIMARY KEY REFERENCES pmu(id),
+	box_numbering TEXT NOT NULL CHECK (box_numbering IN ('discovery', 'driver')),
+	device_identifier TEXT		-- an extended regular expression the identifier matches whole; NULL: a CPU's
+);
 
 CREATE TABLE modifier_set (
 	id INTEGER PRIMARY KEY

@@ -4,6 +4,7 @@
  * with their kernel PMUs and, on this host, how many boxes sysfs has.
  */
 #include <dirent.h>
+#include <fnmatch.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,6 +30,17 @@ static bool scope_names(const struct cli *c, const char **names)
  * is one). */
 static int boxes_here(const char *kpmu)
 {
+	if (strpbrk(kpmu, "*?[")) {
+		/* devices named with numbers inside (hisi_sccl1_ddrc0):
+		 * those the pattern matches */
+		DIR *d = opendir(cli_devices_dir());
+		int n = 0;
+		for (struct dirent *e; d && (e = readdir(d));)
+			n += e->d_name[0] != '.' && !fnmatch(kpmu, e->d_name, 0);
+		if (d)
+			closedir(d);
+		return n;
+	}
 	bool itself;
 	int n = cli_kernel_boxes(kpmu, NULL, &itself);
 	return itself ? 1 : n;
@@ -70,7 +82,11 @@ static void print_uncore_text(const struct cli *c, bool host)
 		struct pmudb_pmu_info p;
 		if (!uncore_of_scope(c, i, &p))
 			continue;
+		struct pmudb_uncore_info u;
+		bool device = !pmudb_pmu_uncore(c->db, c->scope.pmus[i], &u, NULL) && u.device_identifier[0];
 		printf("%s %s on %s", first ? "uncore   " : "         ", p.name, p.sysfs_pmu);
+		if (device)
+			printf(" (a device whose identifier matches %s)", u.device_identifier);
 		int n = host ? boxes_here(p.sysfs_pmu) : 0;
 		if (host)
 			printf(n ? ": %d in sysfs\n" : ": not in this machine's sysfs\n", n);
@@ -101,6 +117,11 @@ static void print_uncore_json(const struct cli *c, bool host)
 		json_string(stdout, p.name);
 		fputs(",\"kernel_pmu\":", stdout);
 		json_string(stdout, p.sysfs_pmu);
+		struct pmudb_uncore_info u;
+		if (!pmudb_pmu_uncore(c->db, c->scope.pmus[i], &u, NULL) && u.device_identifier[0]) {
+			fputs(",\"device_identifier\":", stdout);
+			json_string(stdout, u.device_identifier);
+		}
 		if (host)
 			printf(",\"in_sysfs\":%d", boxes_here(p.sysfs_pmu));
 		putchar('}');
@@ -181,6 +202,9 @@ int cmd_detect(struct cli *c, int argc, char **argv)
 			return EXIT_USAGE;
 		}
 		r = pmudb_scope_cpu(c->db, &c->host, &c->scope, &c->match, &err);
+		/* this machine's devices: system PMUs (Arm CMN) are its own */
+		if (!r && !cpu && !cpuinfo && pmudb_scope_add_devices(c->db, &c->scope, &err) < 0)
+			r = PMUDB_ERR_CATALOG;
 		if (r == PMUDB_ERR_CATALOG) {
 			/* a damaged catalog, not an answer about the CPU */
 			fprintf(stderr, "pmudb: detect: %s\n", err.message);

@@ -52,7 +52,16 @@ static int print_event(struct cli *c, int pmu, int event)
 	       ev.is_precise ? ", precise sampling" : "", ev.description);
 	if (ev.source)
 		printf("  from the vendor list %s (PMU %s, on the rules of %s)\n", ev.source, p.source, p.like ? p.like : "-");
-	const char *boxes = strstr(p.description, "Its boxes") ? strstr(p.description, "Its boxes") : "";
+	/* how the kernel numbers its boxes, and a system PMU's device */
+	struct pmudb_uncore_info u;
+	bool uncore = !pmudb_pmu_uncore(c->db, pmu, &u, NULL);
+	const char *boxes = !uncore ? ""
+			    : u.discovery_boxes ? "Its boxes are numbered as the hardware's discovery tables list them"
+						  " (arch/x86/events/intel/uncore_discovery.c), not by their place on the die"
+			    : "Its boxes, where it has several, are numbered in the driver's order";
+	if (uncore && u.device_identifier[0])
+		printf("  a device's PMU, not a CPU's: perf takes it where the sysfs identifier of a device of its kernel\n"
+		       "  PMU matches %s whole (the vendor's Compat); pmudb detect looks for one\n", u.device_identifier);
 	if (p.source && p.sysfs_pmu && !strcmp(p.kind, "uncore") && strpbrk(p.sysfs_pmu, "*?["))
 		/* the kernel names each device with its numbers inside
 		 * (hisi_sccl1_ddrc0): perf matches them by the pattern */

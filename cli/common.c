@@ -11,7 +11,8 @@
 
 #include "cli/cli.h"
 
-/* The scope of --cpu, --cpuinfo or the host.  A CPU named by the user
+/* The scope of --cpu, --cpuinfo or the host (with the system PMUs of the
+ * host's devices, pmudb_scope_add_devices).  A CPU named by the user
  * that cannot be read is a usage error (printed, EXIT_USAGE), one the map
  * has no table for EXIT_REJECTED (printed), as pmudb detect answers it;
  * the host's (or $PMUDB_CPUINFO's) is only an error for names without
@@ -29,6 +30,9 @@ static int resolve_cpu_scope(struct cli *c)
 		r = pmudb_cpu_host(&c->host, &err);
 	if (!r)
 		r = pmudb_scope_cpu(c->db, &c->host, &c->scope, &c->match, &err);
+	/* the host's devices too: a system PMU (Arm CMN) is the machine's */
+	if (!r && !c->cpu && !c->cpuinfo)
+		r = pmudb_scope_add_devices(c->db, &c->scope, &err) < 0 ? PMUDB_ERR_CATALOG : 0;
 	c->has_scope = r == 0;
 	if (!r)
 		return EXIT_GOOD;

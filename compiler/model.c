@@ -117,6 +117,8 @@ void model_free_pmu(struct pmu *p)
 	free(p->harness_group);
 	free(p->source);
 	free(p->like);
+	free(p->box_numbering);
+	free(p->device_identifier);
 	free(p->unit);
 	free_strings(p->modifier_names.items, p->modifier_names.count);
 }
@@ -128,6 +130,7 @@ void vendor_event_free(struct vendor_event *e)
 	free(e->file);
 	free(e->unit);
 	free(e->kernel_pmu);
+	free(e->compat);
 	for (size_t i = 0; i < e->terms.count; i++)
 		free(e->terms.items[i].name);
 	free(e->terms.items);

@@ -164,6 +164,7 @@ struct vendor_event {
 	bool on_libpfm_box;	/* not taken: libpfm has a PMU of the name its PMU would have */
 	bool untypable;		/* its name cannot be typed: left out, with a note */
 	char *kernel_pmu;	/* its Unit's kernel PMU, once asked (vendor_uncore.c) */
+	char *compat;		/* a system PMU's entry: the device identifier pattern, or NULL */
 };
 
 /* One row of a mapfile: the CPUs a µarch's list is for. */
@@ -226,6 +227,11 @@ struct pmu {
 	int uarch;		/* index into model.uarchs, -1 for none */
 	char *unit;		/* the uarch's core type it takes, or NULL for all */
 	VEC(char *) modifier_names;	/* the like PMU's modifiers it keeps (empty: all) */
+	/* a vendor uncore PMU's (vendor_uncore.c): how the kernel numbers its
+	 * boxes, "discovery" or "driver" (NULL: not one), and a system PMU's
+	 * device identifier pattern (the entries' Compat), or NULL */
+	char *box_numbering;
+	char *device_identifier;
 };
 
 /* One line of tables/cpuid.yaml. */

@@ -457,6 +457,8 @@ static int read_uncore(struct source *s, struct vendor_uarch *u, json_t *e, cons
 	v.description = xstrdup(desc ? desc : "");
 	v.file = xstrdup(s->rel);
 	v.unit = xstrdup(unit);
+	const char *compat = string_field(e, "Compat");
+	v.compat = u->system && compat ? xstrdup(compat) : NULL;
 	const char *at = locate(s, name, &v.line, &v.column);
 	if (at) {
 		s->from = (size_t)(at - s->text) + 1;

@@ -28,6 +28,7 @@
 #include <assert.h>
 #include <ctype.h>
 #include <perfmon/pfmlib.h>
+#include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -407,12 +408,22 @@ static int make_pmu(struct model *m, const struct uncore_spec *s, size_t uarch, 
 	/* the entries of this kernel PMU, Unit-less copies for the grouping */
 	struct vendor_uarch view = { .name = u->name, .arch = u->arch };
 	VEC(struct vendor_event *) entries = {0};
+	const char *compat = NULL;	/* a system PMU's device pattern: the first entry's */
 	for (size_t i = 0; i < u->uncore.count; i++) {
 		const char *kpmu = kernel_pmu_of(m, &u->uncore.items[i]);
 		const struct vendor_event *v = &u->uncore.items[i];
+		if (!compat && !strcmp(kpmu, s->pmu) && !v->untypable)
+			compat = v->compat;
 		if (!strcmp(kpmu, s->pmu) && v->untypable)
 			model_note(m, "%s:%d:%d: event name '%s' cannot be typed (letters, digits, '_', '-' and '.',"
 				   " not at an end): left out", v->file, v->line, v->column, v->name);
+		else if (!strcmp(kpmu, s->pmu) && (!v->compat) != (!compat))
+			model_note(m, "%s:%d:%d: %s: %s Compat where the first entry of %s %s: left out", v->file,
+				   v->line, v->column, v->name, v->compat ? "a" : "no", s->pmu,
+				   compat ? "has one" : "has none");
+		else if (!strcmp(kpmu, s->pmu) && v->compat && strcmp(v->compat, compat))
+			model_note(m, "%s:%d:%d: %s: Compat '%s', where the first entry of %s has '%s' (another"
+				   " device): left out", v->file, v->line, v->column, v->name, v->compat, s->pmu, compat);
 		else if (!strcmp(kpmu, s->pmu)) {
 			struct vendor_event *copy = vec_push(&view.events);
 			*copy = u->uncore.items[i];
@@ -458,6 +469,16 @@ static int make_pmu(struct model *m, const struct uncore_spec *s, size_t uarch, 
 	p.num_counters = like->num_counters;
 	p.num_fixed_counters = like->num_fixed_counters;
 	p.max_encoding = 3;
+	p.box_numbering = xstrdup(s->boxes ? s->boxes : "driver");
+	regex_t re;
+	if (compat && strlen(compat) <= MAX_DEVICE_IDENTIFIER && !regcomp(&re, compat, REG_EXTENDED | REG_NOSUB)) {
+		regfree(&re);
+		p.device_identifier = xstrdup(compat);
+	} else if (compat) {
+		model_note(m, "%s: µarch %s's %s: Compat '%.300s' is no extended regular expression of up to %d bytes:"
+			   " %s matches no device (its events are still reachable as %s::EVENT)", s->at, u->name, s->pmu,
+			   compat, MAX_DEVICE_IDENTIFIER, p.name, p.name);
+	}
 	struct event tmpl = {0};
 	template_modifiers(&tmpl, fs, like);
 	struct vendor_groups gs = {0};

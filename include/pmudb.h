@@ -119,6 +119,22 @@ struct pmudb_cpu_match {
 int pmudb_scope_cpu(pmudb_t *db, const struct pmudb_cpu *cpu, struct pmudb_scope *scope,
 		    struct pmudb_cpu_match *match, struct pmudb_error *err);
 
+/* What a vendor uncore PMU is on a machine (devices.c). */
+struct pmudb_uncore_info {
+	bool discovery_boxes;		/* its boxes numbered as the hardware's discovery tables list them,
+					 * else in the driver's order */
+	char device_identifier[256];	/* a system PMU's (Arm CMN, i.MX DDR): the pattern its device's
+					 * sysfs identifier matches whole, the vendor's Compat; "" for a CPU's */
+};
+/* PMUDB_ERR_NOTFOUND for a PMU that is no vendor uncore PMU. */
+int pmudb_pmu_uncore(pmudb_t *db, int pmu, struct pmudb_uncore_info *out, struct pmudb_error *err);
+/* Appends to SCOPE the system PMUs whose devices this machine has, as perf
+ * takes a sys/ list: a kernel PMU of its name (or pattern) in sysfs
+ * (/sys/bus/event_source/devices, or $PMUDB_SYSFS_DEVICES) whose
+ * `identifier` file the PMU's pattern matches whole.  PMUs SCOPE has are
+ * not added twice.  The number added, or an error. */
+int pmudb_scope_add_devices(pmudb_t *db, struct pmudb_scope *scope, struct pmudb_error *err);
+
 /* One entry of the catalog's CPUID map: the CPUs it covers and their PMUs
  * (the core PMU first). */
 #define PMUDB_ENTRY_PMUS 64

@@ -85,8 +85,8 @@ static void get_attr(int idx, int a, pfm_event_attr_info_t *ai)
 static void test_schema_is_versioned(void **state)
 {
 	(void)state;
-	assert_int_equal(query_int("PRAGMA user_version"), 8);
-	assert_int_equal(query_int("SELECT value FROM meta WHERE key = 'schema_version'"), 8);
+	assert_int_equal(query_int("PRAGMA user_version"), 9);
+	assert_int_equal(query_int("SELECT value FROM meta WHERE key = 'schema_version'"), 9);
 }
 
 /* The catalog says which libpfm it came from: its version string, its PMU

@@ -1354,6 +1354,101 @@ static void test_system_pmus_encode_by_the_drivers_formats(void **state)
 	free(db_path);
 }
 
+/* Writes TEXT as the identifier of stand-in sysfs device DEVICE of DIR. */
+static void stand_in_device(const char *dir, const char *device, const char *text)
+{
+	char path[2048];
+	snprintf(path, sizeof(path), "%s/%s", dir, device);
+	assert_int_equal(mkdir(path, 0755), 0);
+	snprintf(path, sizeof(path), "%s/%s/identifier", dir, device);
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+/*
+ * A system PMU belongs to the machine whose device it is: as perf takes a
+ * sys/ list, pmudb_scope_add_devices adds a PMU where a device of its
+ * kernel PMU (its name, NAME_NUMBER, or its pattern) has a sysfs
+ * identifier the vendor's Compat matches whole; then its events resolve
+ * unprefixed.  A stand-in sysfs: a matching mesh and DDR, a cache whose
+ * identifier does not match, a name that is no instance, an identifier
+ * file too long to be one.
+ */
+static void test_system_pmus_belong_to_the_devices_they_match(void **state)
+{
+	(void)state;
+	char *db_path = temp_path("devices.db");
+	struct run_result r;
+	if (build_system_fixture(db_path, NULL, &r))
+		fail_msg("fixture build of sys/ failed: %s", r.err);
+	test_run_free(&r);
+	char *devices = temp_path("devices");
+	assert_int_equal(mkdir(devices, 0755), 0);
+	stand_in_device(devices, "fake_mesh_0", "fake-700\n");		/* "fake.*" */
+	stand_in_device(devices, "fake_ddr0", "fake\n");			/* "fake" whole */
+	stand_in_device(devices, "fake_ddr1", "fakeX\n");			/* not whole */
+	stand_in_device(devices, "fake_sccl1_cache0", "0x31\n");		/* "0x30": another version */
+	stand_in_device(devices, "fake_mesh_zz", "fake-700\n");		/* no _NUMBER: no instance */
+	char longer[600];
+	memset(longer, 'f', sizeof(longer) - 1);
+	longer[sizeof(longer) - 1] = '\0';
+	stand_in_device(devices, "fake_mesh_1", longer);			/* too long: ignored */
+	setenv("PMUDB_SYSFS_DEVICES", devices, 1);
+	struct pmudb_error err;
+	pmudb_t *db = pmudb_open(db_path, &err);
+	assert_non_null(db);
+	struct pmudb_scope scope = { 0 };
+	assert_int_equal(pmudb_scope_add_devices(db, &scope, &err), 2);
+	assert_int_equal(scope.count, 2);
+	int mesh = pmudb_find_pmu(db, "fakesoc_mesh"), ddr = pmudb_find_pmu(db, "fakesoc_ddr");
+	assert_true((scope.pmus[0] == mesh && scope.pmus[1] == ddr) || (scope.pmus[0] == ddr && scope.pmus[1] == mesh));
+	assert_int_equal(pmudb_scope_add_devices(db, &scope, &err), 0);	/* not twice */
+	struct pmudb_encoding enc;
+	assert_int_equal(pmudb_encode(db, "mesh_cache_miss", &scope, &enc, &err), 0);
+	assert_true(enc.config == 0x10005 && !strcmp(enc.pmu, "fakesoc_mesh"));
+	assert_int_equal(pmudb_encode(db, "fake_ddr.read", &scope, &enc, &err), 0);
+	assert_int_not_equal(pmudb_encode(db, "cache_hits", &scope, &enc, &err), 0);
+	struct pmudb_uncore_info u;
+	assert_int_equal(pmudb_pmu_uncore(db, mesh, &u, &err), 0);
+	assert_string_equal(u.device_identifier, "fake.*");
+	assert_false(u.discovery_boxes);
+	assert_int_equal(pmudb_pmu_uncore(db, pmudb_find_pmu(db, "fakesoc_cache"), &u, &err), 0);
+	assert_string_equal(u.device_identifier, "0x30");
+	pmudb_close(db);
+	/* the catalog says what the device is, whatever sysfs has */
+	test_pmudb(&r, NULL, "--db", db_path, "info", "fakesoc_ddr::fake_ddr.read", (char *)NULL);
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "matches fake whole"));
+	test_run_free(&r);
+	/* and the real catalog on an Arm CMN's sysfs: where the host's CPU has
+	 * a table, detect lists arm_cmn and its events resolve unprefixed */
+	char *catalog = test_build_path("pmudb.db");
+	db = pmudb_open(catalog, &err);
+	assert_non_null(db);
+	bool cmn = pmudb_find_pmu(db, "arm_cmn") >= 0;
+	pmudb_close(db);
+	stand_in_device(devices, "arm_cmn_0", "43c\n");
+	test_pmudb(&r, NULL, "--db", catalog, "detect", (char *)NULL);
+	if (!cmn || r.status != 0) {
+		print_message("SKIP: detect with arm_cmn: %s\n", !cmn ? "the catalog has no arm_cmn (no vendor tree)"
+								 : "this host's CPU has no table in the catalog");
+	} else {
+		assert_non_null(strstr(r.out, " arm_cmn"));
+		assert_non_null(strstr(r.out, "arm_cmn on arm_cmn (a device whose identifier matches (434|436|43c|43a).*): 1 in sysfs"));
+		test_run_free(&r);
+		test_pmudb(&r, NULL, "--db", catalog, "encode", "--format", "perf", "hnf_cache_miss", (char *)NULL);
+		assert_int_equal(r.status, 0);
+		assert_string_equal(r.out, "arm_cmn/type=0x5,eventid=0x1,name=hnf_cache_miss/\n");
+	}
+	test_run_free(&r);
+	unsetenv("PMUDB_SYSFS_DEVICES");
+	free(catalog);
+	free(devices);
+	free(db_path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1371,6 +1466,7 @@ int main(void)
 		cmocka_unit_test(test_info_says_how_boxes_are_numbered),
 		cmocka_unit_test(test_encode_on_one_box),
 		cmocka_unit_test(test_system_pmus_encode_by_the_drivers_formats),
+		cmocka_unit_test(test_system_pmus_belong_to_the_devices_they_match),
 	};
 	return cmocka_run_group_tests_name("vendor", tests, setup, teardown);
 }
