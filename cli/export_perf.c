@@ -112,6 +112,9 @@ static void forget_names(struct tree *t)
 
 static const char *arch_of(const struct pmudb_pmu_info *p)
 {
+	/* a vendor list's PMU is of its list's arch (an Arm SoC's uncore) */
+	if (p->source && !strncmp(p->source, "pmu-events:arm64/", 17))
+		return "arm64";
 	return p->family && !strcmp(p->family, "arm_pmuv3") ? "arm64" : "x86";
 }
 
@@ -326,7 +329,8 @@ static void topic_of(const struct pmudb_pmu_info *p, char *topic, size_t size, c
 	 * folder's CPUs have two lists' (Broadwell-DE's beside Broadwell-EP's),
 	 * the first one's */
 	bool vendor = !strcmp(p->family, "kernel_format") && p->sysfs_pmu;
-	snprintf(stem, sizeof(stem), "%s", vendor ? p->sysfs_pmu : p->name);
+	bool glob = vendor && strpbrk(p->sysfs_pmu, "*?[");
+	snprintf(stem, sizeof(stem), "%s", vendor && !glob ? p->sysfs_pmu : p->name);
 	/* libpfm's boxes are numbered (skx_unc_cha0); a vendor list's PMU is
 	 * all of its boxes, its name no number (amd64_fam19h_zen4_l3) */
 	for (size_t n = strlen(stem); !vendor && n > 0 && stem[n - 1] >= '0' && stem[n - 1] <= '9';)
@@ -341,6 +345,19 @@ static void topic_of(const struct pmudb_pmu_info *p, char *topic, size_t size, c
 			snprintf(unit, usize, "%s", amd[i].unit);
 			return;
 		}
+	if (vendor && strncmp(k, "uncore_", 7)) {
+		/* a system PMU's Unit is its kernel PMU as jevents.py's table
+		 * names it (arm_cmn, imx8_ddr); one whose devices carry numbers
+		 * inside (hisi_sccl*_ddrc*) perf's "hisi_sccl,ddrc" */
+		size_t n = 0;
+		for (const char *c = k; *c && n + 1 < usize; c++)
+			if (*c != '*')
+				unit[n++] = *c;
+			else if (c[1] == '_')
+				unit[n++] = ',', c++;
+		unit[n] = '\0';
+		return;
+	}
 	if (!strncmp(k, "uncore_", 7))
 		k += 7;
 	size_t n = 0;

@@ -210,7 +210,15 @@ static void table_name(char *buf, size_t size, const char *dir, const char *unit
 		snprintf(pmu, sizeof(pmu), "amd_df");
 	else if (!strcmp(unit, "UMCPMC"))
 		snprintf(pmu, sizeof(pmu), "amd_umc");
-	else {
+	else if (strpbrk(unit, "abcdefghijklmnopqrstuvwxyz")) {
+		/* a system PMU's Unit (arm_cmn, hisi_sccl,ddrc), which the export
+		 * writes in lower case as jevents.py's unit table names it: the
+		 * table is named after it, ',' as '_' */
+		size_t n = 0;
+		for (const char *u = unit; *u && n + 1 < sizeof(pmu); u++)
+			pmu[n++] = *u == ',' ? '_' : *u;
+		pmu[n] = '\0';
+	} else {
 		size_t n = (size_t)snprintf(pmu, sizeof(pmu), "uncore_");
 		for (const char *u = unit; *u && n + 1 < sizeof(pmu); u++)
 			pmu[n++] = *u == '-' ? '_' : (char)tolower((unsigned char)*u);
