@@ -65,6 +65,25 @@ CREATE TABLE pmu_sysfs (
 	PRIMARY KEY (pmu_id, position)
 ) WITHOUT ROWID;
 
+-- The vendors' metrics (MetricName ... of their lists), as written; EXPR
+-- reads as perf's metric expressions read (catalog/metric_expr.h).
+CREATE TABLE metric (
+	id INTEGER PRIMARY KEY,
+	pmu TEXT,			-- the catalog PMU it is for (its µarch's core PMU, a hybrid's of its core type); NULL: none made
+	uarch TEXT NOT NULL,		-- ARCH/UARCH of the vendor tree: 'x86/graniterapids'
+	name TEXT NOT NULL COLLATE NOCASE,
+	description TEXT NOT NULL,
+	expr TEXT NOT NULL,		-- MetricExpr
+	groups TEXT,			-- MetricGroup: names joined by ';'
+	threshold TEXT,			-- MetricThreshold, an expression of the same kind
+	scale_unit TEXT,		-- ScaleUnit: '100%', '1GB/s'
+	constraint_ TEXT,		-- MetricConstraint: NO_GROUP_EVENTS ...
+	default_group TEXT,		-- DefaultMetricgroupName
+	source TEXT NOT NULL,		-- the JSON file within the tree
+	missing TEXT			-- NULL, or what it names that the µarch's lists lack
+);
+CREATE INDEX metric_by_pmu ON metric (pmu, name);
+
 -- What a vendor uncore PMU's kernel PMU is on the machine: how the kernel
 -- numbers its boxes, and, for a system PMU (a sys/ folder's: Arm CMN, i.MX
 -- DDR), the vendor's pattern of the device's sysfs identifier (its

@@ -84,10 +84,12 @@ const char *cli_devices_dir(void);
 int cli_kernel_boxes(const char *kpmu, int **boxes, bool *itself);
 
 /* Writes S as a JSON string (quoted, escaped; see out_json_string). */
-void json_string(FILE *f, const char *s);
+void json_quoted(FILE *f, const char *s);
 
 int cmd_encode(struct cli *c, int argc, char **argv);
 int cmd_pmus(struct cli *c, int argc, char **argv);
+int cmd_metrics(struct cli *c, int argc, char **argv);
+int cmd_metric(struct cli *c, int argc, char **argv);
 int cmd_list(struct cli *c, int argc, char **argv);
 int cmd_info(struct cli *c, int argc, char **argv);
 int cmd_search(struct cli *c, int argc, char **argv);

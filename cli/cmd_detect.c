@@ -114,13 +114,13 @@ static void print_uncore_json(const struct cli *c, bool host)
 		if (!uncore_of_scope(c, i, &p))
 			continue;
 		fputs(rows++ ? ",{\"pmu\":" : "{\"pmu\":", stdout);
-		json_string(stdout, p.name);
+		json_quoted(stdout, p.name);
 		fputs(",\"kernel_pmu\":", stdout);
-		json_string(stdout, p.sysfs_pmu);
+		json_quoted(stdout, p.sysfs_pmu);
 		struct pmudb_uncore_info u;
 		if (!pmudb_pmu_uncore(c->db, c->scope.pmus[i], &u, NULL) && u.device_identifier[0]) {
 			fputs(",\"device_identifier\":", stdout);
-			json_string(stdout, u.device_identifier);
+			json_quoted(stdout, u.device_identifier);
 		}
 		if (host)
 			printf(",\"in_sysfs\":%d", boxes_here(p.sysfs_pmu));
@@ -135,7 +135,7 @@ static void print_uncore_json(const struct cli *c, bool host)
 	for (int i = 0; i < n; i++) {
 		if (i)
 			putchar(',');
-		json_string(stdout, names[i]);
+		json_quoted(stdout, names[i]);
 		free(names[i]);
 	}
 	putchar(']');
@@ -144,21 +144,21 @@ static void print_uncore_json(const struct cli *c, bool host)
 static void print_json(const struct cli *c, const char **names, bool host)
 {
 	fputs("{\"vendor\":", stdout);
-	json_string(stdout, c->host.vendor);
+	json_quoted(stdout, c->host.vendor);
 	printf(",\"family\":%d,\"model\":%d,\"stepping\":%d,\"pmus\":[", c->host.family, c->host.model, c->host.stepping);
 	for (int i = 0; i < c->scope.count; i++) {
 		if (i)
 			putchar(',');
-		json_string(stdout, names[i]);
+		json_quoted(stdout, names[i]);
 	}
 	fputs("],\"why\":", stdout);
-	json_string(stdout, c->has_scope ? c->match.why : "");
+	json_quoted(stdout, c->has_scope ? c->match.why : "");
 	fputs(",\"source\":", stdout);
-	json_string(stdout, c->has_scope ? c->match.source : "");
+	json_quoted(stdout, c->has_scope ? c->match.source : "");
 	print_uncore_json(c, host);
 	if (!c->has_scope) {
 		fputs(",\"error\":", stdout);
-		json_string(stdout, c->scope_error.message);
+		json_quoted(stdout, c->scope_error.message);
 	}
 	fputs("}\n", stdout);
 }

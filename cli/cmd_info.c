@@ -3,6 +3,7 @@
  */
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 #include "cli/cli.h"
 
@@ -128,12 +129,136 @@ static bool attributes_known(struct cli *c, const char *event, struct pmudb_erro
 	return r != PMUDB_ERR_ATTR && r != PMUDB_ERR_ATTR_VAL && r != PMUDB_ERR_ATTR_SET && r != PMUDB_ERR_TOOMANY;
 }
 
+/* ---- a metric ----------------------------------------------------------- */
+
+struct metric_print {
+	struct cli *c;
+	const char *name, *pmu;
+	int found;
+	bool any;
+};
+
+/* Counts the metrics of exactly the name asked (not a group of it). */
+struct exact {
+	const char *name;
+	int n;
+};
+
+static int count_exact(void *ctx, const struct pmudb_metric *m)
+{
+	struct exact *x = ctx;
+	x->n += !strcasecmp(m->name, x->name);
+	return 0;
+}
+
+/* One name the metric's expression uses: an event with its encoding and
+ * perf's string, another metric, or a value given at run time. */
+static int print_term(void *ctx, const char *name, char kind)
+{
+	struct metric_print *mp = ctx;
+	struct pmudb_error err;
+	struct exact is_metric = { name, 0 };
+	if (kind == 'i' && pmudb_metrics(mp->c->db, cli_scope(mp->c), name, count_exact, &is_metric, &err) > 0
+	    && is_metric.n) {
+		printf("    %-44s a metric (pmudb info %s)\n", name, name);
+		return 0;
+	}
+	if (kind != 'i') {
+		printf("    %-44s %s\n", name, kind == 'l' ? "a value of the machine, given at run time"
+							 : "a question about the counts, answered at run time");
+		return 0;
+	}
+	/* perf's pmu@EVENT@ (cpu_core@...@) is EVENT on the metric's own
+	 * PMU, the core type's; an event of another PMU (uncore) where the
+	 * scope has it */
+	char event[600], own[700];
+	const char *at = strchr(name, '@');
+	snprintf(event, sizeof(event), "%s", at && !strchr(at, '=') ? at + 1 : name);
+	event[strcspn(event, "@")] = '\0';
+	snprintf(own, sizeof(own), "%s::%s", mp->pmu ? mp->pmu : "", event);
+	struct pmudb_encoding enc;
+	char perf[512];
+	bool encoded = (mp->pmu && !pmudb_encode(mp->c->db, own, NULL, &enc, &err))
+		       || !pmudb_encode(mp->c->db, event, cli_scope_for(mp->c, event), &enc, &err);
+	if (encoded && !pmudb_perf_syntax(mp->c->db, &enc, perf, sizeof(perf), &err))
+		printf("    %-44s %s  %s\n", name, enc.fstr, perf);
+	else
+		printf("    %-44s (%s)\n", name, err.message);
+	return 0;
+}
+
+/* Whether metric M uses NAME: it is then a parent of NAME. */
+struct parents {
+	const char *name;
+	bool uses, any;
+};
+
+static int uses_name(void *ctx, const char *name, char kind)
+{
+	struct parents *p = ctx;
+	p->uses |= kind == 'i' && !strcasecmp(name, p->name);
+	return 0;
+}
+
+static int print_parent(void *ctx, const struct pmudb_metric *m)
+{
+	struct parents *p = ctx;
+	p->uses = false;
+	if (pmudb_metric_terms(m->expr, uses_name, p, NULL) || !p->uses)
+		return 0;
+	printf("%s %s", p->any ? "," : "  used by", m->name);
+	p->any = true;
+	return 0;
+}
+
+static int print_metric(void *ctx, const struct pmudb_metric *m)
+{
+	struct metric_print *mp = ctx;
+	if (strcasecmp(m->name, mp->name))
+		return 0;	/* a group of that name */
+	if (mp->found++)
+		putchar('\n');
+	printf("%s (metric of %s, PMU %s)\n  %s\n  from the vendor list %s\n", m->name, m->uarch, m->pmu ? m->pmu : "-",
+	       m->description, m->source);
+	printf("  expression  %s\n", m->expr);
+	if (m->scale_unit)
+		printf("  scale unit  %s\n", m->scale_unit);
+	if (m->threshold)
+		printf("  threshold   %s\n", m->threshold);
+	if (m->groups)
+		printf("  groups      %s\n", m->groups);
+	if (m->constraint)
+		printf("  constraint  %s\n", m->constraint);
+	if (m->missing)
+		printf("  lacks       %s\n", m->missing);
+	puts("  uses:");
+	mp->pmu = m->pmu;
+	struct pmudb_error err;
+	if (pmudb_metric_terms(m->expr, print_term, mp, &err))
+		printf("    (%s)\n", err.message);
+	struct parents p = { m->name, false, false };
+	pmudb_metrics(mp->c->db, cli_scope(mp->c), NULL, print_parent, &p, &err);
+	if (p.any)
+		putchar('\n');
+	return 0;
+}
+
+/* The metric NAME of the selected PMUs, printed; whether there was one. */
+static bool print_metrics_named(struct cli *c, const char *name)
+{
+	struct metric_print mp = { c, name, NULL, 0, false };
+	struct pmudb_error err;
+	if (!cli_scope(c)->count || pmudb_metrics(c->db, cli_scope(c), name, print_metric, &mp, &err) <= 0)
+		return false;
+	return mp.found > 0;
+}
+
 int cmd_info(struct cli *c, int argc, char **argv)
 {
 	bool dashes = cli_take_dashes(&argc, &argv);
 	if (argc != 2 || (!dashes && argv[1][0] == '-')) {
 		bool help = argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"));
-		fputs("usage: pmudb info EVENT   (pmu::EVENT, or EVENT with --pmu or --cpu)\n", help ? stdout : stderr);
+		fputs("usage: pmudb info EVENT|METRIC   (pmu::EVENT, or EVENT with --pmu or --cpu)\n", help ? stdout : stderr);
 		return help ? EXIT_GOOD : EXIT_USAGE;
 	}
 	int status = cli_open(c);
@@ -141,6 +266,10 @@ int cmd_info(struct cli *c, int argc, char **argv)
 		int pmu = -1, event = -1;	/* set by pmudb_find_event when it returns 0 */
 		struct pmudb_error err;
 		if (pmudb_find_event(c->db, argv[1], cli_scope_for(c, argv[1]), &pmu, &event, &err)) {
+			if (!cli_names_pmu(argv[1]) && err.code == PMUDB_ERR_NOTFOUND && print_metrics_named(c, argv[1])) {
+				cli_close(c);
+				return EXIT_GOOD;	/* a metric of the name */
+			}
 			if (!cli_names_pmu(argv[1]) && cli_scope_damaged(c, "info")) {
 				cli_close(c);
 				return EXIT_USAGE;

@@ -64,16 +64,16 @@ static int print_match(void *ctx, int pmu, int event, int umask)
 		return 0;
 	if (s->json) {
 		printf("%s{\"pmu\":", s->printed ? ",\n" : "[\n");
-		json_string(stdout, p.name);
+		json_quoted(stdout, p.name);
 		printf(",\"event\":");
-		json_string(stdout, ev.name);
+		json_quoted(stdout, ev.name);
 		printf(",\"umask\":");
 		if (um)
-			json_string(stdout, um);
+			json_quoted(stdout, um);
 		else
 			printf("null");
 		printf(",\"description\":");
-		json_string(stdout, description ? description : "");
+		json_quoted(stdout, description ? description : "");
 		printf("}");
 	} else if (um) {
 		printf("%s::%s:%s\t%s\n", p.name, ev.name, um, description);

@@ -1026,18 +1026,18 @@ static void print_json_count(FILE *f, const struct stat_run *s, const struct eve
 	bool counted = scaled_value(c, &scaled);
 	bool summed = !s->per_box && ev->boxes;
 	fputs("{\"event\":", f);
-	json_string(f, row_name(s, ev));
+	json_quoted(f, row_name(s, ev));
 	if (full) {
 		fputs(",\"pmu\":", f);
-		json_string(f, ev->enc.pmu);
+		json_quoted(f, ev->enc.pmu);
 		fputs(",\"fstr\":", f);
-		json_string(f, ev->enc.fstr);
+		json_quoted(f, ev->enc.fstr);
 		if (ev->enc.sysfs_pmu[0]) {
 			fputs(",\"kernel_pmu\":", f);
 			if (summed)
 				fprintf(f, "\"%.*s\"", kernel_name_length(ev), ev->enc.sysfs_pmu);
 			else
-				json_string(f, ev->enc.sysfs_pmu);
+				json_quoted(f, ev->enc.sysfs_pmu);
 		}
 		if (summed)
 			fprintf(f, ",\"boxes\":%d", ev->boxes);
@@ -1128,7 +1128,7 @@ static void print_final(struct stat_run *s)
 		fputs("\"command\":[", f);
 		for (int i = 0; s->command[i]; i++) {
 			fputs(i ? "," : "", f);
-			json_string(f, s->command[i]);
+			json_quoted(f, s->command[i]);
 		}
 		fputs("],", f);
 		if (WIFEXITED(s->status))

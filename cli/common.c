@@ -143,7 +143,7 @@ void cli_damaged(const struct cli *c, const char *fmt, ...)
 		c->db_path ? c->db_path : "the built-in catalog", what);
 }
 
-void json_string(FILE *f, const char *s)
+void json_quoted(FILE *f, const char *s)
 {
 	struct out o;
 	out_start(&o, f);

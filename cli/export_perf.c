@@ -471,6 +471,72 @@ static bool libpfm_has_the_box(const struct tree *t, int p, const struct pmudb_p
 	return false;
 }
 
+/* ---- metrics ---------------------------------------------------------------- */
+
+struct metric_file {
+	FILE *f;
+	const char *pmu;
+	int n;
+};
+
+static int write_metric(void *ctx, const struct pmudb_metric *m)
+{
+	struct metric_file *mf = ctx;
+	if (!m->pmu || strcmp(m->pmu, mf->pmu))
+		return 0;
+	fputs(mf->n++ ? ",\n" : "[\n", mf->f);
+	bool first = true;
+	json_pair(mf->f, "MetricName", m->name, &first);
+	json_pair(mf->f, "MetricExpr", m->expr, &first);
+	json_pair(mf->f, "BriefDescription", m->description, &first);
+	const char *keys[] = { "MetricGroup", "MetricThreshold", "ScaleUnit", "MetricConstraint" };
+	const char *values[] = { m->groups, m->threshold, m->scale_unit, m->constraint };
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+		if (values[i])
+			json_pair(mf->f, keys[i], values[i], &first);
+	fputs("\n  }", mf->f);
+	return 0;
+}
+
+/* The vendors' metrics of PMU P, in perf's layout, beside its events:
+ * metrics-PMU.json in its folder (jevents.py reads every file of it). */
+static int write_metrics(struct tree *t, int p, const struct pmudb_pmu_info *info)
+{
+	struct pmudb_pmu_info owner;
+	if (pmudb_pmu_info(t->c->db, t->owner[p], &owner) || !safe_component(info->name))
+		return EXIT_GOOD;	/* write_pmu said why */
+	struct pmudb_scope scope = { 1, { p } };
+	struct pmudb_error err;
+	char path[4096];
+	snprintf(path, sizeof(path), "%s/%s/%s/metrics-%s.json", t->dir, arch_of(info), owner.name, info->name);
+	struct metric_file count = { NULL, info->name, 0 };
+	FILE *null = fopen("/dev/null", "w");
+	if (!null)
+		return EXIT_GOOD;
+	count.f = null;
+	int r = pmudb_metrics(t->c->db, &scope, NULL, write_metric, &count, &err);
+	fclose(null);
+	if (r < 0) {
+		fprintf(stderr, "pmudb: export: %s\n", err.message);
+		return EXIT_USAGE;
+	}
+	if (!count.n)
+		return EXIT_GOOD;
+	struct metric_file mf = { fopen(path, "w"), info->name, 0 };
+	if (!mf.f) {
+		say_failed(t, "cannot write", path);
+		return EXIT_USAGE;
+	}
+	r = pmudb_metrics(t->c->db, &scope, NULL, write_metric, &mf, &err);
+	fputs("\n]\n", mf.f);
+	errno = 0;
+	if ((ferror(mf.f) | fclose(mf.f)) || r < 0) {
+		say_failed(t, "cannot write", path);
+		return EXIT_USAGE;
+	}
+	return EXIT_GOOD;
+}
+
 static int write_tree(struct cli *c, const int *pmus, int count, const char *dir, const char *shown)
 {
 	struct tree t = { .c = c, .dir = dir, .shown = shown, .npmus = pmudb_pmu_count(c->db) };
@@ -499,6 +565,8 @@ static int write_tree(struct cli *c, const int *pmus, int count, const char *dir
 		if (libpfm_has_the_box(&t, pmus[i], &info))
 			continue;
 		t.status = write_pmu(&t, pmus[i], &info);
+		if (!t.status)
+			t.status = write_metrics(&t, pmus[i], &info);
 	}
 	for (int i = 0; i < 2; i++) {
 		errno = 0;

@@ -32,6 +32,8 @@ static const char usage[] =
 	"  decode [--json] ENCODING...                 the event strings that encode to 0x1c2, r01c2, cpu/event=.../\n"
 	"  diff [--json] PMU_A PMU_B                   events and unit masks only in one, or encoded differently\n"
 	"  export --format json|csv|perf-json [--pmu P]... [--out DIR|FILE]   the catalog for other tools\n"
+	"  metrics [--json] [METRIC|GROUP]             the vendors' metrics of the selected PMUs\n"
+	"  metric eval METRIC|GROUP --counts FILE      compute metrics from counts taken anywhere (JSON)\n"
 	"\n"
 	"options:\n"
 	"  --db PATH        catalog file to use (default: $PMUDB_DB, else the built-in catalog)\n"
@@ -151,7 +153,7 @@ static const struct {
 	{ "encode", cmd_encode, NULL }, { "pmus", cmd_pmus, NULL }, { "list", cmd_list, NULL },
 	{ "info", cmd_info, NULL }, { "search", cmd_search, NULL }, { "detect", cmd_detect, NULL },
 	{ "stat", cmd_stat, &stat_options }, { "decode", cmd_decode, NULL }, { "export", cmd_export, NULL },
-	{ "diff", cmd_diff, NULL },
+	{ "diff", cmd_diff, NULL }, { "metrics", cmd_metrics, NULL }, { "metric", cmd_metric, NULL },
 };
 
 int main(int argc, char **argv)

@@ -28,7 +28,7 @@
 enum stmt_id {
 	S_FIND_TABLE, S_ADD_TABLE_KEY, S_ADD_TABLE, S_SHARE_TABLE,
 	S_FIND_MODSET, S_ADD_MODSET_KEY, S_ADD_MODSET, S_ADD_MODIFIER, S_ADD_LANDING,
-	S_ADD_PMU, S_ADD_SYSFS, S_ADD_UNCORE, S_ADD_EVENT, S_ADD_ALIAS, S_ADD_UMASK,
+	S_ADD_PMU, S_ADD_SYSFS, S_ADD_UNCORE, S_ADD_METRIC, S_ADD_EVENT, S_ADD_ALIAS, S_ADD_UMASK,
 	S_ADD_EVENT_DEFAULT, S_ADD_UMASK_DEFAULT, S_ADD_GROUP_RULE, S_ADD_IMPLIED,
 	S_ADD_CPUID, S_ADD_CPUID_PMU, S_ADD_OVERRIDE, S_ADD_META, S_ADD_SCHEMA_VERSION, S_ADD_ERROR,
 	S_FIND_TEXT, S_ADD_TEXT, S_ADD_TEXT_KEY, S_ADD_PAIR_DEFAULT, S_ADD_HIDDEN, S_ADD_NO_MODIFIER, S_ADD_PRESENCE, S_ADD_NONZERO, S_ADD_UNLOCK,
@@ -49,6 +49,7 @@ static const char *const stmt_sql[S_COUNT] = {
 	[S_ADD_PMU] = "INSERT INTO pmu VALUES (NULL,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
 	[S_ADD_SYSFS] = "INSERT INTO pmu_sysfs VALUES (?,?,?)",
 	[S_ADD_UNCORE] = "INSERT INTO pmu_uncore VALUES (?,?,?)",
+	[S_ADD_METRIC] = "INSERT INTO metric VALUES (NULL,?,?,?,?,?,?,?,?,?,?,?,?)",
 	[S_ADD_ALIAS] = "INSERT INTO event_alias VALUES (?,?,?,?)",
 	[S_ADD_EVENT_DEFAULT] = "INSERT INTO event_default VALUES (?,?)",
 	[S_ADD_UMASK_DEFAULT] = "INSERT INTO umask_default VALUES (?,?,?)",
@@ -521,6 +522,45 @@ static int insert_cpuid(struct emitter *em, const struct model *m)
 	return 0;
 }
 
+/* The catalog PMU a metric of µarch U is for: the core PMU of its core
+ * type (a hybrid's metric names cpu_core or cpu_atom), else the µarch's
+ * first; for a system µarch, its first PMU.  NULL when none was made. */
+static const char *metric_pmu(const struct model *m, size_t u, const char *unit)
+{
+	for (size_t i = 0; i < m->pmus.count; i++) {
+		const struct pmu *p = &m->pmus.items[i];
+		if (p->uarch == (int)u && p->kind == PMU_CORE && unit && p->unit && !strcmp(p->unit, unit))
+			return p->name;
+	}
+	for (size_t i = 0; i < m->vendor_maps.count; i++)
+		for (size_t k = 0; m->vendor_maps.items[i].uarch == (int)u && k < m->pmus.count; k++)
+			if (!strcmp(m->pmus.items[k].name, m->vendor_maps.items[i].pmu))
+				return m->pmus.items[k].name;
+	for (size_t i = 0; i < m->pmus.count; i++)
+		if (m->pmus.items[i].uarch == (int)u)
+			return m->pmus.items[i].name;
+	return NULL;
+}
+
+static int insert_metrics(struct emitter *em, const struct model *m)
+{
+	for (size_t u = 0; u < m->uarchs.count; u++) {
+		const struct vendor_uarch *ua = &m->uarchs.items[u];
+		for (size_t i = 0; i < ua->metrics.count; i++) {
+			const struct vendor_metric *v = &ua->metrics.items[i];
+			char *uarch = xprintf("%s/%s", ua->arch, ua->name);
+			int r = run(em, S_ADD_METRIC, NULL, "ssssssssssss", metric_pmu(m, u, v->unit), uarch, v->name,
+				    v->description, v->expr, v->groups, v->threshold, v->scale_unit, v->constraint,
+				    v->default_group, v->file, v->missing);
+			free(uarch);
+			if (r < 0)
+				return -1;
+			em->stats->metrics++;
+		}
+	}
+	return 0;
+}
+
 static int insert_overrides(struct emitter *em, const struct model *m)
 {
 	for (size_t i = 0; i < m->overrides.count; i++) {
@@ -588,7 +628,7 @@ static int insert_meta(struct emitter *em, const struct model *m)
 			misses += m->pmus.items[i].events.items[j].pair_rule_misses;
 	em->stats->pair_rule_misses = misses;
 	struct { const char *key; long value; } counts[] = {
-		{ "pmus", em->stats->pmus }, { "events", em->stats->events }, { "umasks", em->stats->umasks },
+		{ "metrics", em->stats->metrics }, { "pmus", em->stats->pmus }, { "events", em->stats->events }, { "umasks", em->stats->umasks },
 		{ "libpfm_pmus", em->stats->libpfm_pmus }, { "libpfm_events", em->stats->libpfm_events },
 		{ "libpfm_umasks", em->stats->libpfm_umasks },
 		{ "event_tables", em->stats->event_tables }, { "overrides", (long)m->overrides.count },
@@ -657,7 +697,7 @@ int emit_catalog(const struct model *m, const char *path, struct emit_stats *sta
 	r = r || prepare(&em) || sqlite3_exec(em.db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK;
 	for (size_t i = 0; !r && i < m->pmus.count; i++)
 		r = insert_pmu(&em, &m->pmus.items[i]);
-	r = r || insert_cpuid(&em, m) || insert_overrides(&em, m) || insert_findings(&em, m) || insert_errors(&em)
+	r = r || insert_cpuid(&em, m) || insert_metrics(&em, m) || insert_overrides(&em, m) || insert_findings(&em, m) || insert_errors(&em)
 	    || insert_meta(&em, m);
 	for (int i = 0; i < S_COUNT; i++)
 		sqlite3_finalize(em.stmt[i]);

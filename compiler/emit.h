@@ -11,6 +11,7 @@ struct emit_stats {
 	long libpfm_pmus, libpfm_events, libpfm_umasks;	/* of those, libpfm's own */
 	long stored_events, stored_umasks;	/* rows, once per shared table */
 	long event_tables, modifier_sets, pair_rule_misses;
+	long metrics;				/* the vendors' metrics */
 };
 
 /* Writes M into a new database at PATH, which must not exist yet.

@@ -41,6 +41,7 @@
 #include "compiler/tables.h"
 #include "compiler/twins.h"
 #include "compiler/vendor_build.h"
+#include "compiler/vendor_metrics.h"
 #include "compiler/vendor_tree.h"
 #include "compiler/vendor_uncore.h"
 
@@ -348,6 +349,7 @@ static int build(char **tables, int table_count, const char *vendor_tree, const 
 	}
 	r = r || vendor_build(&m, error) || tables_apply(t, &m, TABLES_AFTER_DERIVE, error);
 	vendor_uncore_finish(&m);
+	vendor_metrics_check(&m);
 	if (!r) {
 		clock_gettime(CLOCK_MONOTONIC, &d0);
 		twins += derive_all(&m, progress, false);

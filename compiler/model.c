@@ -155,6 +155,14 @@ void model_free(struct model *m)
 		free(u->events.items);
 		free(u->cpus.items);
 		free_strings(u->units.items, u->units.count);
+		for (size_t j = 0; j < u->metrics.count; j++) {
+			struct vendor_metric *v = &u->metrics.items[j];
+			char *fields[] = { v->name, v->description, v->expr, v->groups, v->threshold, v->scale_unit,
+					   v->constraint, v->default_group, v->unit, v->file, v->missing };
+			for (size_t k = 0; k < sizeof(fields) / sizeof(fields[0]); k++)
+				free(fields[k]);
+		}
+		free(u->metrics.items);
 		free(u->name);
 		free(u->arch);
 	}

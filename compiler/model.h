@@ -167,6 +167,16 @@ struct vendor_event {
 	char *compat;		/* a system PMU's entry: the device identifier pattern, or NULL */
 };
 
+/* One metric of a µarch's list (vendor_metrics.c): the vendor's fields as
+ * written; NULL where the entry has none. */
+struct vendor_metric {
+	char *name, *description, *expr, *groups, *threshold, *scale_unit, *constraint, *default_group;
+	char *unit;		/* a hybrid's core type ("cpu_core"), or NULL */
+	char *file;		/* the JSON file, relative to the tree */
+	int line, column;	/* where its name is written */
+	char *missing;		/* what of it this catalog lacks (an event no PMU of the µarch has), or NULL */
+};
+
 /* One row of a mapfile: the CPUs a µarch's list is for. */
 struct vendor_cpu {
 	char *id;		/* x86: a regex over "Vendor-Family-Model[-Stepping]";
@@ -183,6 +193,7 @@ struct vendor_uarch {
 	VEC(struct vendor_event) uncore;	/* entries of an uncore unit (vendor_uncore.c) */
 	VEC(struct vendor_cpu) cpus;
 	VEC(char *) units;	/* the hybrid core types its events name, in order */
+	VEC(struct vendor_metric) metrics;
 	bool mapped;		/* a vendor_pmus entry took it */
 	bool system;		/* a sys/ folder: devices' PMUs (arm_cmn, imx8_ddr), no CPU of its own */
 };

@@ -31,6 +31,7 @@
 
 #include "compiler/number.h"
 #include "catalog/errors.h"
+#include "compiler/vendor_metrics.h"
 
 /* One JSON file being read, for error positions. */
 struct source {
@@ -501,8 +502,25 @@ static int read_event(struct source *s, struct vendor_uarch *u, json_t *e, const
 				       arch_std);
 		name = string_field(base, "EventName");
 	}
+	const char *metric = string_field(e, "MetricName");
+	if (!metric && base)
+		metric = string_field(base, "MetricName");
+	/* a metric; an entry that is an event and a metric too (skylakex's
+	 * LLC_MISSES.PCIE_READ) is both, as jevents.py takes it */
+	if (metric) {
+		int line, column;
+		const char *at = locate(s, string_field(e, "MetricName") ? metric : arch_std, &line, &column);
+		if (at && !name) {
+			s->from = (size_t)(at - s->text) + 1;
+			s->from_line = line;
+			s->from_column = column + 1;
+		}
+		int r = vendor_metric_read(u, e, base, s->rel, line, column, error);
+		if (r || !name)
+			return r;
+	}
 	if (!name)
-		return 0;	/* a metric */
+		return 0;	/* neither event nor metric */
 	if (!unit)
 		unit = string_field(e, "Unit");
 	if (!is_core_unit(unit))

@@ -208,6 +208,46 @@ int pmudb_perf_syntax_named(pmudb_t *db, const struct pmudb_encoding *enc, const
  * cache) and config.  0, or PMUDB_ERR_NOTFOUND. */
 int pmudb_perf_generic(const char *name, size_t len, int *type, uint64_t *config);
 
+/* ---- the vendors' metrics (metrics.c) ------------------------------------- */
+
+/* One metric as the vendor wrote it.  Strings live during the callback. */
+struct pmudb_metric {
+	const char *pmu;		/* the catalog PMU it is for (a µarch's core PMU), or NULL */
+	const char *uarch;		/* "x86/graniterapids" */
+	const char *name, *description;
+	const char *expr;		/* MetricExpr, in perf's syntax */
+	const char *groups;		/* MetricGroup ("TopdownL1;tma_L1_group"), or NULL */
+	const char *threshold;		/* MetricThreshold, or NULL */
+	const char *scale_unit;		/* ScaleUnit ("100%", "1GB/s"), or NULL */
+	const char *constraint;		/* MetricConstraint, or NULL */
+	const char *missing;		/* what it names that its µarch's lists lack, or NULL */
+	const char *source;		/* its JSON file in the vendor tree */
+};
+typedef int (*pmudb_metric_fn)(void *ctx, const struct pmudb_metric *metric);
+/* Calls FOUND for every metric of SCOPE's PMUs (NULL: of all) named NAME
+ * or in group NAME (NULL: all), by name; FOUND returning non-zero stops.
+ * The number found, or an error. */
+int pmudb_metrics(pmudb_t *db, const struct pmudb_scope *scope, const char *name, pmudb_metric_fn found, void *ctx,
+		  struct pmudb_error *err);
+
+/* Calls FOUND for each name EXPR uses, once each in order of first use:
+ * KIND 'i' an identifier (an event, or another metric), 'l' a literal
+ * ("#smt_on"), 'q' a query ("source_count(X)" ...).  PMUDB_ERR_INVAL when
+ * EXPR does not read as perf reads metric expressions. */
+typedef int (*pmudb_term_fn)(void *ctx, const char *name, char kind);
+int pmudb_metric_terms(const char *expr, pmudb_term_fn found, void *ctx, struct pmudb_error *err);
+
+/* A count an expression names, as written ("INST_RETIRED.ANY",
+ * "cpu_core@TOPDOWN.SLOTS@", "#smt_on", "source_count(X)"): 0 with *VALUE
+ * set, non-zero when not given (another metric of that name is then
+ * computed). */
+typedef int (*pmudb_count_fn)(void *ctx, const char *name, double *value);
+/* Computes metric NAME of SCOPE's PMUs from counts taken anywhere, as perf
+ * computes it (a division by zero is NaN, d_ratio's 0).  PMUDB_ERR_NOTFOUND
+ * (ERR naming it) for a metric or a count that is not there. */
+int pmudb_metric_eval(pmudb_t *db, const struct pmudb_scope *scope, const char *name, pmudb_count_fn count, void *ctx,
+		      double *value, struct pmudb_error *err);
+
 /* ---- perf's PMU syntax: kernel PMU formats (perf_format.c) -------------- */
 
 /* One field of a kernel PMU's format, as its sysfs format file says:

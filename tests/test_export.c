@@ -228,7 +228,7 @@ static void table_name(char *buf, size_t size, const char *dir, const char *unit
 }
 
 struct tally {
-	int entries, files, fixed;
+	int entries, files, fixed, metrics;
 };
 
 /* Every entry of one exported file against jevents.py's terms for it. */
@@ -304,7 +304,17 @@ static void check_tree(const char *root, struct jevents_out *jev, struct tally *
 			assert_non_null(files);
 			struct dirent *fe;
 			while ((fe = readdir(files)))
-				if (strstr(fe->d_name, ".json")) {
+				if (!strncmp(fe->d_name, "metrics-", 8)) {
+					/* the vendors' metrics: jevents.py read them (the
+					 * run above); counted here */
+					char file[4608];
+					snprintf(file, sizeof(file), "%s/%s", sub, fe->d_name);
+					json_error_t jerr;
+					json_t *list = json_load_file(file, 0, &jerr);
+					assert_non_null(list);
+					t->metrics += (int)json_array_size(list);
+					json_decref(list);
+				} else if (strstr(fe->d_name, ".json")) {
 					char file[4608];
 					snprintf(file, sizeof(file), "%s/%s", sub, fe->d_name);
 					check_file(file, arches[a], de->d_name, jev, t);
@@ -353,7 +363,12 @@ static void test_perf_json_jevents(void **state)
 		expected += strcmp(info.kind, "os") && strcmp(info.family, "intel_netburst");
 	}
 	print_message("jevents.py accepted the perf-json export: %d files, %d entries, each read back to its encoding "
-		      "but %d that jevents.py encodes its own way (%d PMUs exported)\n", t.files, t.entries, t.fixed, expected);
+		      "but %d that jevents.py encodes its own way (%d PMUs exported), and %d metrics\n", t.files, t.entries,
+		      t.fixed, expected, t.metrics);
+	/* and took the metrics into its tables */
+	snprintf(cmd, sizeof(cmd), "grep -q 'tma_retiring' '%s/pmu-events.c'", tmp);
+	if (t.metrics)
+		assert_int_equal(system(cmd), 0);
 	assert_true(t.entries > 20000);
 	for (int i = 0; i < jev.n; i++)
 		free(jev.e[i].table), free(jev.e[i].name), free(jev.e[i].terms);

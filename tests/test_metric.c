@@ -1,0 +1,260 @@
+/*
+ * test_metric.c - the vendors' metrics in the catalog, computed as perf
+ * computes them.
+ *
+ * The oracle is perf's own parser of metric expressions, metric.py of
+ * linux-source-6.12 (tests/metric_truth.py computes each metric's parse
+ * tree on made-up counts): every metric of the tree `make` used is found
+ * in the catalog and computes to the same value through pmudb_metric_eval
+ * (NaN where perf divides by zero).  Then the commands: `metrics` lists a
+ * group, `metric eval` computes from a JSON file of counts, and refuses a
+ * bad file, an unknown metric and a missing count in one line each.
+ */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+#include <cmocka.h>
+#include <jansson.h>
+
+#include "pmudb.h"
+#include "tests/testlib.h"
+
+static pmudb_t *db;
+static char *catalog, *tmp;
+
+static int setup(void **state)
+{
+	(void)state;
+	catalog = test_build_path("pmudb.db");
+	tmp = test_tempdir();
+	struct pmudb_error err;
+	db = pmudb_open(catalog, &err);
+	return db == NULL;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	pmudb_close(db);
+	test_rmtree(tmp);
+	free(tmp);
+	free(catalog);
+	return 0;
+}
+
+/* The made-up counts of metric_truth.py: FNV-1a of the name modulo
+ * 100000, plus 1, or 0 when the hash is a multiple of 11. */
+static double made_up(const char *name)
+{
+	uint32_t h = 0x811c9dc5u;
+	for (const unsigned char *p = (const unsigned char *)name; *p; p++)
+		h = (h ^ *p) * 0x01000193u;
+	return h % 11 == 0 ? 0.0 : (double)(h % 100000 + 1);
+}
+
+/* Every name counts: "source_count(X)" as metric_truth.py's "s:X". */
+static int made_up_count(void *ctx, const char *name, double *value)
+{
+	(void)ctx;
+	static const struct { const char *call, *key; } queries[] = {
+		{ "source_count(", "s:" }, { "has_event(", "h:" }, { "strcmp_cpuid_str(", "c:" },
+	};
+	for (size_t i = 0; i < sizeof(queries) / sizeof(queries[0]); i++) {
+		size_t n = strlen(queries[i].call), len = strlen(name);
+		if (!strncmp(name, queries[i].call, n) && len > n && name[len - 1] == ')') {
+			char key[600];
+			snprintf(key, sizeof(key), "%s%.*s", queries[i].key, (int)(len - n - 1), name + n);
+			*value = made_up(key);
+			return 0;
+		}
+	}
+	*value = made_up(name);
+	return 0;
+}
+
+/* The catalog's metric of one name, source file and expression (a
+ * hybrid's file holds a metric of the name for each core type). */
+struct lookup {
+	const char *source, *expr;
+	char pmu[64];
+	int found, same_name;
+};
+
+static int take_metric(void *ctx, const struct pmudb_metric *m)
+{
+	struct lookup *l = ctx;
+	if (!strcmp(m->source, l->source) && !strcmp(m->expr, l->expr) && m->pmu && !l->found++)
+		snprintf(l->pmu, sizeof(l->pmu), "%s", m->pmu);
+	return 0;
+}
+
+static int count_same(void *ctx, const struct pmudb_metric *m)
+{
+	(void)m;
+	(*(int *)ctx)++;
+	return 0;
+}
+
+static void test_every_metric_computes_as_perf_reads_it(void **state)
+{
+	(void)state;
+	const char *tree = getenv("PMUDB_PMU_EVENTS");
+	char metric_py[1024], cmd[4096];
+	snprintf(metric_py, sizeof(metric_py), "%s/../metric.py", tree ? tree : ".");
+	if (!tree || access(metric_py, R_OK)) {
+		print_message("SKIP: needs $PMUDB_PMU_EVENTS with perf's metric.py beside it\n");
+		return;
+	}
+	snprintf(cmd, sizeof(cmd), "python3 tests/metric_truth.py '%s' '%s/..'", tree, tree);
+	FILE *truth = popen(cmd, "r");
+	assert_non_null(truth);
+	char line[65536];
+	int metrics = 0, equal = 0, nan_both = 0, no_pmu = 0, shadowed = 0, errors = 0;
+	while (fgets(line, sizeof(line), truth)) {
+		char *field[4] = { 0 };
+		char *p = line;
+		line[strcspn(line, "\n")] = '\0';
+		for (int i = 0; i < 4 && p; i++) {
+			field[i] = p;
+			p = strchr(p, '\t');
+			if (p)
+				*p++ = '\0';
+		}
+		assert_non_null(field[3]);
+		metrics++;
+		struct pmudb_error err;
+		json_error_t jerr;
+		json_t *expr = json_loads(field[3], JSON_DECODE_ANY, &jerr);
+		assert_non_null(json_string_value(expr));
+		struct lookup l = { field[0], json_string_value(expr), "", 0, 0 };
+		assert_true(pmudb_metrics(db, NULL, field[1], take_metric, &l, &err) >= 0);
+		json_decref(expr);
+		if (!l.found) {
+			no_pmu++;	/* a µarch no PMU of the catalog is for */
+			continue;
+		}
+		struct pmudb_scope scope;
+		assert_int_equal(pmudb_scope_pmu(db, l.pmu, &scope, &err), 0);
+		int same = 0;
+		assert_true(pmudb_metrics(db, &scope, field[1], count_same, &same, &err) >= 0);
+		double v;
+		int r = pmudb_metric_eval(db, &scope, field[1], made_up_count, NULL, &v, &err);
+		if (!strcmp(field[2], "error")) {
+			if (!r)
+				fail_msg("%s %s: perf cannot compute it, pmudb gives %g", field[0], field[1], v);
+			errors++;
+			continue;
+		}
+		if (r)
+			fail_msg("%s %s: %s", field[0], field[1], err.message);
+		bool want_nan = !strcmp(field[2], "nan");
+		double want = want_nan ? NAN : strtod(field[2], NULL);
+		bool agree = want_nan ? isnan(v) : fabs(v - want) <= 1e-9 * fabs(want);
+		if (!agree && same > 1) {
+			shadowed++;	/* the list names it twice: the other comes first */
+			continue;
+		}
+		if (!agree)
+			fail_msg("%s %s: pmudb %.17g, perf's parse %.17g: %s", field[0], field[1], v, want, field[3]);
+		equal++;
+		nan_both += want_nan;
+	}
+	assert_int_equal(pclose(truth), 0);
+	print_message("%d metrics: %d compute as perf's parse does (%d of them NaN, a division by zero), %d perf cannot"
+		      " compute either, %d shadowed by another of the name, %d of no PMU of the catalog\n",
+		      metrics, equal, nan_both, errors, shadowed, no_pmu);
+	/* every metric but those a list names twice for one PMU (amdzen4's
+	 * umc_cas_cmd_rate, imx95's imx95_ddr_read.jpeg_dec) */
+	assert_true(metrics > 1000);
+	assert_int_equal(equal + shadowed + errors + no_pmu, metrics);
+	assert_true(shadowed < 10);
+}
+
+/* The commands: metrics lists, metric eval computes, refusals are one line. */
+static void test_metric_commands(void **state)
+{
+	(void)state;
+	struct pmudb_scope scope;
+	struct pmudb_error err;
+	int cpi = 0;
+	if (pmudb_scope_pmu(db, "spr", &scope, &err) || pmudb_metrics(db, &scope, "cpi", count_same, &cpi, &err) != 1) {
+		print_message("SKIP: the catalog has no metric CPI for spr (built without the vendor tree)\n");
+		return;
+	}
+	struct run_result r;
+	test_pmudb(&r, NULL, "--db", catalog, "--pmu", "spr", "metrics", "TopdownL1", (char *)NULL);
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "tma_retiring"));
+	assert_null(strstr(r.out, "tma_heavy_operations"));	/* level 2 */
+	test_run_free(&r);
+	char counts[1024];
+	snprintf(counts, sizeof(counts), "%s/counts.json", tmp);
+	FILE *f = fopen(counts, "w");
+	assert_non_null(f);
+	fputs("{\"CPU_CLK_UNHALTED.THREAD\": 300, \"INST_RETIRED.ANY\": 100}\n", f);
+	fclose(f);
+	test_pmudb(&r, NULL, "--db", catalog, "--pmu", "spr", "metric", "eval", "cpi", "--counts", counts, (char *)NULL);
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "cpi"));
+	assert_non_null(strstr(r.out, " 3 "));
+	test_run_free(&r);
+	test_pmudb(&r, NULL, "--db", catalog, "--pmu", "spr", "metric", "eval", "cpi", "--counts", counts, "--json",
+		   (char *)NULL);
+	assert_int_equal(r.status, 0);
+	json_error_t jerr;
+	json_t *out = json_loads(r.out, 0, &jerr);
+	assert_non_null(out);
+	assert_true(json_number_value(json_object_get(json_array_get(out, 0), "value")) == 3.0);
+	json_decref(out);
+	test_run_free(&r);
+	/* the same counts as perf stat -x, writes them: the same value */
+	char csv[1024];
+	snprintf(csv, sizeof(csv), "%s/counts.csv", tmp);
+	f = fopen(csv, "w");
+	assert_non_null(f);
+	fputs("# started on Sat Dec  5 10:00:00 2026\n\n300,,cpu_clk_unhalted.thread,1000,100.00,,\n"
+	      "100,,INST_RETIRED.ANY,1000,100.00,,\n<not counted>,,UOPS_ISSUED.ANY,0,100.00,,\n", f);
+	fclose(f);
+	test_pmudb(&r, NULL, "--db", catalog, "--pmu", "spr", "metric", "eval", "cpi", "--counts", csv, (char *)NULL);
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, " 3 "));
+	test_run_free(&r);
+	/* a count not given, a metric not there, a file that is no JSON */
+	f = fopen(counts, "w");
+	fputs("{\"CPU_CLK_UNHALTED.THREAD\": 300}\n", f);
+	fclose(f);
+	test_pmudb(&r, NULL, "--db", catalog, "--pmu", "spr", "metric", "eval", "cpi", "--counts", counts, (char *)NULL);
+	assert_int_equal(r.status, 1);
+	assert_int_equal(test_line_count(r.err), 1);
+	assert_non_null(strstr(r.err, "INST_RETIRED.ANY"));
+	test_run_free(&r);
+	test_pmudb(&r, NULL, "--db", catalog, "--pmu", "spr", "metric", "eval", "no_such_metric", "--counts", counts,
+		   (char *)NULL);
+	assert_int_equal(r.status, 1);
+	assert_int_equal(test_line_count(r.err), 1);
+	test_run_free(&r);
+	f = fopen(counts, "w");
+	fputs("{\"CPI\": \n", f);
+	fclose(f);
+	test_pmudb(&r, NULL, "--db", catalog, "--pmu", "spr", "metric", "eval", "cpi", "--counts", counts, (char *)NULL);
+	assert_int_equal(r.status, 2);
+	assert_int_equal(test_line_count(r.err), 1);
+	assert_non_null(strstr(r.err, "counts.json:"));
+	test_run_free(&r);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_every_metric_computes_as_perf_reads_it),
+		cmocka_unit_test(test_metric_commands),
+	};
+	return cmocka_run_group_tests_name("metric", tests, setup, teardown);
+}
