@@ -7,8 +7,8 @@
  */
 #include <ctype.h>
 #include <errno.h>
-#include <jansson.h>
 #include <math.h>
+#include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -156,6 +156,64 @@ static int count_of(void *ctx, const char *name, double *value)
 	return -1;
 }
 
+/* Counts files are small: a bigger one is no counts file. */
+#define COUNTS_FILE_MAX (64u << 20)
+
+/* The JSON object of counts in F (PATH), read by SQLite's JSON functions
+ * (the library's SQLite, no parser of our own): each member a number. */
+static int read_json_counts(const char *path, FILE *f, struct counts *out)
+{
+	char *text = malloc(COUNTS_FILE_MAX + 1);
+	size_t n = text ? fread(text, 1, COUNTS_FILE_MAX + 1, f) : 0;
+	if (!text || ferror(f) || n > COUNTS_FILE_MAX) {
+		fprintf(stderr, "pmudb: metric eval: %s: %s\n", path, !text ? "out of memory"
+			: ferror(f) ? strerror(errno) : "larger than a counts file (64 MB)");
+		free(text);
+		return EXIT_USAGE;
+	}
+	sqlite3 *db = NULL;
+	sqlite3_stmt *st = NULL;
+	int r = EXIT_GOOD, rc = SQLITE_ERROR;
+	if (sqlite3_open_v2(":memory:", &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_MEMORY, NULL) != SQLITE_OK
+	    || sqlite3_prepare_v2(db, "SELECT json_valid(?1), CASE WHEN json_valid(?1) THEN json_type(?1) END, key, value, type FROM"
+				  " (SELECT 1) LEFT JOIN json_each(CASE WHEN json_valid(?1) THEN ?1 END)", -1, &st, NULL)
+		       != SQLITE_OK) {
+		fprintf(stderr, "pmudb: metric eval: %s: cannot read: %s\n", path, db ? sqlite3_errmsg(db) : "no memory");
+		r = EXIT_USAGE;
+	} else {
+		sqlite3_bind_text(st, 1, text, (int)n, SQLITE_STATIC);
+		while (r == EXIT_GOOD && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+			const char *type = (const char *)sqlite3_column_text(st, 1);
+			const char *key = (const char *)sqlite3_column_text(st, 2);
+			const char *vtype = (const char *)sqlite3_column_text(st, 4);
+			if (!sqlite3_column_int(st, 0) || !type || strcmp(type, "object")) {
+				fprintf(stderr, "pmudb: metric eval: %s: %s\n", path, sqlite3_column_int(st, 0)
+					? "expected a JSON object of counts" : "not valid JSON");
+				r = EXIT_USAGE;
+			} else if (!key) {
+				/* an empty object: no counts */
+			} else if (!vtype || (strcmp(vtype, "integer") && strcmp(vtype, "real"))) {
+				fprintf(stderr, "pmudb: metric eval: %s: the count of '%.100s' is not a number\n", path, key);
+				r = EXIT_USAGE;
+			} else if (!count_of(out, key, &(double){ 0 })) {
+				fprintf(stderr, "pmudb: metric eval: %s: '%.100s' is counted twice\n", path, key);
+				r = EXIT_USAGE;
+			} else if (add_count(out, key, strlen(key), sqlite3_column_double(st, 3))) {
+				fprintf(stderr, "pmudb: metric eval: out of memory\n");
+				r = EXIT_USAGE;
+			}
+		}
+		if (r == EXIT_GOOD && rc != SQLITE_DONE) {
+			fprintf(stderr, "pmudb: metric eval: %s: cannot read: %s\n", path, sqlite3_errmsg(db));
+			r = EXIT_USAGE;
+		}
+	}
+	sqlite3_finalize(st);
+	sqlite3_close(db);
+	free(text);
+	return r;
+}
+
 /* PATH's counts: JSON, or perf stat -x, CSV.  0, or an exit status with
  * the line printed. */
 static int read_counts(const char *path, struct counts *out)
@@ -170,29 +228,8 @@ static int read_counts(const char *path, struct counts *out)
 		first = fgetc(f);
 	rewind(f);
 	if (first == '{') {
-		json_error_t jerr;
-		json_t *data = json_loadf(f, JSON_REJECT_DUPLICATES, &jerr);
+		int r = read_json_counts(path, f, out);
 		fclose(f);
-		if (!data) {
-			fprintf(stderr, "pmudb: metric eval: %s:%d:%d: %s\n", path, jerr.line, jerr.column, jerr.text);
-			return EXIT_USAGE;
-		}
-		const char *key;
-		json_t *v;
-		int r = 0;
-		json_object_foreach(data, key, v) {
-			if (!json_is_number(v)) {
-				fprintf(stderr, "pmudb: metric eval: %s: the count of '%.100s' is not a number\n", path, key);
-				r = EXIT_USAGE;
-				break;
-			}
-			if (add_count(out, key, strlen(key), json_number_value(v))) {
-				fprintf(stderr, "pmudb: metric eval: out of memory\n");
-				r = EXIT_USAGE;
-				break;
-			}
-		}
-		json_decref(data);
 		return r;
 	}
 	/* perf stat -x, : COUNT,UNIT,EVENT,RUN_TIME,PERCENT,... */
@@ -242,8 +279,10 @@ struct evaluating {
 	int rows, failed;
 };
 
-/* The value as ScaleUnit shows it: "100%" is the value times 100, "%". */
-static void print_value(const struct pmudb_metric *m, double v, bool json)
+/* The value as ScaleUnit shows it: "100%" is the value times 100, "%";
+ * CROSSED whether its threshold holds (-1: none, or not computable from
+ * these counts). */
+static void print_value(const struct pmudb_metric *m, double v, int crossed, bool json)
 {
 	double scale = 1;
 	const char *unit = "";
@@ -261,12 +300,14 @@ static void print_value(const struct pmudb_metric *m, double v, bool json)
 		else
 			fputs("null,\"scaled\":null", stdout);
 		json_field("unit", unit);
+		printf(",\"threshold\":%s", crossed < 0 ? "null" : crossed ? "true" : "false");
 		return;
 	}
+	const char *mark = crossed == 1 ? "  (over its threshold)" : "";
 	if (isfinite(v))
-		printf("%-40s %16.6g %s\n", m->name, v * scale, unit);
+		printf("%-40s %16.6g %s%s\n", m->name, v * scale, unit, mark);
 	else
-		printf("%-40s %16s %s\n", m->name, "nan", unit);
+		printf("%-40s %16s %s%s\n", m->name, "nan", unit, mark);
 }
 
 static int eval_one(void *ctx, const struct pmudb_metric *m)
@@ -279,14 +320,17 @@ static int eval_one(void *ctx, const struct pmudb_metric *m)
 		e->failed = 1;
 		return 0;
 	}
+	int crossed = -1;
+	if (pmudb_metric_threshold(e->c->db, cli_scope(e->c), m->name, count_of, e->counts, &crossed, &err))
+		crossed = -1;	/* its threshold needs counts these lack */
 	if (e->json) {
 		fputs(e->rows++ ? ",\n{\"name\":" : "{\"name\":", stdout);
 		json_quoted(stdout, m->name);
-		print_value(m, v, true);
+		print_value(m, v, crossed, true);
 		putchar('}');
 	} else {
 		e->rows++;
-		print_value(m, v, false);
+		print_value(m, v, crossed, false);
 	}
 	return 0;
 }

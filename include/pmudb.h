@@ -247,6 +247,12 @@ typedef int (*pmudb_count_fn)(void *ctx, const char *name, double *value);
  * (ERR naming it) for a metric or a count that is not there. */
 int pmudb_metric_eval(pmudb_t *db, const struct pmudb_scope *scope, const char *name, pmudb_count_fn count, void *ctx,
 		      double *value, struct pmudb_error *err);
+/* Whether metric NAME's threshold (MetricThreshold, an expression of its
+ * value and others': "tma_retiring > 0.7 | tma_heavy_operations > 0.1")
+ * holds on the same counts: *CROSSED 1 or 0, -1 where it has none (or it
+ * is NaN). */
+int pmudb_metric_threshold(pmudb_t *db, const struct pmudb_scope *scope, const char *name, pmudb_count_fn count,
+			   void *ctx, int *crossed, struct pmudb_error *err);
 
 /* ---- perf's PMU syntax: kernel PMU formats (perf_format.c) -------------- */
 

@@ -92,6 +92,6 @@ else
 CLI_LINK :=
 endif
 $(BUILD)/pmudb: $(CLI_OBJ) $(BUILD)/libpmudb.a
-	$(CC) $(CFLAGS) $(RUNTIME_OPT) $(LDFLAGS) $(CLI_LINK) $(CLI_OBJ) $(BUILD)/libpmudb.a -o $@ $(SQLITE_LIBS) $(ZSTD_LIBS) $(JSON_LIBS) -lpthread -lm \
+	$(CC) $(CFLAGS) $(RUNTIME_OPT) $(LDFLAGS) $(CLI_LINK) $(CLI_OBJ) $(BUILD)/libpmudb.a -o $@ $(SQLITE_LIBS) $(ZSTD_LIBS) -lpthread -lm \
 		2>&1 | grep -v -e 'unixDlOpen' -e 'statically linked applications requires at runtime' >&2 || true
 	@test -x $@

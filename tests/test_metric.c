@@ -214,6 +214,27 @@ static void test_metric_commands(void **state)
 	assert_true(json_number_value(json_object_get(json_array_get(out, 0), "value")) == 3.0);
 	json_decref(out);
 	test_run_free(&r);
+	/* a threshold (tma_avx_assists > 0.1), computed on the same counts,
+	 * with the metric it names (tma_info_thread_slots, TOPDOWN.SLOTS) */
+	static const struct { const char *counts; const char *threshold; } thresholds[] = {
+		{ "{\"ASSISTS.SSE_AVX_MIX\": 10, \"TOPDOWN.SLOTS\": 1000}", "\"threshold\":true" },
+		{ "{\"ASSISTS.SSE_AVX_MIX\": 1, \"TOPDOWN.SLOTS\": 1000}", "\"threshold\":false" },
+	};
+	for (size_t i = 0; i < sizeof(thresholds) / sizeof(thresholds[0]); i++) {
+		f = fopen(counts, "w");
+		assert_non_null(f);
+		fputs(thresholds[i].counts, f);
+		fclose(f);
+		test_pmudb(&r, NULL, "--db", catalog, "--pmu", "spr", "metric", "eval", "tma_avx_assists", "--counts", counts,
+			   "--json", (char *)NULL);
+		assert_int_equal(r.status, 0);
+		if (!strstr(r.out, thresholds[i].threshold))
+			fail_msg("%s: %s", thresholds[i].counts, r.out);
+		test_run_free(&r);
+	}
+	f = fopen(counts, "w");
+	fputs("{\"CPU_CLK_UNHALTED.THREAD\": 300, \"INST_RETIRED.ANY\": 100}\n", f);
+	fclose(f);
 	/* the same counts as perf stat -x, writes them: the same value */
 	char csv[1024];
 	snprintf(csv, sizeof(csv), "%s/counts.csv", tmp);

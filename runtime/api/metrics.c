@@ -125,10 +125,12 @@ struct evaluation {
 	int failed;
 };
 
-/* The metric of exactly that name: "NAME\0EXPR" (malloc'd) into *FOUND. */
+/* The metric of exactly that name: its name, expression and threshold
+ * (NULL: none), copied. */
 struct named {
 	const char *name;
-	char *found;
+	char *found, *expr, *threshold;
+	bool failed;
 };
 
 static int take_named(void *ctx, const struct pmudb_metric *m)
@@ -136,13 +138,18 @@ static int take_named(void *ctx, const struct pmudb_metric *m)
 	struct named *want = ctx;
 	if (want->found || strcasecmp(m->name, want->name))
 		return 0;	/* a group of that name: not it */
-	size_t n = strlen(m->name), e = strlen(m->expr);
-	want->found = malloc(n + e + 2);
-	if (want->found) {
-		memcpy(want->found, m->name, n + 1);
-		memcpy(want->found + n + 1, m->expr, e + 1);
-	}
+	want->found = strdup(m->name);
+	want->expr = strdup(m->expr);
+	want->threshold = m->threshold ? strdup(m->threshold) : NULL;
+	want->failed = !want->found || !want->expr || (m->threshold && !want->threshold);
 	return 1;
+}
+
+static void free_named(struct named *n)
+{
+	free(n->found);
+	free(n->expr);
+	free(n->threshold);
 }
 
 static int compute(struct evaluation *ev, const char *name, double *out);
@@ -166,7 +173,8 @@ static int value_of(void *ctx, const struct metric_node *node, const char *name,
 	return ev->failed;
 }
 
-static int compute(struct evaluation *ev, const char *name, double *out)
+/* Metric NAME of the scope, looked up into *WANT; 0, or an error. */
+static int look_up(struct evaluation *ev, const char *name, struct named *want)
 {
 	for (int i = 0; i < ev->depth; i++)
 		if (!strcasecmp(ev->chain[i], name))
@@ -175,33 +183,49 @@ static int compute(struct evaluation *ev, const char *name, double *out)
 	if (ev->depth == METRIC_NESTING)
 		return ev->failed = set_error(ev->err, PMUDB_ERR_CATALOG, "metric %s names metrics %d deep",
 					      ev->chain[0], METRIC_NESTING);
-	struct named want = { name, NULL };
-	int r = pmudb_metrics(ev->db, ev->scope, name, take_named, &want, ev->err);
+	*want = (struct named){ name, NULL, NULL, NULL, false };
+	int r = pmudb_metrics(ev->db, ev->scope, name, take_named, want, ev->err);
 	if (r < 0)
 		return ev->failed = r;
-	if (!want.found) {
+	if (want->failed) {
+		free_named(want);
+		return ev->failed = set_error(ev->err, PMUDB_ERR_NOMEM, "out of memory computing metric %s", name);
+	}
+	if (!want->found) {
 		if (ev->depth == 0)
 			return ev->failed = set_error(ev->err, PMUDB_ERR_NOTFOUND, "no metric %.200s for these PMUs", name);
 		return ev->failed = set_error(ev->err, PMUDB_ERR_NOTFOUND, "metric %s needs a value for '%.200s', which"
 					      " the counts do not give", ev->chain[0], name);
 	}
-	const char *expr = want.found + strlen(want.found) + 1;
+	return 0;
+}
+
+/* TEXT, an expression of metric WANT (its own, or its threshold), as LABEL
+ * in the chain of metrics being computed. */
+static int evaluate(struct evaluation *ev, const struct named *want, const char *label, const char *text, double *out)
+{
 	struct metric_expr e;
 	char why[256];
-	if (metric_expr_parse(expr, &e, why, sizeof(why))) {
-		r = set_error(ev->err, PMUDB_ERR_CATALOG, "%s: metric %s: its expression does not read: %s", ev->db->what,
-			      name, why);
-		free(want.found);
-		return ev->failed = r;
-	}
-	ev->chain[ev->depth++] = want.found;
-	r = metric_expr_eval(&e, value_of, ev, out);
+	if (metric_expr_parse(text, &e, why, sizeof(why)))
+		return ev->failed = set_error(ev->err, PMUDB_ERR_CATALOG, "%s: metric %s: an expression that does not"
+					      " read: %s", ev->db->what, want->found, why);
+	ev->chain[ev->depth++] = label;
+	int r = metric_expr_eval(&e, value_of, ev, out);
 	ev->depth--;
 	if (r && !ev->failed)
-		ev->failed = set_error(ev->err, PMUDB_ERR_INVAL, "metric %s: a remainder ('%%') by zero", name);
+		ev->failed = set_error(ev->err, PMUDB_ERR_INVAL, "metric %s: a remainder ('%%') by zero", want->found);
 	metric_expr_free(&e);
-	free(want.found);
 	return r ? ev->failed : 0;
+}
+
+static int compute(struct evaluation *ev, const char *name, double *out)
+{
+	struct named want;
+	int r = look_up(ev, name, &want);
+	if (!r)
+		r = evaluate(ev, &want, want.found, want.expr, out);
+	free_named(&want);
+	return r;
 }
 
 int pmudb_metric_eval(pmudb_t *db, const struct pmudb_scope *scope, const char *name, pmudb_count_fn count, void *ctx,
@@ -212,6 +236,26 @@ int pmudb_metric_eval(pmudb_t *db, const struct pmudb_scope *scope, const char *
 				 pmudb_strerror(PMUDB_ERR_INVAL));
 	struct evaluation ev = { .db = db, .scope = scope, .count = count, .ctx = ctx, .err = err };
 	return compute(&ev, name, value);
+}
+
+int pmudb_metric_threshold(pmudb_t *db, const struct pmudb_scope *scope, const char *name, pmudb_count_fn count,
+			   void *ctx, int *crossed, struct pmudb_error *err)
+{
+	if (!db || !name || !count || !crossed)
+		return set_error(err, PMUDB_ERR_INVAL, "%s: no catalog, metric name, counts or result",
+				 pmudb_strerror(PMUDB_ERR_INVAL));
+	struct evaluation ev = { .db = db, .scope = scope, .count = count, .ctx = ctx, .err = err };
+	struct named want;
+	int r = look_up(&ev, name, &want);
+	double v = 0;
+	*crossed = -1;
+	/* its threshold names its own value: no circle */
+	char label[300];
+	snprintf(label, sizeof(label), "%.200s's threshold", name);
+	if (!r && want.threshold && !(r = evaluate(&ev, &want, label, want.threshold, &v)))
+		*crossed = isnan(v) ? -1 : fpclassify(v) != FP_ZERO;
+	free_named(&want);
+	return r;
 }
 
 int pmudb_metric_terms(const char *expr, pmudb_term_fn found, void *ctx, struct pmudb_error *err)
