@@ -28,12 +28,12 @@ fuzz_tests_catalog_blobs := browse
 fuzz_tests_packed := blobs
 fuzz_tests_image := blobs
 fuzz_compiler_yaml := $(FUZZ_TABLES)
-fuzz_compiler_vendor_json := vendor_tree model
+fuzz_compiler_vendor_json := vendor_tree vendor_metrics model
 fuzz_libs_yaml = $(YAML_LIBS)
 fuzz_libs_vendor_json = $(JSON_LIBS)
 fuzz_runtime = $(if $(filter vendor_json,$(1)),,yes)
 # of the catalog layer, what a target without the runtime calls (the one-line rule of errors)
-fuzz_catalog_vendor_json := errors
+fuzz_catalog_vendor_json := errors metric_expr
 
 .PHONY: fuzz fuzz-deps fuzz-build
 fuzz-deps:
