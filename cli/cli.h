@@ -81,6 +81,12 @@ const char *cli_devices_dir(void);
  * numbers sorted into *BOXES (the caller frees; BOXES may be NULL), gaps
  * kept; how many.  *ITSELF (may be NULL): whether sysfs has KPMU itself,
  * in which case no box is counted. */
+/* The sysfs devices of kernel PMU KPMU as perf takes them for KPMU/.../:
+ * KPMU itself, or each named KPMU[_]NUMBER (uncore_cha_3, imx8_ddr0) or
+ * matching KPMU as a glob (hisi_sccl*_ddrc*), in number order; into
+ * *NAMES (free with cli_free_names), their count. */
+int cli_kernel_devices(const char *kpmu, char ***names);
+void cli_free_names(char **names, int n);
 int cli_kernel_boxes(const char *kpmu, int **boxes, bool *itself);
 
 /* Writes S as a JSON string (quoted, escaped; see out_json_string). */

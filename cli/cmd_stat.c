@@ -36,6 +36,7 @@
 #include <linux/perf_event.h>
 
 #include "cli/cli.h"
+#include "cli/stat_metrics.h"
 
 static const char help[] =
 	"usage: pmudb stat [-e EVENT]... [--group] [--json] [-I MS] [-o FILE] -- COMMAND [ARGS]\n"
@@ -58,6 +59,9 @@ static const char help[] =
 	"  --json              one JSON object; with -I one per interval before it\n"
 	"  -o, --output FILE   write the counts to FILE, not to standard output (which\n"
 	"                      COMMAND shares)\n"
+	"  -M, --metrics NAME  the vendor's metric NAME (or each of group NAME: TopdownL1)\n"
+	"                      of the selected PMUs: its events are counted (each alone)\n"
+	"                      and its value printed after the counts; may repeat\n"
 	"  --per-box           an uncore event counted on every box of its kernel PMU\n"
 	"                      (uncore_cha_0, uncore_cha_1, ...): one line per box, not\n"
 	"                      their sum\n"
@@ -104,6 +108,7 @@ struct event {
 	int box_first;			/* index of the first box, or -1 */
 	int boxes;			/* the first box: how many; else 0 */
 	char *all_boxes_name;		/* the first box: the name as given */
+	char kernel_pmu[64];		/* the first box: its kernel PMU (uncore_cha) */
 };
 
 struct group {
@@ -135,6 +140,9 @@ struct stat_run {
 	pid_t child;
 	int status;			/* the command's wait status */
 	double elapsed;
+	char **metric_names;		/* -M's */
+	int nmetric_names;
+	struct stat_metrics *metrics;
 };
 
 /* ---- small helpers ----------------------------------------------------- */
@@ -318,12 +326,19 @@ static int expand_boxes(struct stat_run *s)
 	for (int i = 0; !s->group_all && i < s->nevents; i++) {
 		struct event *ev = &s->events[i];
 		struct pmudb_encoding enc;
-		int *boxes = NULL, n = 0;
+		char **boxes = NULL;
+		int n = 0;
 		if (event_alone(s, i) && !ev->encoded
 		    && !pmudb_encode(s->cli->db, ev->name, cli_scope(s->cli), &enc, NULL) && enc.sysfs_pmu[0])
-			n = cli_kernel_boxes(enc.sysfs_pmu, &boxes, NULL);
+			n = cli_kernel_devices(enc.sysfs_pmu, &boxes);
+		if (n == 1 && strcmp(boxes[0], enc.sysfs_pmu) && strlen(boxes[0]) < sizeof(enc.sysfs_pmu)) {
+			/* one device of another name (imx8_ddr0 of imx8_ddr) */
+			ev->enc = enc;
+			snprintf(ev->enc.sysfs_pmu, sizeof(ev->enc.sysfs_pmu), "%s", boxes[0]);
+			ev->encoded = true;
+		}
 		if (n < 2 || widen(s, i, n)) {
-			free(boxes);
+			cli_free_names(boxes, n);
 			if (n < 2)
 				continue;
 			return -1;
@@ -340,18 +355,19 @@ static int expand_boxes(struct stat_run *s)
 			e->group = k ? s->ngroups++ : group;
 			e->enc = enc;
 			e->encoded = true;
-			snprintf(e->enc.sysfs_pmu, sizeof(e->enc.sysfs_pmu), "%s_%d", enc.sysfs_pmu, boxes[k]);
+			snprintf(e->enc.sysfs_pmu, sizeof(e->enc.sysfs_pmu), "%s", boxes[k]);
 			if (e->name)
 				snprintf(e->name, len, "%s/%s/", e->enc.sysfs_pmu, name);
 			if (!e->name) {
 				free(name);
-				free(boxes);
+				cli_free_names(boxes, n);
 				return -1;
 			}
 		}
 		more[i].boxes = n;
 		more[i].all_boxes_name = name;
-		free(boxes);
+		snprintf(more[i].kernel_pmu, sizeof(more[i].kernel_pmu), "%s", enc.sysfs_pmu);
+		cli_free_names(boxes, n);
 		i += n - 1;
 	}
 	return 0;
@@ -398,13 +414,6 @@ static bool row_count(const struct stat_run *s, int i, count_of_fn *count_of, st
 	out->enabled /= (uint64_t)ev->boxes;
 	out->running /= (uint64_t)ev->boxes;
 	return true;
-}
-
-/* The length of the kernel PMU name of a box's event without its box
- * number: uncore_cha of uncore_cha_3. */
-static int kernel_name_length(const struct event *ev)
-{
-	return (int)(strrchr(ev->enc.sysfs_pmu, '_') - ev->enc.sysfs_pmu);
 }
 
 /* The name an event prints as: the name given for the sum of its boxes. */
@@ -1009,7 +1018,7 @@ static void print_text_count(FILE *f, const struct stat_run *s, const struct eve
 	if (g->n > 1)
 		fprintf(f, "  [group %d]", g->label);
 	if (!s->per_box && ev->boxes)
-		fprintf(f, "  (%d boxes of %.*s, summed)", ev->boxes, kernel_name_length(ev), ev->enc.sysfs_pmu);
+		fprintf(f, "  (%d boxes of %s, summed)", ev->boxes, ev->kernel_pmu);
 	if (g->ntargets > 1 && g->targets[0].pid == -1)
 		fprintf(f, "  (%d CPUs)", g->ntargets);
 	if (counted && c->running < c->enabled)
@@ -1035,7 +1044,7 @@ static void print_json_count(FILE *f, const struct stat_run *s, const struct eve
 		if (ev->enc.sysfs_pmu[0]) {
 			fputs(",\"kernel_pmu\":", f);
 			if (summed)
-				fprintf(f, "\"%.*s\"", kernel_name_length(ev), ev->enc.sysfs_pmu);
+				json_quoted(f, ev->kernel_pmu);
 			else
 				json_quoted(f, ev->enc.sysfs_pmu);
 		}
@@ -1109,6 +1118,25 @@ static void print_subject_text(FILE *f, const struct stat_run *s)
 	fprintf(f, ", %.3f s\n", s->elapsed);
 }
 
+/* -M's event I, counted: the row of its name (the sum of its boxes), as if
+ * counted all the time. */
+static bool metric_count(void *ctx, int i, double *value)
+{
+	const struct stat_run *s = ctx;
+	const char *name = stat_metrics_event(s->metrics, i);
+	for (int k = 0; name && k < s->nevents; k++) {
+		struct count c;
+		uint64_t v;
+		if (strcmp(row_name(s, &s->events[k]), name) || !row_count(s, k, count_in_all, &c))
+			continue;
+		if (!scaled_value(&c, &v))
+			return false;
+		*value = (double)v;
+		return true;
+	}
+	return false;
+}
+
 static void print_final(struct stat_run *s)
 {
 	FILE *f = s->out;
@@ -1116,11 +1144,14 @@ static void print_final(struct stat_run *s)
 		print_subject_text(f, s);
 		fprintf(f, "#%19s %16s %16s  %s\n", "value", "time_enabled", "time_running", "event");
 	}
+	struct stat_context sc = { s->elapsed, s->system_wide };
 	if (!s->json) {
 		struct count c;
 		for (int i = 0; i < s->nevents; i++)
 			if (row_count(s, i, count_in_all, &c))
 				print_text_count(f, s, &s->events[i], &c);
+		if (s->metrics)
+			stat_metrics_print(s->metrics, f, false, metric_count, s, &sc);
 		return;
 	}
 	fputs("{", f);
@@ -1146,7 +1177,12 @@ static void print_final(struct stat_run *s)
 		fputs(rows++ ? "," : "", f);
 		print_json_count(f, s, &s->events[i], &c, true);
 	}
-	fputs("]}\n", f);
+	fputs("]", f);
+	if (s->metrics) {
+		fputs(",\"metrics\":", f);
+		stat_metrics_print(s->metrics, f, true, metric_count, s, &sc);
+	}
+	fputs("}\n", f);
 }
 
 /* ---- the command -------------------------------------------------------- */
@@ -1301,7 +1337,7 @@ static int parse_options(struct stat_run *s, int argc, char **argv)
 		{ "interval", required_argument, NULL, 'I' }, { "pid", required_argument, NULL, 'p' },
 		{ "all-cpus", no_argument, NULL, 'a' }, { "group", no_argument, NULL, 'g' },
 		{ "output", required_argument, NULL, 'o' }, { "help", no_argument, NULL, 'h' },
-		{ "per-box", no_argument, NULL, 'b' },
+		{ "per-box", no_argument, NULL, 'b' }, { "metrics", required_argument, NULL, 'M' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *output = NULL;
@@ -1309,8 +1345,18 @@ static int parse_options(struct stat_run *s, int argc, char **argv)
 	int opt;
 	opterr = 0;
 	/* '+': the command's own options are not pmudb's */
-	while ((opt = getopt_long(argc, argv, "+:e:I:p:ao:h", options, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "+:e:I:p:ao:hM:", options, NULL)) != -1) {
 		switch (opt) {
+		case 'M': {
+			char **more = realloc(s->metric_names, (size_t)(s->nmetric_names + 1) * sizeof(*more));
+			if (!more) {
+				fputs("pmudb stat: out of memory\n", stderr);
+				return EXIT_USAGE;
+			}
+			s->metric_names = more;
+			more[s->nmetric_names++] = optarg;
+			break;
+		}
 		case 'e':
 			if (parse_event_arg(s, optarg))
 				return EXIT_USAGE;
@@ -1349,8 +1395,8 @@ static int parse_options(struct stat_run *s, int argc, char **argv)
 	}
 	if (optind < argc)
 		s->command = argv + optind;
-	if (!s->nevents) {
-		fputs("pmudb stat: no event given (-e EVENT)\n", stderr);
+	if (!s->nevents && !s->nmetric_names) {
+		fputs("pmudb stat: no event given (-e EVENT, or -M METRIC)\n", stderr);
 		return EXIT_USAGE;
 	}
 	if (s->pid > 0 && s->system_wide) {
@@ -1408,6 +1454,8 @@ static void free_run(struct stat_run *s)
 	free(s->events);
 	free(s->groups);
 	free(s->threads);
+	free(s->metric_names);
+	stat_metrics_free(s->metrics);
 	if (s->out && s->out != stdout)
 		fclose(s->out);
 	s->out = NULL;
@@ -1500,9 +1548,27 @@ static int count(struct stat_run *s, const sigset_t *orig_mask, bool rejected)
 	return EXIT_GOOD;
 }
 
+/* -M: the metrics' events, each counted alone, after -e's. */
+static int add_metric_events(struct stat_run *s)
+{
+	s->metrics = stat_metrics_open(s->cli, s->metric_names, s->nmetric_names);
+	if (!s->metrics)
+		return EXIT_REJECTED;
+	for (int i = 0; i < stat_metrics_events(s->metrics); i++) {
+		const char *e = stat_metrics_event(s->metrics, i);
+		if (add_event(s, e, strlen(e), s->ngroups++)) {
+			fputs("pmudb stat: out of memory\n", stderr);
+			return EXIT_USAGE;
+		}
+	}
+	return EXIT_GOOD;
+}
+
 static int run_stat(struct stat_run *s)
 {
 	int status = cli_open(s->cli);
+	if (status == EXIT_GOOD && s->nmetric_names)
+		status = add_metric_events(s);
 	if (status == EXIT_GOOD && (expand_hybrid(s) || expand_boxes(s) || make_groups(s)))
 		status = EXIT_USAGE;
 	if (status == EXIT_GOOD && s->pid > 0)

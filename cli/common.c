@@ -2,6 +2,7 @@
  * common.c - opening the catalog for a command, and output helpers.
  */
 #include <dirent.h>
+#include <fnmatch.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -161,6 +162,70 @@ static int compare_ints(const void *a, const void *b)
 {
 	int x = *(const int *)a, y = *(const int *)b;
 	return x < y ? -1 : x > y;
+}
+
+/* Whether sysfs device NAME is an instance of kernel PMU KPMU as perf 6.12
+ * matches them: the glob, or KPMU, an optional '_' and a number (decimal,
+ * or hex of more than 2 digits). */
+static bool device_of(const char *name, const char *kpmu)
+{
+	if (strpbrk(kpmu, "*?["))
+		return !fnmatch(kpmu, name, 0);
+	size_t n = strlen(kpmu);
+	if (strncmp(name, kpmu, n) || !name[n])
+		return false;
+	const char *suffix = name + n + (name[n] == '_');
+	size_t digits = strspn(suffix, "0123456789"), xdigits = strspn(suffix, "0123456789abcdefABCDEF");
+	return xdigits && !suffix[xdigits] && (digits == xdigits || xdigits > 2);
+}
+
+static int by_version(const void *a, const void *b)
+{
+	return strverscmp(*(char *const *)a, *(char *const *)b);
+}
+
+int cli_kernel_devices(const char *kpmu, char ***names)
+{
+	*names = NULL;
+	char path[PATH_MAX];
+	struct stat st;
+	if (snprintf(path, sizeof(path), "%s/%s", cli_devices_dir(), kpmu) < (int)sizeof(path) && !strpbrk(kpmu, "*?[")
+	    && !stat(path, &st)) {
+		/* the kernel PMU itself: one device */
+		*names = malloc(sizeof(**names));
+		if (!*names || !((*names)[0] = strdup(kpmu))) {
+			free(*names);
+			*names = NULL;
+			return 0;
+		}
+		return 1;
+	}
+	DIR *d = opendir(cli_devices_dir());
+	int count = 0;
+	for (struct dirent *e; d && (e = readdir(d));) {
+		if (e->d_name[0] == '.' || !device_of(e->d_name, kpmu))
+			continue;
+		char **more = realloc(*names, (size_t)(count + 1) * sizeof(*more));
+		if (!more || !(more[count] = strdup(e->d_name))) {
+			if (more)
+				*names = more;
+			break;
+		}
+		*names = more;
+		count++;
+	}
+	if (d)
+		closedir(d);
+	if (count)
+		qsort(*names, (size_t)count, sizeof(**names), by_version);
+	return count;
+}
+
+void cli_free_names(char **names, int n)
+{
+	for (int i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
 }
 
 int cli_kernel_boxes(const char *kpmu, int **boxes, bool *itself)

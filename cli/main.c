@@ -28,7 +28,8 @@ static const char usage[] =
 	"  search [--json] TEXT|GLOB                   events and unit masks whose name or description has TEXT,\n"
 	"                                              or whose name matches GLOB (* ? [..]); --pmu/--cpu: theirs only\n"
 	"  detect [--json]                             the CPU, the CPUID map entry it matched, its PMUs\n"
-	"  stat [-e EVENT]... [--json] [-I MS] -- COMMAND   count the events around COMMAND (or -p PID, -a)\n"
+	"  stat [-e EVENT]... [-M METRIC]... [--json] [-I MS] -- COMMAND   count the events around COMMAND\n"
+	"                                              (or -p PID, -a); -M: a metric's events, and its value\n"
 	"  decode [--json] ENCODING...                 the event strings that encode to 0x1c2, r01c2, cpu/event=.../\n"
 	"  diff [--json] PMU_A PMU_B                   events and unit masks only in one, or encoded differently\n"
 	"  export --format json|csv|perf-json [--pmu P]... [--out DIR|FILE]   the catalog for other tools\n"
@@ -142,8 +143,8 @@ static int output_written(int status)
 	return EXIT_USAGE;
 }
 
-static const char *const stat_long_values[] = { "--event", "--interval", "--pid", "--output", NULL };
-static const struct own_options stat_options = { "eIpo", stat_long_values };
+static const char *const stat_long_values[] = { "--event", "--interval", "--pid", "--output", "--metrics", NULL };
+static const struct own_options stat_options = { "eIpoM", stat_long_values };
 
 static const struct {
 	const char *name;

@@ -15,6 +15,7 @@
 #include "catalog/pack.h"
 
 #include "compiler/reconcile.h"
+#include "compiler/vendor_uncore.h"
 
 #include <assert.h>
 #include <perfmon/pfmlib.h>
@@ -522,16 +523,31 @@ static int insert_cpuid(struct emitter *em, const struct model *m)
 	return 0;
 }
 
+/* Whether P is the uncore PMU its µarch made of kernel PMU KPMU (its
+ * source ends "@KPMU"). */
+static bool made_of(const struct pmu *p, const char *kpmu)
+{
+	const char *at = p->source ? strrchr(p->source, '@') : NULL;
+	return at && !strcmp(at + 1, kpmu);
+}
+
 /* The catalog PMU a metric of µarch U is for: the core PMU of its core
- * type (a hybrid's metric names cpu_core or cpu_atom), else the µarch's
- * first; for a system µarch, its first PMU.  NULL when none was made. */
+ * type (a hybrid's metric names cpu_core or cpu_atom), or the PMU made of
+ * its Unit's kernel PMU (a system PMU's metric: arm_cmn, imx8_ddr), else
+ * the µarch's core PMU, else its first PMU.  NULL when none was made. */
 static const char *metric_pmu(const struct model *m, size_t u, const char *unit)
 {
-	for (size_t i = 0; i < m->pmus.count; i++) {
+	char *kpmu = unit ? vendor_uncore_pmu_of(m, unit) : NULL;
+	const char *found = NULL;
+	for (size_t i = 0; i < m->pmus.count && !found; i++) {
 		const struct pmu *p = &m->pmus.items[i];
-		if (p->uarch == (int)u && p->kind == PMU_CORE && unit && p->unit && !strcmp(p->unit, unit))
-			return p->name;
+		if (p->uarch == (int)u && unit && ((p->kind == PMU_CORE && p->unit && !strcmp(p->unit, unit))
+						  || (p->kind == PMU_UNCORE && made_of(p, kpmu))))
+			found = p->name;
 	}
+	free(kpmu);
+	if (found)
+		return found;
 	for (size_t i = 0; i < m->vendor_maps.count; i++)
 		for (size_t k = 0; m->vendor_maps.items[i].uarch == (int)u && k < m->pmus.count; k++)
 			if (!strcmp(m->pmus.items[k].name, m->vendor_maps.items[i].pmu))

@@ -1292,6 +1292,8 @@ static void test_system_pmus_encode_by_the_drivers_formats(void **state)
 	json_array_foreach(list, i, e) {
 		const char *name = json_string_value(json_object_get(e, "EventName"));
 		const char *unit = json_string_value(json_object_get(e, "Unit"));
+		if (!name)
+			continue;	/* a metric (metrics.json) */
 		const char *pmu = !strcmp(unit, "fake_mesh") ? "fakesoc_mesh" : !strcmp(unit, "fake_ddr") ? "fakesoc_ddr"
 				  : "fakesoc_cache";
 		uint64_t type = json_number(e, "NodeType"), eventid = json_number(e, "EventidCode");
@@ -1449,6 +1451,83 @@ static void test_system_pmus_belong_to_the_devices_they_match(void **state)
 	free(db_path);
 }
 
+/*
+ * pmudb stat -M on the fixture sys/ tree: its metric fake_ddr_busy
+ * (fake_ddr.cycles / duration_time) is for fakesoc_ddr (its Unit); with a
+ * stand-in fake_ddr0 of the software PMU's type, fake_ddr.cycles (event 0)
+ * is CPU 0's clock, so the metric is about 1 (100 %) over its threshold
+ * 0.5; a metric naming an event no list has is refused in one line.
+ */
+static void test_stat_counts_a_metric(void **state)
+{
+	(void)state;
+	char *db_path = temp_path("stat-metric.db");
+	struct run_result r;
+	if (build_system_fixture(db_path, NULL, &r))
+		fail_msg("fixture build of sys/ failed: %s", r.err);
+	test_run_free(&r);
+	test_pmudb(&r, NULL, "--db", db_path, "--pmu", "fakesoc_ddr", "metrics", "--json", (char *)NULL);
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "\"name\":\"fake_ddr_busy\",\"pmu\":\"fakesoc_ddr\""));
+	assert_non_null(strstr(r.out, "\"missing\":\"names 'fake_ddr.nosuch'"));
+	test_run_free(&r);
+	test_pmudb(&r, NULL, "--db", db_path, "--pmu", "fakesoc_ddr", "stat", "-M", "fake_ddr_missing", "--", "true",
+		   (char *)NULL);
+	assert_int_equal(r.status, 1);
+	assert_int_equal(test_line_count(r.err), 1);
+	assert_non_null(strstr(r.err, "fake_ddr.nosuch"));
+	test_run_free(&r);
+	FILE *p = fopen("/proc/sys/kernel/perf_event_paranoid", "r");
+	int paranoid = 2;
+	if (p) {
+		if (fscanf(p, "%d", &paranoid) != 1)
+			paranoid = 2;
+		fclose(p);
+	}
+	if (geteuid() != 0 && paranoid > 0) {
+		print_message("SKIP: counting on a CPU needs root or perf_event_paranoid 0 or lower\n");
+		free(db_path);
+		return;
+	}
+	char *devices = temp_path("stat-devices");
+	assert_int_equal(mkdir(devices, 0755), 0);
+	static const char *const files[][2] = { { "fake_ddr0", NULL }, { "fake_ddr0/type", "1\n" },
+						  { "fake_ddr0/cpumask", "0\n" } };
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		char path[2048];
+		snprintf(path, sizeof(path), "%s/%s", devices, files[i][0]);
+		if (!files[i][1]) {
+			assert_int_equal(mkdir(path, 0755), 0);
+			continue;
+		}
+		FILE *f = fopen(path, "w");
+		assert_non_null(f);
+		fputs(files[i][1], f);
+		fclose(f);
+	}
+	setenv("PMUDB_SYSFS_DEVICES", devices, 1);
+	test_pmudb(&r, NULL, "--db", db_path, "--pmu", "fakesoc_ddr", "stat", "--json", "-M", "fake_group", "--", "sleep",
+		   "0.2", (char *)NULL);
+	unsetenv("PMUDB_SYSFS_DEVICES");
+	if (r.status)
+		fail_msg("exit %d: %s", r.status, r.err);
+	json_error_t jerr;
+	json_t *out = json_loads(r.out, 0, &jerr);
+	assert_non_null(out);
+	json_t *metric = json_array_get(json_object_get(out, "metrics"), 0);
+	assert_string_equal(json_string_value(json_object_get(metric, "name")), "fake_ddr_busy");
+	double v = json_number_value(json_object_get(metric, "value"));
+	if (v < 0.5 || v > 1.5)
+		fail_msg("fake_ddr_busy is %g, not about 1: %s", v, r.out);
+	assert_true(json_is_true(json_object_get(metric, "threshold")));
+	assert_string_equal(json_string_value(json_object_get(metric, "unit")), "%");
+	print_message("stat -M fake_group: fake_ddr_busy %.3f (CPU 0's clock over 0.2 s)\n", v);
+	json_decref(out);
+	test_run_free(&r);
+	free(devices);
+	free(db_path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1467,6 +1546,7 @@ int main(void)
 		cmocka_unit_test(test_encode_on_one_box),
 		cmocka_unit_test(test_system_pmus_encode_by_the_drivers_formats),
 		cmocka_unit_test(test_system_pmus_belong_to_the_devices_they_match),
+		cmocka_unit_test(test_stat_counts_a_metric),
 	};
 	return cmocka_run_group_tests_name("vendor", tests, setup, teardown);
 }
