@@ -55,7 +55,12 @@ CREATE TABLE pmu (
 	event_table_id INTEGER NOT NULL REFERENCES event_table(id),
 	source TEXT,			-- NULL: libpfm's; 'pmu-events:ARCH/UARCH[@UNIT]': made from a vendor list
 	like_pmu TEXT,			-- the libpfm PMU whose rules a vendor PMU takes
-	config_cleared INTEGER NOT NULL	-- config bits libpfm's perf encoding clears (derived)
+	config_cleared INTEGER NOT NULL,	-- config bits libpfm's perf encoding clears (derived)
+	-- a vendor uncore PMU's: how the kernel numbers its boxes; a system
+	-- PMU's (Arm CMN, i.MX DDR): the pattern its device's sysfs identifier
+	-- matches whole (the vendor's Compat); NULL for the others
+	box_numbering TEXT CHECK (box_numbering IN ('discovery', 'driver')),
+	device_identifier TEXT
 );
 
 CREATE TABLE pmu_sysfs (
@@ -66,33 +71,31 @@ CREATE TABLE pmu_sysfs (
 ) WITHOUT ROWID;
 
 -- The vendors' metrics (MetricName ... of their lists), as written; EXPR
--- reads as perf's metric expressions read (catalog/metric_expr.h).
+-- reads as perf's metric expressions read (catalog/metric_expr.h).  PMU:
+-- the catalog PMU it is for (its µarch's core PMU, a hybrid's of its core
+-- type, a system PMU's of its Unit), NULL where none was made; UARCH:
+-- ARCH/UARCH of the tree; EXPR, GROUPS (';'-joined), THRESHOLD,
+-- SCALE_UNIT, CONSTRAINT_, DEFAULT_GROUP: MetricExpr, MetricGroup,
+-- MetricThreshold, ScaleUnit, MetricConstraint, DefaultMetricgroupName;
+-- SOURCE: its JSON file in the tree; MISSING: NULL, or what it names that
+-- the µarch's lists lack.  (The column notes are here, not inside the
+-- CREATE, which SQLite keeps whole in every catalog.)
 CREATE TABLE metric (
 	id INTEGER PRIMARY KEY,
-	pmu TEXT,			-- the catalog PMU it is for (its µarch's core PMU, a hybrid's of its core type); NULL: none made
-	uarch TEXT NOT NULL,		-- ARCH/UARCH of the vendor tree: 'x86/graniterapids'
+	pmu TEXT,
+	uarch TEXT NOT NULL,
 	name TEXT NOT NULL COLLATE NOCASE,
 	description TEXT NOT NULL,
-	expr TEXT NOT NULL,		-- MetricExpr
-	groups TEXT,			-- MetricGroup: names joined by ';'
-	threshold TEXT,			-- MetricThreshold, an expression of the same kind
-	scale_unit TEXT,		-- ScaleUnit: '100%', '1GB/s'
-	constraint_ TEXT,		-- MetricConstraint: NO_GROUP_EVENTS ...
-	default_group TEXT,		-- DefaultMetricgroupName
-	source TEXT NOT NULL,		-- the JSON file within the tree
-	missing TEXT			-- NULL, or what it names that the µarch's lists lack
+	expr TEXT NOT NULL,
+	groups TEXT,
+	threshold TEXT,
+	scale_unit TEXT,
+	constraint_ TEXT,
+	default_group TEXT,
+	source TEXT NOT NULL,
+	missing TEXT
 );
-CREATE INDEX metric_by_pmu ON metric (pmu, name);
 
--- What a vendor uncore PMU's kernel PMU is on the machine: how the kernel
--- numbers its boxes, and, for a system PMU (a sys/ folder's: Arm CMN, i.MX
--- DDR), the vendor's pattern of the device's sysfs identifier (its
--- Compat), by which it belongs to a machine rather than to a CPU.
-CREATE TABLE pmu_uncore (
-	pmu_id INTEGER PRIMARY KEY REFERENCES pmu(id),
-	box_numbering TEXT NOT NULL CHECK (box_numbering IN ('discovery', 'driver')),
-	device_identifier TEXT		-- an extended regular expression the identifier matches whole; NULL: a CPU's
-);
 
 CREATE TABLE modifier_set (
 	id INTEGER PRIMARY KEY

@@ -189,6 +189,36 @@ static void csv_item(struct writer *w, const struct export_item *it)
 	csv_field(o, it->um ? it->um->description : it->ev->description, true);
 }
 
+/* A vendor metric of an exported PMU: a "metric" record; in CSV the
+ * expression in the string column, what it lacks in the error column. */
+static int write_metric(void *ctx, const struct pmudb_metric *m)
+{
+	struct writer *w = ctx;
+	struct out *o = &w->o;
+	if (w->csv) {
+		const char *fields[] = { "metric", m->pmu, m->name, "", "", "", m->expr, "", "", "", "", m->missing,
+					 m->source, m->description };
+		for (size_t i = 0; i < sizeof(fields) / sizeof(fields[0]); i++)
+			csv_field(o, fields[i], i + 1 == sizeof(fields) / sizeof(fields[0]));
+		return 0;
+	}
+	key(o, "record", true);
+	out_str(o, "\"metric\"");
+	key_string(o, "pmu", m->pmu);
+	key_string(o, "name", m->name);
+	key_string(o, "uarch", m->uarch);
+	key_string(o, "expr", m->expr);
+	key_string(o, "description", m->description);
+	key_string(o, "groups", m->groups);
+	key_string(o, "threshold", m->threshold);
+	key_string(o, "scale_unit", m->scale_unit);
+	key_string(o, "constraint", m->constraint);
+	key_string(o, "missing", m->missing);
+	key_string(o, "source", m->source);
+	out_str(o, "}\n");
+	return 0;
+}
+
 static int write_one(void *ctx, int pmu, const struct pmudb_pmu_info *p, const struct export_item *it)
 {
 	struct writer *w = ctx;
@@ -259,6 +289,15 @@ static int write_stream(struct cli *c, const int *pmus, int count, bool csv, con
 			      "description\r\n");
 	/* a walk that fails has said why; a write that fails, here */
 	int r = export_walk(c, pmus, count, write_one, &w);
+	/* then the vendors' metrics of the PMUs exported */
+	for (int i = 0; !r && i < count; i++) {
+		struct pmudb_scope one = { 1, { pmus[i] } };
+		struct pmudb_error err;
+		if (pmudb_metrics(c->db, &one, NULL, write_metric, &w, &err) < 0) {
+			fprintf(stderr, "pmudb: export: %s\n", err.message);
+			r = EXIT_USAGE;
+		}
+	}
 	out_flush(&w.o);
 	errno = 0;
 	bool failed = fflush(f) || ferror(f);

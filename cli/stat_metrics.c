@@ -24,7 +24,8 @@
 #define NESTING 32
 
 struct metric {
-	char *name, *pmu, *scale_unit;
+	char *name, *pmu, *uarch, *scale_unit;
+	char *unavailable;	/* why it cannot be counted here, or NULL */
 };
 
 /* An event as an expression writes it, and the event counted for it. */
@@ -63,7 +64,7 @@ static int take_metric(void *ctx, const struct pmudb_metric *pm)
 		return 1;
 	}
 	m->metrics = more;
-	more[m->nmetrics++] = (struct metric){ copy(pm->name), copy(pm->pmu), copy(pm->scale_unit) };
+	more[m->nmetrics++] = (struct metric){ copy(pm->name), copy(pm->pmu), copy(pm->uarch), copy(pm->scale_unit), NULL };
 	return 0;
 }
 
@@ -102,9 +103,11 @@ static bool run_value(const char *name)
 struct walk {
 	struct stat_metrics *m;
 	const char *pmu;		/* the metric's own PMU */
+	const char *uarch;		/* its µarch, "x86/emeraldrapids" */
 	const char *metric;		/* the metric asked for, for messages */
 	int depth;
 	bool failed;
+	char why[700];			/* failed: why */
 };
 
 static int walk_expr(struct walk *w, const char *expr);
@@ -129,7 +132,7 @@ static int walk_term(void *ctx, const char *name, char kind)
 	void *args[2] = { &expr, (void *)name };
 	struct pmudb_error err;
 	if (pmudb_metrics(m->c->db, cli_scope(m->c), name, expr_of, args, &err) < 0) {
-		fprintf(stderr, "pmudb stat: -M %s: %s\n", w->metric, err.message);
+		snprintf(w->why, sizeof(w->why), "%.600s", err.message);
 		return w->failed = true;
 	}
 	if (expr) {
@@ -142,18 +145,28 @@ static int walk_term(void *ctx, const char *name, char kind)
 		free(expr);
 		return r;
 	}
-	/* an event: on the metric's PMU (pmu@EVENT@ is EVENT), else in scope */
-	char event[600], own[700];
+	/* an event: on the metric's PMU (pmu@EVENT@ is EVENT), else on a PMU
+	 * of its µarch (an uncore box), else where the selected PMUs have it;
+	 * counted by its whole name, PMU::EVENT */
+	char event[600], own[700], chosen_name[700];
 	const char *at = strchr(name, '@');
 	snprintf(event, sizeof(event), "%s", at && !strchr(at, '=') ? at + 1 : name);
 	event[strcspn(event, "@")] = '\0';
 	snprintf(own, sizeof(own), "%s::%s", w->pmu ? w->pmu : "", event);
 	struct pmudb_encoding enc;
-	const char *chosen = w->pmu && !pmudb_encode(m->c->db, own, NULL, &enc, &err) ? own
-			     : !pmudb_encode(m->c->db, event, cli_scope_for(m->c, event), &enc, &err) ? event : NULL;
+	struct pmudb_scope uarch;
+	const char *folder = w->uarch && strchr(w->uarch, '/') ? strchr(w->uarch, '/') + 1 : NULL;
+	const char *chosen = NULL;
+	if (w->pmu && !pmudb_encode(m->c->db, own, NULL, &enc, &err))
+		chosen = own;
+	else if ((folder && !pmudb_scope_pmu(m->c->db, folder, &uarch, NULL)
+		  && !pmudb_encode(m->c->db, event, &uarch, &enc, &err))
+		 || !pmudb_encode(m->c->db, event, cli_scope_for(m->c, event), &enc, &err)) {
+		snprintf(chosen_name, sizeof(chosen_name), "%s::%s", enc.pmu, event);
+		chosen = chosen_name;
+	}
 	if (!chosen) {
-		fprintf(stderr, "pmudb stat: -M %s: it needs '%s', which does not encode here: %s\n", w->metric, name,
-			err.message);
+		snprintf(w->why, sizeof(w->why), "it needs '%.100s', which does not encode here: %.250s", name, err.message);
 		return w->failed = true;
 	}
 	struct term *more = realloc(m->terms, (size_t)(m->nterms + 1) * sizeof(*more));
@@ -161,7 +174,7 @@ static int walk_term(void *ctx, const char *name, char kind)
 	if (more)
 		m->terms = more;
 	if (e < 0 || !(more[m->nterms].written = strdup(name))) {
-		fputs("pmudb stat: out of memory\n", stderr);
+		snprintf(w->why, sizeof(w->why), "out of memory");
 		return w->failed = true;
 	}
 	more[m->nterms++].event = e;
@@ -172,7 +185,7 @@ static int walk_expr(struct walk *w, const char *expr)
 {
 	struct pmudb_error err;
 	if (pmudb_metric_terms(expr, walk_term, w, &err) && !w->failed) {
-		fprintf(stderr, "pmudb stat: -M %s: %s\n", w->metric, err.message);
+		snprintf(w->why, sizeof(w->why), "%.600s", err.message);
 		w->failed = true;
 	}
 	return w->failed;
@@ -198,17 +211,37 @@ struct stat_metrics *stat_metrics_open(struct cli *c, char *const *names, int n)
 			m->failed = true;
 		}
 	}
+	/* a metric whose events cannot all be had here is left out (its events
+	 * too) and says why where the values are printed */
+	int available = 0;
+	const char *first_why = NULL, *first_name = NULL;
 	for (int i = 0; i < m->nmetrics && !m->failed; i++) {
 		char *expr = NULL;
 		void *args[2] = { &expr, m->metrics[i].name };
-		if (pmudb_metrics(c->db, cli_scope(c), m->metrics[i].name, expr_of, args, &err) < 0 || !expr) {
-			fprintf(stderr, "pmudb stat: -M %s: its expression cannot be read\n", m->metrics[i].name);
-			m->failed = true;
-		} else {
-			struct walk w = { m, m->metrics[i].pmu, m->metrics[i].name, 0, false };
-			m->failed = walk_expr(&w, expr);
-		}
+		struct walk w = { m, m->metrics[i].pmu, m->metrics[i].uarch, m->metrics[i].name, 0, false, "" };
+		int nterms = m->nterms, nevents = m->nevents;
+		if (pmudb_metrics(c->db, cli_scope(c), m->metrics[i].name, expr_of, args, &err) < 0 || !expr)
+			snprintf(w.why, sizeof(w.why), "its expression cannot be read"), w.failed = true;
+		else
+			walk_expr(&w, expr);
 		free(expr);
+		if (!w.failed) {
+			available++;
+			continue;
+		}
+		while (m->nterms > nterms)
+			free(m->terms[--m->nterms].written);
+		while (m->nevents > nevents)
+			free(m->events[--m->nevents]);
+		m->metrics[i].unavailable = strdup(w.why);
+		if (!m->metrics[i].unavailable)
+			m->failed = true;
+		else if (!first_why)
+			first_why = m->metrics[i].unavailable, first_name = m->metrics[i].name;
+	}
+	if (!m->failed && !available) {
+		fprintf(stderr, "pmudb stat: -M %s: %s\n", first_name, first_why);
+		m->failed = true;
 	}
 	if (m->failed) {
 		stat_metrics_free(m);
@@ -224,7 +257,9 @@ void stat_metrics_free(struct stat_metrics *m)
 	for (int i = 0; i < m->nmetrics; i++) {
 		free(m->metrics[i].name);
 		free(m->metrics[i].pmu);
+		free(m->metrics[i].uarch);
 		free(m->metrics[i].scale_unit);
+		free(m->metrics[i].unavailable);
 	}
 	for (int i = 0; i < m->nevents; i++)
 		free(m->events[i]);
@@ -361,7 +396,10 @@ void stat_metrics_print(struct stat_metrics *m, FILE *f, bool json, stat_count_f
 			if (end == mt->scale_unit || !isfinite(scale))
 				scale = 1;
 		}
-		int r = pmudb_metric_eval(m->c->db, cli_scope(m->c), mt->name, value_of, &cp, &v, &err);
+		int r = mt->unavailable ? PMUDB_ERR_NOTFOUND
+			: pmudb_metric_eval(m->c->db, cli_scope(m->c), mt->name, value_of, &cp, &v, &err);
+		if (mt->unavailable)
+			snprintf(err.message, sizeof(err.message), "%s", mt->unavailable);
 		int crossed = -1;
 		if (!r && pmudb_metric_threshold(m->c->db, cli_scope(m->c), mt->name, value_of, &cp, &crossed, &err))
 			crossed = -1;

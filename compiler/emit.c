@@ -29,7 +29,7 @@
 enum stmt_id {
 	S_FIND_TABLE, S_ADD_TABLE_KEY, S_ADD_TABLE, S_SHARE_TABLE,
 	S_FIND_MODSET, S_ADD_MODSET_KEY, S_ADD_MODSET, S_ADD_MODIFIER, S_ADD_LANDING,
-	S_ADD_PMU, S_ADD_SYSFS, S_ADD_UNCORE, S_ADD_METRIC, S_ADD_EVENT, S_ADD_ALIAS, S_ADD_UMASK,
+	S_ADD_PMU, S_ADD_SYSFS, S_ADD_METRIC, S_ADD_EVENT, S_ADD_ALIAS, S_ADD_UMASK,
 	S_ADD_EVENT_DEFAULT, S_ADD_UMASK_DEFAULT, S_ADD_GROUP_RULE, S_ADD_IMPLIED,
 	S_ADD_CPUID, S_ADD_CPUID_PMU, S_ADD_OVERRIDE, S_ADD_META, S_ADD_SCHEMA_VERSION, S_ADD_ERROR,
 	S_FIND_TEXT, S_ADD_TEXT, S_ADD_TEXT_KEY, S_ADD_PAIR_DEFAULT, S_ADD_HIDDEN, S_ADD_NO_MODIFIER, S_ADD_PRESENCE, S_ADD_NONZERO, S_ADD_UNLOCK,
@@ -47,9 +47,8 @@ static const char *const stmt_sql[S_COUNT] = {
 	[S_ADD_MODSET] = "INSERT INTO modifier_set DEFAULT VALUES",
 	/* S_ADD_MODIFIER, S_ADD_EVENT, S_ADD_UMASK: from their field lists (insert_sql) */
 	[S_ADD_LANDING] = "INSERT INTO modifier_landing VALUES (?,?,?,?)",
-	[S_ADD_PMU] = "INSERT INTO pmu VALUES (NULL,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+	[S_ADD_PMU] = "INSERT INTO pmu VALUES (NULL,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
 	[S_ADD_SYSFS] = "INSERT INTO pmu_sysfs VALUES (?,?,?)",
-	[S_ADD_UNCORE] = "INSERT INTO pmu_uncore VALUES (?,?,?)",
 	[S_ADD_METRIC] = "INSERT INTO metric VALUES (NULL,?,?,?,?,?,?,?,?,?,?,?,?)",
 	[S_ADD_ALIAS] = "INSERT INTO event_alias VALUES (?,?,?,?)",
 	[S_ADD_EVENT_DEFAULT] = "INSERT INTO event_default VALUES (?,?)",
@@ -478,17 +477,15 @@ static int insert_pmu(struct emitter *em, const struct pmu *p)
 {
 	int64_t table, id;
 	if (event_table(em, p, &table)
-	    || run(em, S_ADD_PMU, &id, "ssisssiiiiiissi", p->name, p->description ? p->description : "",
+	    || run(em, S_ADD_PMU, &id, "ssisssiiiiiississ", p->name, p->description ? p->description : "",
 		   (int64_t)p->libpfm_id, kind_name(p->kind), p->family, p->harness_group,
 		   (int64_t)p->num_counters, (int64_t)p->num_fixed_counters, (int64_t)p->max_encoding,
 		   (int64_t)p->supported_plm, (int64_t)p->perf_type, table, p->source, p->like,
-		   (int64_t)p->config_cleared) < 0)
+		   (int64_t)p->config_cleared, p->box_numbering, p->device_identifier) < 0)
 		return -1;
 	for (size_t i = 0; i < p->sysfs_names.count; i++)
 		if (run(em, S_ADD_SYSFS, NULL, "iis", id, (int64_t)i, p->sysfs_names.items[i]) < 0)
 			return -1;
-	if (p->box_numbering && run(em, S_ADD_UNCORE, NULL, "iss", id, p->box_numbering, p->device_identifier) < 0)
-		return -1;
 	em->stats->pmus++;
 	em->stats->libpfm_pmus += !p->source;
 	for (size_t i = 0; i < p->events.count; i++) {

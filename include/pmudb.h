@@ -247,6 +247,10 @@ typedef int (*pmudb_count_fn)(void *ctx, const char *name, double *value);
  * (ERR naming it) for a metric or a count that is not there. */
 int pmudb_metric_eval(pmudb_t *db, const struct pmudb_scope *scope, const char *name, pmudb_count_fn count, void *ctx,
 		      double *value, struct pmudb_error *err);
+/* The same for an expression in perf's syntax (a metric's, or one of the
+ * caller's): the metrics of SCOPE it names are computed from the counts. */
+int pmudb_metric_eval_expr(pmudb_t *db, const struct pmudb_scope *scope, const char *expr, pmudb_count_fn count,
+			   void *ctx, double *value, struct pmudb_error *err);
 /* Whether metric NAME's threshold (MetricThreshold, an expression of its
  * value and others': "tma_retiring > 0.7 | tma_heavy_operations > 0.1")
  * holds on the same counts: *CROSSED 1 or 0, -1 where it has none (or it

@@ -3,7 +3,7 @@
 worth on made-up counts, computed apart from pmudb with perf's own parser:
 test_metric compares pmudb's reading of the same expressions with it.
 
-usage: metric_truth.py TREE JEVENTS_DIR
+usage: metric_truth.py TREE JEVENTS_DIR [SEED...]
 
 TREE is perf's pmu-events/arch tree, JEVENTS_DIR the folder of perf's
 metric.py (tools/perf/pmu-events of the same kernel).  metric.py's
@@ -13,11 +13,12 @@ expr.y computes an expression: a division by zero is NaN, d_ratio's 0, '%'
 by zero an error, 'if' takes the else branch when its condition is 0, '|',
 '&' and '^' are logical.  The counts are made up, the same way on both
 sides: an identifier, a literal or a query (source_count(X) as "s:X",
-has_event(X) as "h:X", strcmp_cpuid_str(X) as "c:X") is worth FNV-1a of its
-name modulo 100000, plus 1, but 0 when that hash is a multiple of 11 (so
-that divisions by zero and else branches are taken too).
+has_event(X) as "h:X", strcmp_cpuid_str(X) as "c:X") is worth FNV-1a of
+"SEED:NAME" modulo 100000, plus 1, but 0 when that hash is a multiple of
+11 (so that divisions by zero and else branches are taken too); each SEED
+(default 0) is one vector of counts.
 
-Reads the arches pmudb reads, x86 and arm64.  Prints one line per metric: FILE <TAB> NAME <TAB> VALUE <TAB> EXPR, VALUE a
+Reads the arches pmudb reads, x86 and arm64.  Prints one line per metric and seed: SEED <TAB> FILE <TAB> NAME <TAB> VALUE <TAB> EXPR, VALUE a
 float.hex(), "nan" or "error", EXPR the expression as JSON.
 """
 import json
@@ -33,8 +34,11 @@ def fnv1a(text):
     return h
 
 
+SEED = '0'
+
+
 def made_up(name):
-    h = fnv1a(name)
+    h = fnv1a(SEED + ':' + name)
     return 0.0 if h % 11 == 0 else float(h % 100000 + 1)
 
 
@@ -110,7 +114,9 @@ def compute(metric, node):
 
 
 def main():
+    global SEED
     tree, jevents_dir = sys.argv[1:3]
+    seeds = sys.argv[3:] or ['0']
     sys.path.insert(0, jevents_dir)
     import metric  # perf's own parser of metric expressions
     # the arches pmudb reads (x86, arm64), the folders of their
@@ -135,12 +141,15 @@ def main():
                 if not isinstance(jd, dict) or 'MetricExpr' not in jd or 'MetricName' not in jd:
                     continue
                 expr = jd['MetricExpr']
-                try:
-                    value = compute(metric, metric.ParsePerfJson(expr))
-                    text = 'nan' if math.isnan(value) else value.hex()
-                except (Failed, SyntaxError, ZeroDivisionError, ValueError, TypeError):
-                    text = 'error'
-                print('\t'.join([os.path.relpath(path, tree), jd['MetricName'], text, json.dumps(expr)]))
+                parsed = metric.ParsePerfJson(expr)
+                for seed in seeds:
+                    SEED = seed
+                    try:
+                        value = compute(metric, parsed)
+                        text = 'nan' if math.isnan(value) else value.hex()
+                    except (Failed, ZeroDivisionError, ValueError, TypeError):
+                        text = 'error'
+                    print('\t'.join([seed, os.path.relpath(path, tree), jd['MetricName'], text, json.dumps(expr)]))
 
 
 if __name__ == '__main__':

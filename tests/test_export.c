@@ -53,13 +53,20 @@ static uint64_t hex(json_t *v)
 	return strtoull(json_string_value(v), NULL, 16);
 }
 
+static int count_metric(void *ctx, const struct pmudb_metric *m)
+{
+	(void)ctx;
+	(void)m;
+	return 0;
+}
+
 static void test_json(void **state)
 {
 	(void)state;
 	struct run_result r;
 	run(&r, "export", "--format", "json", "--pmu", "skl", "--pmu", "amd64_fam1ah_zen5");
 	assert_int_equal(r.status, 0);
-	int pmus = 0, events = 0, umasks = 0, checked = 0;
+	int pmus = 0, events = 0, umasks = 0, checked = 0, metrics = 0;
 	bool any_p = false;
 	for (char *line = strtok(r.out, "\n"); line; line = strtok(NULL, "\n")) {
 		json_error_t jerr;
@@ -69,6 +76,11 @@ static void test_json(void **state)
 		assert_non_null(rec);
 		if (!strcmp(rec, "pmu")) {
 			pmus++;
+		} else if (!strcmp(rec, "metric")) {
+			/* a vendor metric of the PMUs exported, as written */
+			assert_non_null(json_string_value(json_object_get(o, "expr")));
+			assert_string_equal(json_string_value(json_object_get(o, "pmu")), "amd64_fam1ah_zen5");
+			metrics++;
 		} else {
 			++*(!strcmp(rec, "event") ? &events : &umasks);
 			json_t *enc = json_object_get(o, "encoding");
@@ -100,7 +112,12 @@ static void test_json(void **state)
 	struct pmudb_pmu_info info;
 	pmudb_pmu_info(db, skl, &info);
 	assert_true(events >= info.event_count);
-	print_message("json: 2 PMUs, %d events, %d unit masks, %d encodings checked\n", events, umasks, checked);
+	/* the metrics the catalog has for them (Zen 5's, from the vendor tree) */
+	struct pmudb_scope zen5 = { 1, { pmudb_find_pmu(db, "amd64_fam1ah_zen5") } };
+	int want = zen5.pmus[0] >= 0 ? pmudb_metrics(db, &zen5, NULL, count_metric, NULL, NULL) : 0;
+	assert_int_equal(metrics, want);
+	print_message("json: 2 PMUs, %d events, %d unit masks, %d encodings checked, %d metrics\n", events, umasks,
+		      checked, metrics);
 	test_run_free(&r);
 
 	/* csv: a header, then as many rows as json has records */

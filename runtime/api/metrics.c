@@ -238,6 +238,17 @@ int pmudb_metric_eval(pmudb_t *db, const struct pmudb_scope *scope, const char *
 	return compute(&ev, name, value);
 }
 
+int pmudb_metric_eval_expr(pmudb_t *db, const struct pmudb_scope *scope, const char *expr, pmudb_count_fn count,
+			   void *ctx, double *value, struct pmudb_error *err)
+{
+	if (!db || !expr || !count || !value)
+		return set_error(err, PMUDB_ERR_INVAL, "%s: no catalog, expression, counts or result",
+				 pmudb_strerror(PMUDB_ERR_INVAL));
+	struct evaluation ev = { .db = db, .scope = scope, .count = count, .ctx = ctx, .err = err };
+	struct named given = { "the expression", (char *)"the expression", NULL, NULL, false };
+	return evaluate(&ev, &given, given.found, expr, value);
+}
+
 int pmudb_metric_threshold(pmudb_t *db, const struct pmudb_scope *scope, const char *name, pmudb_count_fn count,
 			   void *ctx, int *crossed, struct pmudb_error *err)
 {

@@ -7,7 +7,7 @@
  * of its name has a sysfs `identifier` file that the list's Compat, an
  * extended regular expression, matches whole (tools/perf/util/pmu.c,
  * pmu_uncore_identifier_match).  The same is done here, with the C
- * library's regex, over the catalog's pmu_uncore table.  The catalog and
+ * library's regex, over the catalog's pmu table.  The catalog and
  * sysfs are both untrusted: names, patterns and identifier files are
  * bounded and checked where read.
  */
@@ -50,8 +50,7 @@ int pmudb_pmu_uncore(pmudb_t *db, int pmu, struct pmudb_uncore_info *out, struct
 	pthread_mutex_lock(&db->lock);	/* SQLite is used by one thread at a time */
 	int r = PMUDB_ERR_NOTFOUND, rc;
 	if (sqlite3_prepare_v2(catalog_sql(db),
-			       "SELECT u.box_numbering, u.device_identifier FROM pmu_uncore u JOIN pmu p ON p.id = u.pmu_id"
-			       " WHERE p.name = ?", -1, &st, NULL) != SQLITE_OK) {
+			       "SELECT box_numbering, device_identifier FROM pmu WHERE name = ? AND box_numbering IS NOT NULL", -1, &st, NULL) != SQLITE_OK) {
 		r = set_error(err, PMUDB_ERR_CATALOG, "%s: cannot read its uncore PMUs: %s", db->what,
 			      catalog_sql_error(db));
 		pthread_mutex_unlock(&db->lock);
@@ -152,9 +151,9 @@ static int read_system_pmus(struct pmudb *db, struct system_pmu **out, struct pm
 	pthread_mutex_lock(&db->lock);
 	int n = 0, rc;
 	if (sqlite3_prepare_v2(catalog_sql(db),
-			       "SELECT p.name, s.name, u.device_identifier FROM pmu_uncore u JOIN pmu p ON p.id = u.pmu_id"
+			       "SELECT p.name, s.name, p.device_identifier FROM pmu p"
 			       " JOIN pmu_sysfs s ON s.pmu_id = p.id AND s.position = 0"
-			       " WHERE u.device_identifier IS NOT NULL ORDER BY p.id", -1, &st, NULL) != SQLITE_OK) {
+			       " WHERE p.device_identifier IS NOT NULL ORDER BY p.id", -1, &st, NULL) != SQLITE_OK) {
 		n = set_error(err, PMUDB_ERR_CATALOG, "%s: cannot read its system PMUs: %s", db->what,
 			      catalog_sql_error(db));
 		pthread_mutex_unlock(&db->lock);
