@@ -60,13 +60,19 @@ int pmudb_metrics(pmudb_t *db, const struct pmudb_scope *scope, const char *name
 	pthread_mutex_lock(&db->lock);
 	if (sqlite3_prepare_v2(catalog_sql(db),
 			       "SELECT pmu, uarch, name, description, expr, groups, threshold, scale_unit, constraint_, missing,"
-			       " source FROM metric ORDER BY name COLLATE NOCASE, id", -1, &st, NULL) != SQLITE_OK) {
+			       " source FROM metric WHERE ?1 IS NULL OR name = ?1 COLLATE NOCASE"
+			       " OR groups LIKE '%' || ?1 || '%' ORDER BY name COLLATE NOCASE, id", -1, &st, NULL)
+		!= SQLITE_OK) {
 		int r = set_error(err, PMUDB_ERR_CATALOG, "%s: cannot read its metrics: %s", db->what,
 				  catalog_sql_error(db));
 		pthread_mutex_unlock(&db->lock);
 		return r;
 	}
-	/* rows are read into a list first: the callback may use the handle */
+	/* the name asked is found by SQLite, checked again below (the catalog
+	 * is untrusted); rows are read into a list first: the callback may use
+	 * the handle */
+	if (name)
+		sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
 	struct row { struct pmudb_metric m; char *text[11]; };
 	struct row *rows = NULL;
 	int count = 0, r = 0, rc;
