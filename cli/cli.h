@@ -91,6 +91,9 @@ int cli_kernel_boxes(const char *kpmu, int **boxes, bool *itself);
 
 /* Writes S as a JSON string (quoted, escaped; see out_json_string). */
 void json_quoted(FILE *f, const char *s);
+/* A metric's ScaleUnit ("100%", "1GB/s", or NULL): its factor (1 where it
+ * gives none) and its unit, the text after the number. */
+double cli_scale_unit(const char *scale_unit, const char **unit);
 
 int cmd_encode(struct cli *c, int argc, char **argv);
 int cmd_pmus(struct cli *c, int argc, char **argv);

@@ -4,7 +4,6 @@
  * with their kernel PMUs and, on this host, how many boxes sysfs has.
  */
 #include <dirent.h>
-#include <fnmatch.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,20 +29,10 @@ static bool scope_names(const struct cli *c, const char **names)
  * is one). */
 static int boxes_here(const char *kpmu)
 {
-	if (strpbrk(kpmu, "*?[")) {
-		/* devices named with numbers inside (hisi_sccl1_ddrc0):
-		 * those the pattern matches */
-		DIR *d = opendir(cli_devices_dir());
-		int n = 0;
-		for (struct dirent *e; d && (e = readdir(d));)
-			n += e->d_name[0] != '.' && !fnmatch(kpmu, e->d_name, 0);
-		if (d)
-			closedir(d);
-		return n;
-	}
-	bool itself;
-	int n = cli_kernel_boxes(kpmu, NULL, &itself);
-	return itself ? 1 : n;
+	char **names;
+	int n = cli_kernel_devices(kpmu, &names);
+	cli_free_names(names, n);
+	return n;
 }
 
 static int compare_names(const void *a, const void *b)

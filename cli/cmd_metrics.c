@@ -284,15 +284,8 @@ struct evaluating {
  * these counts). */
 static void print_value(const struct pmudb_metric *m, double v, int crossed, bool json)
 {
-	double scale = 1;
-	const char *unit = "";
-	if (m->scale_unit) {
-		char *end;
-		scale = strtod(m->scale_unit, &end);
-		if (end == m->scale_unit || !isfinite(scale))
-			scale = 1;
-		unit = end;
-	}
+	const char *unit;
+	double scale = cli_scale_unit(m->scale_unit, &unit);
 	if (json) {
 		fputs(",\"value\":", stdout);
 		if (isfinite(v))

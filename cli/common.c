@@ -4,6 +4,7 @@
 #include <dirent.h>
 #include <fnmatch.h>
 #include <limits.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -150,6 +151,17 @@ void json_quoted(FILE *f, const char *s)
 	out_start(&o, f);
 	out_json_string(&o, s);
 	out_flush(&o);
+}
+
+double cli_scale_unit(const char *scale_unit, const char **unit)
+{
+	*unit = "";
+	if (!scale_unit)
+		return 1;
+	char *end;
+	double scale = strtod(scale_unit, &end);
+	*unit = end;
+	return end == scale_unit || !isfinite(scale) ? 1 : scale;
 }
 
 const char *cli_devices_dir(void)

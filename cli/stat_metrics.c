@@ -387,15 +387,9 @@ void stat_metrics_print(struct stat_metrics *m, FILE *f, bool json, stat_count_f
 		const struct metric *mt = &m->metrics[i];
 		struct computing cp = { m, count, ctx, sc, NULL };
 		struct pmudb_error err;
-		double v = NAN, scale = 1;
-		const char *unit = "";
-		if (mt->scale_unit) {
-			char *end;
-			scale = strtod(mt->scale_unit, &end);
-			unit = end;
-			if (end == mt->scale_unit || !isfinite(scale))
-				scale = 1;
-		}
+		double v = NAN;
+		const char *unit;
+		double scale = cli_scale_unit(mt->scale_unit, &unit);
 		int r = mt->unavailable ? PMUDB_ERR_NOTFOUND
 			: pmudb_metric_eval(m->c->db, cli_scope(m->c), mt->name, value_of, &cp, &v, &err);
 		if (mt->unavailable)

@@ -160,15 +160,21 @@ static void free_named(struct named *n)
 
 static int compute(struct evaluation *ev, const char *name, double *out);
 
+/* What a node is asked as: its name, or a query's call ("source_count(X)"). */
+static void asked_name(const struct metric_node *node, const char *name, char *out, size_t n)
+{
+	if (node->kind == METRIC_QUERY)
+		snprintf(out, n, "%s(%s)", node->op == 's' ? "source_count" : node->op == 'h' ? "has_event"
+					   : "strcmp_cpuid_str", name);
+	else
+		snprintf(out, n, "%s", name);
+}
+
 static int value_of(void *ctx, const struct metric_node *node, const char *name, double *value)
 {
 	struct evaluation *ev = ctx;
 	char asked[600];
-	if (node->kind == METRIC_QUERY)
-		snprintf(asked, sizeof(asked), "%s(%s)", node->op == 's' ? "source_count" : node->op == 'h' ? "has_event"
-							   : "strcmp_cpuid_str", name);
-	else
-		snprintf(asked, sizeof(asked), "%s", name);
+	asked_name(node, name, asked, sizeof(asked));
 	if (!ev->count(ev->ctx, asked, value))
 		return 0;
 	/* not counted: another metric of the scope (the top-down tree) */
@@ -289,11 +295,7 @@ int pmudb_metric_terms(const char *expr, pmudb_term_fn found, void *ctx, struct 
 		if (n->kind != METRIC_ID && n->kind != METRIC_LITERAL && n->kind != METRIC_QUERY)
 			continue;
 		char name[600];
-		if (n->kind == METRIC_QUERY)
-			snprintf(name, sizeof(name), "%s(%s)", n->op == 's' ? "source_count" : n->op == 'h' ? "has_event"
-								 : "strcmp_cpuid_str", metric_expr_name(&e, n));
-		else
-			snprintf(name, sizeof(name), "%s", metric_expr_name(&e, n));
+		asked_name(n, metric_expr_name(&e, n), name, sizeof(name));
 		bool seen = false;
 		for (int k = 0; k < i && !seen; k++) {
 			const struct metric_node *o = &e.nodes[k];
