@@ -8,6 +8,7 @@
 
 #include <sqlite3.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "catalog/fields.h"
@@ -25,10 +26,16 @@ static const struct field_list *list_named(const char *name, size_t len)
 	return NULL;
 }
 
-char *catalog_schema(void)
+#define VENDOR_LISTS "-- @vendor-lists"
+
+char *catalog_schema(bool vendor_lists)
 {
 	sqlite3_str *s = sqlite3_str_new(NULL);
 	const char *p = pmudb_schema_sql;
+	const char *lists = strstr(p, VENDOR_LISTS);
+	char *upto = !vendor_lists && lists ? strndup(p, (size_t)(lists - p)) : NULL;
+	if (upto)
+		p = upto;
 	for (const char *mark; (mark = strstr(p, MARK)); ) {
 		const char *name = mark + strlen(MARK), *end = strchrnul(name, '\n');
 		const struct field_list *l = list_named(name, strcspn(name, ": \n"));
@@ -40,6 +47,7 @@ char *catalog_schema(void)
 		p = end;
 	}
 	sqlite3_str_appendall(s, p);
+	free(upto);
 	return sqlite3_str_finish(s);
 }
 
@@ -63,7 +71,14 @@ int catalog_schema_check(sqlite3 *db, char *why, size_t size)
 {
 	sqlite3 *want = NULL;
 	sqlite3_stmt *a = NULL, *b = NULL;
-	char *sql = catalog_schema();
+	/* a catalog built with vendor lists has their tables, one without
+	 * has none */
+	sqlite3_stmt *has = NULL;
+	bool lists = sqlite3_prepare_v2(db, "SELECT 1 FROM sqlite_schema WHERE name = 'vendor_list'", -1, &has, NULL)
+			     == SQLITE_OK
+		     && sqlite3_step(has) == SQLITE_ROW;
+	sqlite3_finalize(has);
+	char *sql = catalog_schema(lists);
 	int r = -1;
 	snprintf(why, size, "out of memory");
 	if (!sql || sqlite3_open_v2(":memory:", &want, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK

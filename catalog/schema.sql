@@ -5,7 +5,7 @@
 -- SQLite's 64-bit signed integers: codes and masks that use bit 63 read
 -- back negative and are meant as unsigned.
 
-PRAGMA user_version = 9;
+PRAGMA user_version = 10;
 
 CREATE TABLE meta (
 	key TEXT PRIMARY KEY,
@@ -310,3 +310,40 @@ CREATE VIEW search AS
 	SELECT pmu, event, NULL AS umask, event AS name, description FROM pmu_event
 	UNION ALL
 	SELECT pmu, event, umask, umask AS name, description FROM pmu_event_umask;
+
+-- @vendor-lists: the tables below are in a catalog built with vendor lists
+-- (pmudb-build --pmu-events) only.
+--
+-- VENDOR_LIST: every vendor list read, one row per µarch and source.
+-- UARCH: ARCH/UARCH; SOURCE: the --pmu-events it is from, as its origin
+-- names it; LAYOUT: 'kernel' (perf's tree), 'perfmon' (Intel's) or
+-- 'arm-data' (ARM-software/data); FILE: the file that states its VERSION
+-- and DATE (each NULL where it states none); EVENTS, UNCORE, METRICS: what
+-- it lists; SUPERSEDED_BY: NULL for the list encoded, else the row of the
+-- newer list that is; KEPT: of a superseded list, the parts still encoded
+-- from it because the newer one has none ('uncore', 'metrics').
+CREATE TABLE vendor_list (
+	id INTEGER PRIMARY KEY,
+	uarch TEXT NOT NULL COLLATE NOCASE,
+	source TEXT NOT NULL,
+	layout TEXT NOT NULL CHECK (layout IN ('kernel', 'perfmon', 'arm-data')),
+	file TEXT,
+	version TEXT,
+	date TEXT,
+	events INTEGER NOT NULL,
+	uncore INTEGER NOT NULL,
+	metrics INTEGER NOT NULL,
+	superseded_by INTEGER REFERENCES vendor_list(id),
+	kept TEXT
+);
+
+-- LIST_CHANGE: what the encoded list of a µarch changed of a superseded
+-- one (LIST_ID): EVENT as the lists name it (CORE_TYPE/NAME on a hybrid),
+-- WAS and NOW the fields that encode it (NULL where it is not listed).
+CREATE TABLE list_change (
+	list_id INTEGER NOT NULL REFERENCES vendor_list(id),
+	event TEXT NOT NULL,
+	change TEXT NOT NULL CHECK (change IN ('added', 'removed', 'changed')),
+	was TEXT,
+	now TEXT
+);

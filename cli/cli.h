@@ -107,6 +107,9 @@ int cmd_stat(struct cli *c, int argc, char **argv);
 int cmd_decode(struct cli *c, int argc, char **argv);
 int cmd_export(struct cli *c, int argc, char **argv);
 int cmd_diff(struct cli *c, int argc, char **argv);
+int cmd_sources(struct cli *c, int argc, char **argv);
+/* pmudb diff UARCH@OLD UARCH@NEW (diff_lists.c). */
+int diff_lists(struct cli *c, const char *a, const char *b, bool json);
 /* pmudb --version: the program's, and what the catalog was built from. */
 int print_version(struct cli *c);
 

@@ -4,7 +4,8 @@
  * the same name whose encodings differ, and, among those only in one,
  * those whose encoding the other has under another name (a rename, or
  * libpfm's name against a vendor's).  Compared are the strings EVENT and
- * EVENT:UMASK as each PMU encodes them (config, config1, config2).
+ * EVENT:UMASK as each PMU encodes them (config, config1, config2).  Two
+ * vendor lists of one µarch (UARCH@VERSION) are diff_lists.c's.
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -303,10 +304,14 @@ int cmd_diff(struct cli *c, int argc, char **argv)
 			json = true;
 		else if (opt == 'h') {
 			puts("usage: pmudb diff [--json] PMU_A PMU_B\n"
+			     "       pmudb diff [--json] UARCH@OLD UARCH@NEW\n"
 			     "  events and unit masks only in one PMU, those of the same name encoded differently,\n"
 			     "  and those whose encoding the other has under another name (e.g. spr emr,\n"
 			     "  amd64_fam19h_zen4 amd64_fam1ah_zen5)\n"
-			     "  exit status: 0 compared, 1 an unknown PMU, 2 usage or catalog error");
+			     "  UARCH@WHICH: two vendor lists of one µarch, each named by its version, date or\n"
+			     "  layout (graniterapids@1.02 graniterapids@1.20): the entries one adds, removes or\n"
+			     "  encodes otherwise (pmudb sources lists them)\n"
+			     "  exit status: 0 compared, 1 an unknown PMU or list, 2 usage or catalog error");
 			return EXIT_GOOD;
 		} else
 			return EXIT_USAGE;
@@ -315,6 +320,8 @@ int cmd_diff(struct cli *c, int argc, char **argv)
 		fputs("pmudb diff: give two PMUs (see pmudb diff --help)\n", stderr);
 		return EXIT_USAGE;
 	}
+	if (strchr(argv[optind], '@') && strchr(argv[optind + 1], '@'))
+		return diff_lists(c, argv[optind], argv[optind + 1], json);
 	int status = cli_open(c);
 	struct side side[2] = { { .pmu = argv[optind] }, { .pmu = argv[optind + 1] } };
 	for (int k = 0; k < 2 && status == EXIT_GOOD; k++) {

@@ -39,6 +39,31 @@ static int print_finding(void *ctx, const struct pmudb_finding *f)
 	return 0;
 }
 
+static int print_list(void *ctx, const struct pmudb_vendor_list *l)
+{
+	(void)ctx;
+	char stated[128];
+	snprintf(stated, sizeof(stated), "%s%s%s%s%s", l->version ? "version " : "", l->version ? l->version : "",
+		 l->version && l->date ? " of " : l->date ? "of " : "", l->date ? l->date : "",
+		 !l->version && !l->date ? "no version or date stated" : "");
+	printf("  %s: %s, %s (%s layout)%s%s%s\n", l->superseded_by ? "supersedes" : "list", stated, l->source, l->layout,
+	       l->kept ? "; its " : "", l->kept ? l->kept : "", l->kept ? " still encoded" : "");
+	return 0;
+}
+
+/* The vendor list a PMU made from SOURCE ("pmu-events:x86/graniterapids@cpu_core")
+ * is from: its source, version and date, and the lists it superseded. */
+static void print_provenance(struct cli *c, const char *source)
+{
+	const char *uarch = source && !strncmp(source, "pmu-events:", 11) ? source + 11 : NULL;
+	char name[256];
+	if (!uarch || strlen(uarch) >= sizeof(name))
+		return;
+	snprintf(name, sizeof(name), "%s", uarch);
+	name[strcspn(name, "@")] = '\0';
+	pmudb_vendor_lists(c->db, name, print_list, NULL, NULL);
+}
+
 /* Prints the event; EXIT_USAGE (the error printed) when the catalog
  * cannot give it. */
 static int print_event(struct cli *c, int pmu, int event)
@@ -51,8 +76,10 @@ static int print_event(struct cli *c, int pmu, int event)
 	}
 	printf("%s::%s\n  code 0x%llx%s\n  %s\n", p.name, ev.name, (unsigned long long)ev.code,
 	       ev.is_precise ? ", precise sampling" : "", ev.description);
-	if (ev.source)
+	if (ev.source) {
 		printf("  from the vendor list %s (PMU %s, on the rules of %s)\n", ev.source, p.source, p.like ? p.like : "-");
+		print_provenance(c, p.source);
+	}
 	/* how the kernel numbers its boxes, and a system PMU's device */
 	struct pmudb_uncore_info u;
 	bool uncore = !pmudb_pmu_uncore(c->db, pmu, &u, NULL);

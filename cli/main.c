@@ -35,6 +35,8 @@ static const char usage[] =
 	"  export --format json|csv|perf-json [--pmu P]... [--out DIR|FILE]   the catalog for other tools\n"
 	"  metrics [--json] [METRIC|GROUP]             the vendors' metrics of the selected PMUs\n"
 	"  metric eval METRIC|GROUP --counts FILE      compute metrics from counts taken anywhere (JSON)\n"
+	"  sources [--json] [UARCH]                    the vendor lists the catalog was built from: per µarch\n"
+	"                                              the list encoded (source, version, date), those it superseded\n"
 	"\n"
 	"options:\n"
 	"  --db PATH        catalog file to use (default: $PMUDB_DB, else the built-in catalog)\n"
@@ -155,6 +157,7 @@ static const struct {
 	{ "info", cmd_info, NULL }, { "search", cmd_search, NULL }, { "detect", cmd_detect, NULL },
 	{ "stat", cmd_stat, &stat_options }, { "decode", cmd_decode, NULL }, { "export", cmd_export, NULL },
 	{ "diff", cmd_diff, NULL }, { "metrics", cmd_metrics, NULL }, { "metric", cmd_metric, NULL },
+	{ "sources", cmd_sources, NULL },
 };
 
 int main(int argc, char **argv)

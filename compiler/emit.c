@@ -34,6 +34,7 @@ enum stmt_id {
 	S_ADD_CPUID, S_ADD_CPUID_PMU, S_ADD_OVERRIDE, S_ADD_META, S_ADD_SCHEMA_VERSION, S_ADD_ERROR,
 	S_FIND_TEXT, S_ADD_TEXT, S_ADD_TEXT_KEY, S_ADD_PAIR_DEFAULT, S_ADD_HIDDEN, S_ADD_NO_MODIFIER, S_ADD_PRESENCE, S_ADD_NONZERO, S_ADD_UNLOCK,
 	S_ADD_FINDING, S_ADD_SUMMARY, S_ADD_MODIFIER_SPARSE, S_ADD_EVENT_SPARSE, S_ADD_UMASK_SPARSE,
+	S_ADD_VENDOR_LIST, S_ADD_LIST_CHANGE,
 	S_COUNT
 };
 
@@ -58,6 +59,8 @@ static const char *const stmt_sql[S_COUNT] = {
 	[S_ADD_CPUID] = "INSERT INTO cpuid_map VALUES (NULL,?,?,?,?,?,?,?,?)",
 	[S_ADD_CPUID_PMU] = "INSERT INTO cpuid_map_pmu VALUES (?,?,?)",
 	[S_ADD_OVERRIDE] = "INSERT INTO override_log VALUES (NULL,?,?,?,?)",
+	[S_ADD_VENDOR_LIST] = "INSERT INTO vendor_list VALUES (NULL,?,?,?,?,?,?,?,?,?,?,?)",
+	[S_ADD_LIST_CHANGE] = "INSERT INTO list_change VALUES (?,?,?,?,?)",
 	[S_ADD_META] = "INSERT INTO meta VALUES (?,?)",
 	/* schema.sql's user_version is the one place the version is written */
 	[S_ADD_SCHEMA_VERSION] = "INSERT INTO meta SELECT 'schema_version', CAST(user_version AS TEXT) FROM pragma_user_version",
@@ -80,6 +83,7 @@ struct emitter {
 	sqlite3_stmt *stmt[S_COUNT];
 	struct emit_stats *stats;
 	char *error;
+	bool vendor_lists;	/* built with vendor lists: their tables exist */
 };
 
 static int fail(struct emitter *em, const char *what)
@@ -574,6 +578,39 @@ static int insert_metrics(struct emitter *em, const struct model *m)
 	return 0;
 }
 
+/* One list of UARCH (ARCH/NAME); *ID its row.  NEWER: the row of the
+ * list that superseded it, 0 for the one encoded. */
+static int insert_list(struct emitter *em, const struct model *m, const char *uarch, const struct vendor_list *l,
+		       int64_t newer, int64_t *id)
+{
+	const struct vendor_source *s = &m->sources.items[l->source];
+	if (run(em, S_ADD_VENDOR_LIST, id, "ssssssiiins", uarch, s->origin, s->layout, l->file, l->version, l->date,
+		(int64_t)l->events, (int64_t)l->uncore, (int64_t)l->metrics, newer == 0, newer, l->kept) < 0)
+		return -1;
+	for (size_t i = 0; i < l->changes.count; i++) {
+		const struct list_change *c = &l->changes.items[i];
+		if (run(em, S_ADD_LIST_CHANGE, NULL, "issss", *id, c->event, c->change, c->was, c->now) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int insert_vendor_lists(struct emitter *em, const struct model *m)
+{
+	for (size_t u = 0; em->vendor_lists && u < m->uarchs.count; u++) {
+		const struct vendor_uarch *ua = &m->uarchs.items[u];
+		char *uarch = xprintf("%s/%s", ua->arch, ua->name);
+		int64_t id = 0, old = 0;
+		int r = insert_list(em, m, uarch, &ua->list, 0, &id);
+		for (size_t i = 0; !r && i < ua->older.count; i++)
+			r = insert_list(em, m, uarch, &ua->older.items[i], id, &old);
+		free(uarch);
+		if (r)
+			return -1;
+	}
+	return 0;
+}
+
 static int insert_overrides(struct emitter *em, const struct model *m)
 {
 	for (size_t i = 0; i < m->overrides.count; i++) {
@@ -671,7 +708,7 @@ static int prepare(struct emitter *em)
 			 "CREATE TEMP TABLE table_key(key BLOB PRIMARY KEY, table_id INTEGER);"
 			 "CREATE TEMP TABLE modset_key(key BLOB PRIMARY KEY, set_id INTEGER);"
 			 "CREATE TEMP TABLE text_key(value TEXT PRIMARY KEY, id INTEGER);", NULL, NULL, &err) != SQLITE_OK
-	    || !(schema = catalog_schema()) || sqlite3_exec(em->db, schema, NULL, NULL, &err) != SQLITE_OK) {
+	    || !(schema = catalog_schema(em->vendor_lists)) || sqlite3_exec(em->db, schema, NULL, NULL, &err) != SQLITE_OK) {
 		em->error = xprintf("catalog: schema: %s", err ? err : "error");
 		sqlite3_free(err);
 		sqlite3_free(schema);
@@ -692,6 +729,8 @@ static int prepare(struct emitter *em)
 		bool companion = i == S_ADD_MODIFIER_SPARSE || i == S_ADD_EVENT_SPARSE || i == S_ADD_UMASK_SPARSE;
 		if (!sql && companion)
 			continue;	/* a list without SPARSE fields has none */
+		if (!em->vendor_lists && (i == S_ADD_VENDOR_LIST || i == S_ADD_LIST_CHANGE))
+			continue;
 		if (!sql || sqlite3_prepare_v2(em->db, sql, -1, &em->stmt[i], NULL) != SQLITE_OK)
 			r = fail(em, sql ? sql : "out of memory");
 	}
@@ -702,7 +741,7 @@ static int prepare(struct emitter *em)
 
 int emit_catalog(const struct model *m, const char *path, struct emit_stats *stats, char **error)
 {
-	struct emitter em = { .stats = stats };
+	struct emitter em = { .stats = stats, .vendor_lists = m->sources.count > 0 };
 	memset(stats, 0, sizeof(*stats));
 	int r = sqlite3_open_v2(path, &em.db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) != SQLITE_OK;
 	if (r)
@@ -710,7 +749,7 @@ int emit_catalog(const struct model *m, const char *path, struct emit_stats *sta
 	r = r || prepare(&em) || sqlite3_exec(em.db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK;
 	for (size_t i = 0; !r && i < m->pmus.count; i++)
 		r = insert_pmu(&em, &m->pmus.items[i]);
-	r = r || insert_cpuid(&em, m) || insert_metrics(&em, m) || insert_overrides(&em, m) || insert_findings(&em, m) || insert_errors(&em)
+	r = r || insert_cpuid(&em, m) || insert_metrics(&em, m) || insert_vendor_lists(&em, m) || insert_overrides(&em, m) || insert_findings(&em, m) || insert_errors(&em)
 	    || insert_meta(&em, m);
 	for (int i = 0; i < S_COUNT; i++)
 		sqlite3_finalize(em.stmt[i]);

@@ -49,7 +49,7 @@
 #define EXIT_USAGE 2
 
 static const char usage[] =
-	"usage: pmudb-build [--tables PATH]... [--pmu-events DIR [--pmu-events-origin TEXT]] [--kernel-source DIR]\n"
+	"usage: pmudb-build [--tables PATH]... [--pmu-events DIR [--pmu-events-origin TEXT]]... [--kernel-source DIR]\n"
 	"                   [--out FILE] [--quiet]\n"
 	"       pmudb-build --image-of CATALOG --out FILE\n"
 	"\n"
@@ -61,9 +61,15 @@ static const char usage[] =
 	"  --tables PATH     a directory of *.yaml tables, or one YAML file; may be\n"
 	"                    repeated (default: tables)\n"
 	"  --pmu-events DIR  the vendors' event lists: perf's pmu-events tree\n"
-	"                    (tools/perf/pmu-events/arch of the Linux kernel) or a\n"
+	"                    (tools/perf/pmu-events/arch of a Linux kernel, or the\n"
+	"                    kernel's source), a checkout of ARM-software/data or a\n"
 	"                    checkout of Intel's perfmon repository\n"
-	"  --pmu-events-origin TEXT  what the tree is, as --version prints it (say\n"
+	"                    May be repeated: where several have a µarch, the newest\n"
+	"                    list is encoded (the higher version, else the later\n"
+	"                    date, else the one given later) and the others are kept\n"
+	"                    as its history (pmudb sources)\n"
+	"  --pmu-events-origin TEXT  what the --pmu-events before it is, as --version\n"
+	"                    and pmudb sources print it (say\n"
 	"                    'Debian linux-source-6.12 6.12.57-1'); default: its absolute path\n"
 	"  --kernel-source DIR  a Linux source tree (its arch/x86/events/): the\n"
 	"                    uncore drivers' format attributes, which encode the\n"
@@ -313,7 +319,13 @@ static int fingerprint_inputs(struct model *m, const struct tables *t, char **er
 	return m->tables_fingerprint ? 0 : -1;
 }
 
-static int build(char **tables, int table_count, const char *vendor_tree, const char *kernel_source, const char *origin,
+/* The --pmu-events directories, each with its --pmu-events-origin. */
+struct vendor_args {
+	const char *dir[64], *origin[64];
+	int count;
+};
+
+static int build(char **tables, int table_count, const struct vendor_args *vendor, const char *kernel_source,
 		 const char *out, bool quiet, char **error)
 {
 	struct timespec t0;
@@ -327,11 +339,9 @@ static int build(char **tables, int table_count, const char *vendor_tree, const 
 	m.kernel_source = kernel_source ? xstrdup(kernel_source) : NULL;
 	if (!r && (r = ingest_libpfm(&m, err, sizeof(err))))
 		*error = xstrdup(err);
-	r = r || (vendor_tree && vendor_tree_read(&m, vendor_tree, error)) || fingerprint_inputs(&m, t, error);
-	if (!r && origin && m.vendor_tree) {
-		free(m.vendor_tree);
-		m.vendor_tree = xstrdup(origin);
-	}
+	for (int i = 0; !r && i < vendor->count; i++)
+		r = vendor_tree_read(&m, vendor->dir[i], vendor->origin[i], error);
+	r = r || fingerprint_inputs(&m, t, error);
 	r = r || tables_apply(t, &m, TABLES_BEFORE_DERIVE, error) || families_check(&m, stderr, error);
 	size_t twins = 0, libpfm_pmus = m.pmus.count;
 	double derive_seconds = 0;
@@ -414,15 +424,31 @@ int main(int argc, char **argv)
 	char *default_tables[] = { "tables" };
 	char **tables = calloc((size_t)argc, sizeof(*tables));
 	int table_count = 0;
-	const char *out = NULL, *vendor_tree = NULL, *origin = NULL, *image_of = NULL, *kernel_source = NULL;
+	const char *out = NULL, *image_of = NULL, *kernel_source = NULL;
+	struct vendor_args vendor = { .count = 0 };
 	bool quiet = false;
 	int c;
 	while ((c = getopt_long(argc, argv, "t:e:o:qh", options, NULL)) != -1) {
 		switch (c) {
 		case 't': tables[table_count++] = optarg; break;
 		case 'o': out = optarg; break;
-		case 'e': vendor_tree = optarg; break;
-		case 'g': origin = optarg; break;
+		case 'e':
+			if (vendor.count == (int)(sizeof(vendor.dir) / sizeof(vendor.dir[0]))) {
+				fprintf(stderr, "pmudb-build: more than 64 --pmu-events\n");
+				free(tables);
+				return EXIT_USAGE;
+			}
+			vendor.dir[vendor.count++] = optarg;
+			break;
+		case 'g':
+			if (!vendor.count || vendor.origin[vendor.count - 1]) {
+				fprintf(stderr, "pmudb-build: --pmu-events-origin names the --pmu-events just before it\n%s",
+					usage);
+				free(tables);
+				return EXIT_USAGE;
+			}
+			vendor.origin[vendor.count - 1] = optarg;
+			break;
 		case 'k': kernel_source = optarg; break;
 		case 'q': quiet = true; break;
 		case 'i': image_of = optarg; break;
@@ -441,7 +467,7 @@ int main(int argc, char **argv)
 			free(tables);
 		return EXIT_USAGE;
 	}
-	if (image_of && (!out || vendor_tree || origin || kernel_source || tables != default_tables)) {
+	if (image_of && (!out || vendor.count || kernel_source || tables != default_tables)) {
 		fprintf(stderr, "pmudb-build: --image-of takes --out FILE and nothing else\n%s", usage);
 		if (tables != default_tables)
 			free(tables);
@@ -480,7 +506,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "pmudb-build: libpfm: %s\n", pfm_strerror(r));
 		return EXIT_BUILD_FAILED;
 	}
-	r = build(tables, table_count, vendor_tree, kernel_source, origin, target, quiet, &error);
+	r = build(tables, table_count, &vendor, kernel_source, target, quiet, &error);
 	free(target);
 	if (r)
 		fprintf(stderr, "%s\n", error ? error : "pmudb-build: failed");

@@ -136,36 +136,58 @@ void vendor_event_free(struct vendor_event *e)
 	free(e->terms.items);
 }
 
+void vendor_list_free(struct vendor_list *l)
+{
+	free(l->file);
+	free(l->version);
+	free(l->date);
+	free(l->kept);
+	for (size_t i = 0; i < l->changes.count; i++) {
+		free(l->changes.items[i].event);
+		free(l->changes.items[i].was);
+		free(l->changes.items[i].now);
+	}
+	free(l->changes.items);
+}
+
+void vendor_uarch_free(struct vendor_uarch *u)
+{
+	for (size_t j = 0; j < u->events.count; j++)
+		vendor_event_free(&u->events.items[j]);
+	for (size_t j = 0; j < u->uncore.count; j++)
+		vendor_event_free(&u->uncore.items[j]);
+	free(u->uncore.items);
+	for (size_t j = 0; j < u->cpus.count; j++) {
+		free(u->cpus.items[j].id);
+		free(u->cpus.items[j].file);
+	}
+	free(u->events.items);
+	free(u->cpus.items);
+	free_strings(u->units.items, u->units.count);
+	for (size_t j = 0; j < u->metrics.count; j++) {
+		struct vendor_metric *v = &u->metrics.items[j];
+		char *fields[] = { v->name, v->description, v->expr, v->groups, v->threshold, v->scale_unit,
+				   v->constraint, v->default_group, v->unit, v->file, v->missing };
+		for (size_t k = 0; k < sizeof(fields) / sizeof(fields[0]); k++)
+			free(fields[k]);
+	}
+	free(u->metrics.items);
+	free(u->name);
+	free(u->arch);
+	vendor_list_free(&u->list);
+	for (size_t j = 0; j < u->older.count; j++)
+		vendor_list_free(&u->older.items[j]);
+	free(u->older.items);
+	free_strings(u->warnings.items, u->warnings.count);
+}
+
 void model_free(struct model *m)
 {
 	free(m->families_at);
 	for (size_t i = 0; i < m->pmus.count; i++)
 		model_free_pmu(&m->pmus.items[i]);
-	for (size_t i = 0; i < m->uarchs.count; i++) {
-		struct vendor_uarch *u = &m->uarchs.items[i];
-		for (size_t j = 0; j < u->events.count; j++)
-			vendor_event_free(&u->events.items[j]);
-		for (size_t j = 0; j < u->uncore.count; j++)
-			vendor_event_free(&u->uncore.items[j]);
-		free(u->uncore.items);
-		for (size_t j = 0; j < u->cpus.count; j++) {
-			free(u->cpus.items[j].id);
-			free(u->cpus.items[j].file);
-		}
-		free(u->events.items);
-		free(u->cpus.items);
-		free_strings(u->units.items, u->units.count);
-		for (size_t j = 0; j < u->metrics.count; j++) {
-			struct vendor_metric *v = &u->metrics.items[j];
-			char *fields[] = { v->name, v->description, v->expr, v->groups, v->threshold, v->scale_unit,
-					   v->constraint, v->default_group, v->unit, v->file, v->missing };
-			for (size_t k = 0; k < sizeof(fields) / sizeof(fields[0]); k++)
-				free(fields[k]);
-		}
-		free(u->metrics.items);
-		free(u->name);
-		free(u->arch);
-	}
+	for (size_t i = 0; i < m->uarchs.count; i++)
+		vendor_uarch_free(&m->uarchs.items[i]);
 	free(m->uarchs.items);
 	free(m->kernel_source);
 	for (size_t i = 0; i < m->uncore_units.count; i++) {
@@ -202,6 +224,11 @@ void model_free(struct model *m)
 	free_strings(m->notes.items, m->notes.count);
 	free(m->vendor_tree);
 	free(m->vendor_layout);
+	for (size_t i = 0; i < m->sources.count; i++) {
+		free(m->sources.items[i].dir);
+		free(m->sources.items[i].origin);
+	}
+	free(m->sources.items);
 	for (size_t i = 0; i < m->cpuid.count; i++) {
 		struct cpuid_entry *c = &m->cpuid.items[i];
 		free_strings(c->pmus.items, c->pmus.count);

@@ -177,6 +177,34 @@ struct vendor_metric {
 	char *missing;		/* what of it this catalog lacks (an event no PMU of the µarch has), or NULL */
 };
 
+/* One --pmu-events directory, in the order given (vendor_tree.c). */
+struct vendor_source {
+	char *dir;		/* as found: the absolute path */
+	char *origin;		/* what it is (--pmu-events-origin), else the path */
+	const char *layout;	/* "kernel", "perfmon" or "arm-data" */
+};
+
+/* What a newer list of a µarch changed of an older one (vendor_newest.c). */
+struct list_change {
+	char *event;		/* EVENT or EVENT.UMASK as the lists name it */
+	const char *change;	/* "added", "removed", "changed" */
+	char *was, *now;	/* the fields that encode it, NULL where absent */
+};
+
+/* A µarch's list as its source states it: which of several is encoded
+ * is decided by this (vendor_newest.c). */
+struct vendor_list {
+	int source;		/* index into model.sources */
+	char *file;		/* the file that states its version, relative to the source */
+	char *version;		/* "1.20" (the source's "V1.20", "v1.20"), NULL: none stated */
+	char *date;		/* "2026-06-05", NULL: none stated */
+	int events, uncore, metrics;	/* what it lists */
+	/* an older list, superseded: what the encoded one changed, and the
+	 * parts still encoded from it because the newer list has none */
+	VEC(struct list_change) changes;
+	char *kept;		/* "uncore", "metrics", "uncore, metrics" or NULL */
+};
+
 /* One row of a mapfile: the CPUs a µarch's list is for. */
 struct vendor_cpu {
 	char *id;		/* x86: a regex over "Vendor-Family-Model[-Stepping]";
@@ -196,6 +224,9 @@ struct vendor_uarch {
 	VEC(struct vendor_metric) metrics;
 	bool mapped;		/* a vendor_pmus entry took it */
 	bool system;		/* a sys/ folder: devices' PMUs (arm_cmn, imx8_ddr), no CPU of its own */
+	struct vendor_list list;	/* the list encoded, and where it is from */
+	VEC(struct vendor_list) older;	/* the lists it superseded, oldest source first */
+	VEC(char *) warnings;	/* entries left out as the lists were read: FILE:LINE:COLUMN: why */
 };
 
 /* One uncore_units entry: the kernel PMU of a vendor list's Unit. */
@@ -314,8 +345,9 @@ struct model {
 	VEC(struct pmu) pmus;
 	VEC(struct cpuid_entry) cpuid;
 	VEC(struct override_record) overrides;
-	char *vendor_tree;	/* --pmu-events DIR, or NULL */
-	char *vendor_layout;	/* "kernel" or "perfmon" */
+	VEC(struct vendor_source) sources;	/* --pmu-events, in order */
+	char *vendor_tree;	/* the sources' origins, "; " between them, or NULL */
+	char *vendor_layout;	/* their layouts ("kernel", "kernel + perfmon") */
 	char *kernel_source;	/* --kernel-source DIR: the uncore drivers' formats, or NULL */
 	VEC(struct vendor_uarch) uarchs;
 	VEC(struct vendor_map) vendor_maps;
@@ -331,6 +363,8 @@ void model_note(struct model *m, const char *fmt, ...) __attribute__((format(pri
 
 void model_free(struct model *m);
 void vendor_event_free(struct vendor_event *e);
+void vendor_uarch_free(struct vendor_uarch *u);
+void vendor_list_free(struct vendor_list *l);
 /* Frees COUNT strings of ITEMS and ITEMS itself. */
 void free_strings(char **items, size_t count);
 void model_free_pmu(struct pmu *p);

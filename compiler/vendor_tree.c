@@ -1,19 +1,14 @@
 /*
- * vendor_tree.c - reads a vendor tree (see vendor_tree.h) into the model:
- * each mapfile row, and each core event of the µarchs the rows name.
- *
- * Two layouts are read:
- *   - perf's, DIR/ARCH/mapfile.csv (x86, arm64) with a folder of JSON files
- *     per µarch; arm64 files name architecture-standard events
- *     ("ArchStdEvent") defined in DIR/arm64/ (its top-level JSON files);
- *   - Intel's perfmon repository, DIR/mapfile.csv with one JSON file per
- *     µarch and core type, {"Header": ..., "Events": [...]}.
- * The JSON is parsed by jansson, which reports a syntax error's line and
- * column; an event's fields are checked here, and a wrong one is reported
- * at the line of the event's name.  Metrics are left out; uncore entries
- * (a Unit other than a core's) are kept for vendor_uncore.c, and perf's
- * sys/ folders (system PMUs: Arm CMN, i.MX DDR ...) are read as µarchs of
- * their own, with no CPU.
+ * vendor_tree.c - reads the vendors' event lists into the model
+ * (vendor_tree.h): each --pmu-events directory is recognised by what is in
+ * it and read by the reader of its layout (vendor_read.h) into a model of
+ * its own; vendor_newest.c then takes its µarchs in.  What the layouts
+ * share is here: a JSON event of a list read into a µarch (its fields
+ * checked, a wrong one reported at the line of the event's name and the
+ * entry left out), uncore entries kept as perf's terms for
+ * vendor_uncore.c, metrics handed to vendor_metrics.c, and the mapfiles'
+ * rows.  The JSON is parsed by jansson, which reports a syntax error's
+ * line and column.
  */
 #include "compiler/vendor_tree.h"
 
@@ -21,6 +16,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <jansson.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -32,23 +28,11 @@
 #include "compiler/number.h"
 #include "catalog/errors.h"
 #include "compiler/vendor_metrics.h"
+#include "compiler/vendor_newest.h"
+#include "compiler/vendor_read.h"
 
-/* One JSON file being read, for error positions. */
-struct source {
-	const char *path;	/* as given, for messages */
-	const char *rel;	/* relative to the tree, stored in the catalog */
-	char *text;
-	size_t len;
-	/* just past where the last event read was named, and its line and
-	 * column: the next event is named after it (a name listed twice is
-	 * found where it is listed again), and lines are counted on from
-	 * there, not from the top for every event */
-	size_t from;
-	int from_line, from_column;
-};
-
-static int fail(char **error, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static int fail(char **error, const char *fmt, ...)
+int vendor_fail(char **error, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+int vendor_fail(char **error, const char *fmt, ...)
 {
 	if (*error)
 		return -1;
@@ -65,7 +49,7 @@ static int fail(char **error, const char *fmt, ...)
 
 /* Line and column of the first "NEEDLE" (quoted) from the last event
  * read on, else in the whole file, else 1:1; where it is, or NULL. */
-static const char *locate(const struct source *s, const char *needle, int *line, int *column)
+const char *vendor_locate(const struct vendor_file *s, const char *needle, int *line, int *column)
 {
 	*line = *column = 1;
 	char *quoted = xprintf("\"%s\"", needle ? needle : "");
@@ -90,19 +74,19 @@ static const char *locate(const struct source *s, const char *needle, int *line,
 	return found;
 }
 
-static int fail_at(char **error, const struct source *s, const char *needle, const char *fmt, ...)
+int vendor_fail_at(char **error, const struct vendor_file *s, const char *needle, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
-static int fail_at(char **error, const struct source *s, const char *needle, const char *fmt, ...)
+int vendor_fail_at(char **error, const struct vendor_file *s, const char *needle, const char *fmt, ...)
 {
 	int line, column;
-	locate(s, needle, &line, &column);
+	vendor_locate(s, needle, &line, &column);
 	va_list ap;
 	va_start(ap, fmt);
 	char *msg = NULL;
 	if (vasprintf(&msg, fmt, ap) < 0)
 		msg = NULL;
 	va_end(ap);
-	fail(error, "%s:%d:%d: %s", s->path, line, column, msg ? msg : "error");
+	vendor_fail(error, "%s:%d:%d: %s", s->path, line, column, msg ? msg : "error");
 	free(msg);
 	return -1;
 }
@@ -115,11 +99,11 @@ static int fail_at(char **error, const struct source *s, const char *needle, con
 /* PATH opened for reading when it is a regular file of at most
  * VENDOR_FILE_MAX bytes (its size in *SIZE); NULL with the build's error
  * otherwise. */
-static FILE *open_vendor_file(const char *path, size_t *size, char **error)
+FILE *vendor_open_file(const char *path, size_t *size, char **error)
 {
 	FILE *f = fopen(path, "rb");
 	if (!f) {
-		fail(error, "%s:0:0: cannot open: %s", path, strerror(errno));
+		vendor_fail(error, "%s:0:0: cannot open: %s", path, strerror(errno));
 		return NULL;
 	}
 	struct stat sb;
@@ -131,20 +115,20 @@ static FILE *open_vendor_file(const char *path, size_t *size, char **error)
 		return f;
 	}
 	fclose(f);
-	fail(error, "%s:0:0: %s", path, why);
+	vendor_fail(error, "%s:0:0: %s", path, why);
 	return NULL;
 }
 
-static int read_text(struct source *s, char **error)
+int vendor_file_read(struct vendor_file *s, char **error)
 {
 	size_t size = 0;
-	FILE *f = open_vendor_file(s->path, &size, error);
+	FILE *f = vendor_open_file(s->path, &size, error);
 	if (!f)
 		return -1;
 	size_t cap = size + 2;	/* room to see it has grown */
 	if (!(s->text = malloc(cap))) {
 		fclose(f);
-		return fail(error, "%s:0:0: out of memory", s->path);
+		return vendor_fail(error, "%s:0:0: out of memory", s->path);
 	}
 	s->len = fread(s->text, 1, cap - 1, f);
 	int bad = ferror(f);
@@ -152,26 +136,26 @@ static int read_text(struct source *s, char **error)
 	if (bad || s->len == cap - 1) {
 		free(s->text);
 		s->text = NULL;
-		return fail(error, "%s:0:0: %s", s->path, bad ? "cannot read the file" : "it grew while it was read");
+		return vendor_fail(error, "%s:0:0: %s", s->path, bad ? "cannot read the file" : "it grew while it was read");
 	}
 	s->text[s->len] = '\0';
 	return 0;
 }
 
 /* Parses the file's text; a syntax error stops the build at its position. */
-static json_t *parse(const struct source *s, char **error)
+json_t *vendor_file_parse(const struct vendor_file *s, char **error)
 {
 	json_error_t jerr;
 	json_t *root = json_loadb(s->text, s->len, JSON_REJECT_DUPLICATES, &jerr);
 	if (!root)
-		fail(error, "%s:%d:%d: JSON syntax error: %s", s->path, jerr.line > 0 ? jerr.line : 1,
+		vendor_fail(error, "%s:%d:%d: JSON syntax error: %s", s->path, jerr.line > 0 ? jerr.line : 1,
 		     jerr.column > 0 ? jerr.column : 1, jerr.text);
 	return root;
 }
 
 /* ---- one event ----------------------------------------------------------- */
 
-static const char *string_field(json_t *e, const char *key)
+const char *vendor_string_field(json_t *e, const char *key)
 {
 	json_t *v = json_object_get(e, key);
 	return json_is_string(v) ? json_string_value(v) : NULL;
@@ -182,7 +166,7 @@ static const char *string_field(json_t *e, const char *key)
  * where a list ("0x2A,0x2B") gives its first; or a JSON integer.  Absent
  * is 0.
  */
-static int number_field(const struct source *s, json_t *e, const char *name, const char *key, uint64_t *out,
+static int number_field(const struct vendor_file *s, json_t *e, const char *name, const char *key, uint64_t *out,
 			char **error)
 {
 	*out = 0;
@@ -193,14 +177,25 @@ static int number_field(const struct source *s, json_t *e, const char *name, con
 		*out = (uint64_t)json_integer_value(v);
 		return 0;
 	}
-	const char *text = json_is_string(v) ? json_string_value(v) : NULL;
-	if (!text)
-		return fail_at(error, s, name, "event '%s': %s must be a string or an integer", name, key);
+	const char *given = json_is_string(v) ? json_string_value(v) : NULL;
+	if (!given)
+		return vendor_fail_at(error, s, name, "event '%s': %s must be a string or an integer", name, key);
+	/* spaces around a number are the vendor's slip, not another value
+	 * (goldmont's MSRValue "0x36000032b7 ") */
+	char text[128];
+	given += strspn(given, " \t");
+	size_t len = strlen(given);
+	while (len && (given[len - 1] == ' ' || given[len - 1] == '\t'))
+		len--;
+	if (len >= sizeof(text))
+		return vendor_fail_at(error, s, name, "event '%s': %s is too long for a number", name, key);
+	memcpy(text, given, len);
+	text[len] = '\0';
 	if ((!strcasecmp(text, "null") || !strcasecmp(text, "na") || !strcasecmp(text, "tbd")))
 		return 0;	/* Intel's placeholders for "none" */
 	char *end;
 	if (!number_read(text, out, &end) || (*end && *end != ','))
-		return fail_at(error, s, name, "event '%s': %s '%s' is not a number (decimal or 0x hex)", name, key, text);
+		return vendor_fail_at(error, s, name, "event '%s': %s '%s' is not a number (decimal or 0x hex)", name, key, text);
 	return 0;
 }
 
@@ -210,7 +205,7 @@ static int number_field(const struct source *s, json_t *e, const char *name, con
  * into *GENERAL and *FIXED, bit n for counter n; absent, "NA" or empty is
  * none (unknown).
  */
-static int counters_field(const struct source *s, json_t *e, const char *name, const char *key, uint64_t *general,
+static int counters_field(const struct vendor_file *s, json_t *e, const char *name, const char *key, uint64_t *general,
 			  uint64_t *fixed, char **error)
 {
 	*general = 0;
@@ -221,7 +216,7 @@ static int counters_field(const struct source *s, json_t *e, const char *name, c
 	if (!v || (text && (!*text || !strcasecmp(text, "na"))))
 		return 0;
 	if (!text)
-		return fail_at(error, s, name, "event '%s': %s must be a string", name, key);
+		return vendor_fail_at(error, s, name, "event '%s': %s must be a string", name, key);
 	for (const char *p = text; *p;) {
 		p += strspn(p, " ");
 		unsigned lo, hi;
@@ -239,30 +234,32 @@ static int counters_field(const struct source *s, json_t *e, const char *name, c
 			*general |= 1ULL << lo;
 			p += n;
 		} else {
-			return fail_at(error, s, name, "event '%s': %s '%s' is not a list of counters", name, key, text);
+			return vendor_fail_at(error, s, name, "event '%s': %s '%s' is not a list of counters", name, key, text);
 		}
 		p += strspn(p, " ");
 		if (*p && *p++ != ',')
-			return fail_at(error, s, name, "event '%s': %s '%s' is not a list of counters", name, key, text);
+			return vendor_fail_at(error, s, name, "event '%s': %s '%s' is not a list of counters", name, key, text);
 	}
 	return 0;
 }
 
 /* What the list says of where the event may be counted. */
-static int read_counters(const struct source *s, json_t *e, const char *name, struct vendor_event *v, char **error)
+static int read_counters(const struct vendor_file *s, json_t *e, const char *name, struct vendor_event *v, char **error)
 {
-	uint64_t taken_alone = 0;
-	const char *type = string_field(e, "CounterType");
+	/* perfmon writes a fixed counter's event's CounterHTOff as its
+	 * Counter ("Fixed counter 1"): the same counter, SMT off or on */
+	uint64_t taken_alone = 0, fixed_ht_off = 0;
+	const char *type = vendor_string_field(e, "CounterType");
 	v->free_running = type && !strcasecmp(type, "FREERUN");
 	return counters_field(s, e, name, "Counter", &v->counters, &v->fixed_counters, error)
-	       || counters_field(s, e, name, "CounterHTOff", &v->counters_ht_off, NULL, error)
+	       || counters_field(s, e, name, "CounterHTOff", &v->counters_ht_off, &fixed_ht_off, error)
 	       || counters_field(s, e, name, "PEBScounters", &v->pebs_counters, NULL, error)
 	       || number_field(s, e, name, "TakenAlone", &taken_alone, error)
 	       || ((v->taken_alone = taken_alone != 0), 0);
 }
 
 /* Names are typed by users between ':' separators: nothing else may be in them. */
-static bool typable(const char *name)
+bool vendor_name_typable(const char *name)
 {
 	if (!*name || strlen(name) > 200)
 		return false;
@@ -277,7 +274,7 @@ static bool is_core_unit(const char *unit)
 	return !unit || !strcmp(unit, "cpu_core") || !strcmp(unit, "cpu_atom") || !strcmp(unit, "cpu_lowpower");
 }
 
-static void note_unit(struct vendor_uarch *u, const char *unit)
+void vendor_note_unit(struct vendor_uarch *u, const char *unit)
 {
 	for (size_t i = 0; unit && i < u->units.count; i++)
 		if (!strcmp(u->units.items[i], unit))
@@ -327,7 +324,7 @@ static void perf_fixed_form(const char *name, struct vendor_event *v)
 }
 
 /* The fields that make an encoding, read into V. */
-static int read_fields(const struct source *s, json_t *e, const char *name, struct vendor_event *v, char **error)
+static int read_fields(const struct vendor_file *s, json_t *e, const char *name, struct vendor_event *v, char **error)
 {
 	uint64_t extsel = 0, deprecated = 0, pebs = 0, precise = 0, umask_ext = 0;
 	int r = number_field(s, e, name, "EventCode", &v->code, error)
@@ -350,11 +347,11 @@ static int read_fields(const struct source *s, json_t *e, const char *name, stru
 		pebs = precise;	/* perfmon's newer name for it */
 	v->pebs = (int)(pebs > 2 ? 2 : pebs);
 	if (umask_ext)
-		return fail_at(error, s, name, "event '%s': UMaskExt 0x%llx (a second unit mask, config bits 40-47)"
+		return vendor_fail_at(error, s, name, "event '%s': UMaskExt 0x%llx (a second unit mask, config bits 40-47)"
 			       " is not supported yet", name, (unsigned long long)umask_ext);
 	v->deprecated = deprecated != 0;
 	if (v->cmask > 0xff || v->inv > 1 || v->edge > 1 || v->any > 1 || v->umask > 0xff || v->code > 0xffff)
-		return fail_at(error, s, name, "event '%s': a field is out of range (EventCode 0x%llx, UMask 0x%llx,"
+		return vendor_fail_at(error, s, name, "event '%s': a field is out of range (EventCode 0x%llx, UMask 0x%llx,"
 			       " CounterMask %llu, Invert/EdgeDetect/AnyThread %llu/%llu/%llu)", name,
 			       (unsigned long long)v->code, (unsigned long long)v->umask, (unsigned long long)v->cmask,
 			       (unsigned long long)v->inv, (unsigned long long)v->edge, (unsigned long long)v->any);
@@ -363,8 +360,8 @@ static int read_fields(const struct source *s, json_t *e, const char *name, stru
 
 static const char *description_of(json_t *e)
 {
-	const char *d = string_field(e, "BriefDescription");
-	return d ? d : string_field(e, "PublicDescription");
+	const char *d = vendor_string_field(e, "BriefDescription");
+	return d ? d : vendor_string_field(e, "PublicDescription");
 }
 
 /* ---- an uncore entry ----------------------------------------------------- */
@@ -386,7 +383,7 @@ static void add_term(struct vendor_event *v, const char *name, size_t len, uint6
  * is not 0; then the Filter's own terms as written).  SampleAfterValue is
  * a period, not an encoding, and is left out.
  */
-static int read_terms(const struct source *s, json_t *e, const char *name, struct vendor_event *v, char **error)
+static int read_terms(const struct vendor_file *s, json_t *e, const char *name, struct vendor_event *v, char **error)
 {
 	static const struct {
 		const char *key, *term;
@@ -410,7 +407,7 @@ static int read_terms(const struct source *s, json_t *e, const char *name, struc
 		if (number_field(s, e, name, "EventCode", &value, error) || number_field(s, e, name, "ExtSel", &extsel, error))
 			return -1;
 		if (extsel > 0xff)
-			return fail_at(error, s, name, "event '%s': ExtSel %llu is out of range", name,
+			return vendor_fail_at(error, s, name, "event '%s': ExtSel %llu is out of range", name,
 				       (unsigned long long)extsel);
 		add_term(v, "event", 5, value | extsel << 8);
 	}
@@ -423,13 +420,13 @@ static int read_terms(const struct source *s, json_t *e, const char *name, struc
 	}
 	json_t *filter = json_object_get(e, "Filter");
 	if (filter && !json_is_string(filter))
-		return fail_at(error, s, name, "event '%s': Filter must be a string", name);
+		return vendor_fail_at(error, s, name, "event '%s': Filter must be a string", name);
 	/* "filter_opc=0x191,filter_tid=0x3e", "config1=0x40040e33" */
 	for (const char *p = filter ? json_string_value(filter) : ""; *p;) {
 		size_t len = strcspn(p, "=,");
 		char *end = NULL;
 		if (!len || p[len] != '=' || !number_read(p + len + 1, &value, &end) || (*end && *end != ','))
-			return fail_at(error, s, name, "event '%s': Filter '%s' is not a list of term=number", name,
+			return vendor_fail_at(error, s, name, "event '%s': Filter '%s' is not a list of term=number", name,
 				       json_string_value(filter));
 		add_term(v, p, len, value);
 		p = *end ? end + 1 : end;
@@ -438,14 +435,14 @@ static int read_terms(const struct source *s, json_t *e, const char *name, struc
 }
 
 /* Adds the uncore entry E of unit UNIT to U (vendor_uncore.c makes its PMU). */
-static int read_uncore(struct source *s, struct vendor_uarch *u, json_t *e, const char *name, const char *unit,
+static int read_uncore(struct vendor_file *s, struct vendor_uarch *u, json_t *e, const char *name, const char *unit,
 		       char **error)
 {
 	struct vendor_event v = {0};
 	uint64_t deprecated = 0;
 	/* a quirk of one entry (UNC_H_SNOOPS_SENT. of cascadelakex) leaves
 	 * that entry out, with a note where its PMU is made */
-	v.untypable = !typable(name);
+	v.untypable = !vendor_name_typable(name);
 	if (!v.untypable
 	    && (read_terms(s, e, name, &v, error) || number_field(s, e, name, "Deprecated", &deprecated, error)
 		|| read_counters(s, e, name, &v, error))) {
@@ -458,9 +455,9 @@ static int read_uncore(struct source *s, struct vendor_uarch *u, json_t *e, cons
 	v.description = xstrdup(desc ? desc : "");
 	v.file = xstrdup(s->rel);
 	v.unit = xstrdup(unit);
-	const char *compat = string_field(e, "Compat");
+	const char *compat = vendor_string_field(e, "Compat");
 	v.compat = u->system && compat ? xstrdup(compat) : NULL;
-	const char *at = locate(s, name, &v.line, &v.column);
+	const char *at = vendor_locate(s, name, &v.line, &v.column);
 	if (at) {
 		s->from = (size_t)(at - s->text) + 1;
 		s->from_line = v.line;
@@ -475,22 +472,22 @@ static int read_uncore(struct source *s, struct vendor_uarch *u, json_t *e, cons
  * gives all its events (NULL: the event's own "Unit").  STD holds arm64's
  * standard events by lower-case name.
  */
-static int read_event(struct source *s, struct vendor_uarch *u, json_t *e, const char *unit, json_t *std,
+static int read_event(struct vendor_file *s, struct vendor_uarch *u, json_t *e, const char *unit, json_t *std,
 		      char **error)
 {
 	if (!json_is_object(e))
-		return fail_at(error, s, NULL, "an entry of the list is not a JSON object");
-	const char *name = string_field(e, "EventName");
-	const char *arch_std = string_field(e, "ArchStdEvent");
+		return vendor_fail_at(error, s, NULL, "an entry of the list is not a JSON object");
+	const char *name = vendor_string_field(e, "EventName");
+	const char *arch_std = vendor_string_field(e, "ArchStdEvent");
 	json_t *base = NULL;
 	/* a name that is not a string is no metric (they have none): the
 	 * event would be lost without a word */
 	json_t *named = json_object_get(e, "EventName");
 	if (named && !json_is_string(named))
-		return fail_at(error, s, NULL, "an entry's EventName is not a string");
+		return vendor_fail_at(error, s, NULL, "an entry's EventName is not a string");
 	named = json_object_get(e, "ArchStdEvent");
 	if (named && !json_is_string(named))
-		return fail_at(error, s, NULL, "an entry's ArchStdEvent is not a string");
+		return vendor_fail_at(error, s, NULL, "an entry's ArchStdEvent is not a string");
 	if (!name && arch_std) {
 		char *lower = xstrdup(arch_std);
 		for (char *p = lower; *p; p++)
@@ -498,18 +495,18 @@ static int read_event(struct source *s, struct vendor_uarch *u, json_t *e, const
 		base = std ? json_object_get(std, lower) : NULL;
 		free(lower);
 		if (!base)
-			return fail_at(error, s, arch_std, "ArchStdEvent '%s' is not an architecture-standard event of the tree",
+			return vendor_fail_at(error, s, arch_std, "ArchStdEvent '%s' is not an architecture-standard event of the tree",
 				       arch_std);
-		name = string_field(base, "EventName");
+		name = vendor_string_field(base, "EventName");
 	}
-	const char *metric = string_field(e, "MetricName");
+	const char *metric = vendor_string_field(e, "MetricName");
 	if (!metric && base)
-		metric = string_field(base, "MetricName");
+		metric = vendor_string_field(base, "MetricName");
 	/* a metric; an entry that is an event and a metric too (skylakex's
 	 * LLC_MISSES.PCIE_READ) is both, as jevents.py takes it */
 	if (metric) {
 		int line, column;
-		const char *at = locate(s, string_field(e, "MetricName") ? metric : arch_std, &line, &column);
+		const char *at = vendor_locate(s, vendor_string_field(e, "MetricName") ? metric : arch_std, &line, &column);
 		if (at && !name) {
 			s->from = (size_t)(at - s->text) + 1;
 			s->from_line = line;
@@ -522,13 +519,13 @@ static int read_event(struct source *s, struct vendor_uarch *u, json_t *e, const
 	if (!name)
 		return 0;	/* neither event nor metric */
 	if (!unit)
-		unit = string_field(e, "Unit");
+		unit = vendor_string_field(e, "Unit");
 	if (!is_core_unit(unit))
 		return read_uncore(s, u, e, name, unit, error);
 	if (json_object_get(e, "ConfigCode") || json_object_get(e, "EventidCode"))
 		return 0;	/* a core PMU's perf-only encoding: none in the lists pmudb reads */
-	if (!typable(name))
-		return fail_at(error, s, name, "event name '%s' cannot be typed (letters, digits, '_', '-' and '.' only)",
+	if (!vendor_name_typable(name))
+		return vendor_fail_at(error, s, name, "event name '%s' cannot be typed (letters, digits, '_', '-' and '.' only)",
 			       name);
 	/* no EventCode is event 0: Intel's fixed-counter pseudo-encodings
 	 * (INST_RETIRED.ANY is event 0, unit mask 1), as perf reads it */
@@ -541,9 +538,9 @@ static int read_event(struct source *s, struct vendor_uarch *u, json_t *e, const
 		return -1;	/* an override of a standard event's fields is checked, not used */
 	/* the short description first, the entry's own over the standard
 	 * event's, as perf shows them */
-	const char *desc = string_field(e, "BriefDescription");
+	const char *desc = vendor_string_field(e, "BriefDescription");
 	if (!desc && base)
-		desc = string_field(base, "BriefDescription");
+		desc = vendor_string_field(base, "BriefDescription");
 	if (!desc)
 		desc = description_of(e);
 	if (!desc && base)
@@ -551,7 +548,7 @@ static int read_event(struct source *s, struct vendor_uarch *u, json_t *e, const
 	v.name = xstrdup(name);
 	v.description = xstrdup(desc ? desc : "");
 	v.file = xstrdup(s->rel);
-	const char *at = locate(s, arch_std && !string_field(e, "EventName") ? arch_std : name, &v.line, &v.column);
+	const char *at = vendor_locate(s, arch_std && !vendor_string_field(e, "EventName") ? arch_std : name, &v.line, &v.column);
 	if (at) {
 		/* past its opening quote: the same name may come again */
 		s->from = (size_t)(at - s->text) + 1;
@@ -559,31 +556,36 @@ static int read_event(struct source *s, struct vendor_uarch *u, json_t *e, const
 		s->from_column = v.column + 1;
 	}
 	v.unit = xstrdup(unit);
-	note_unit(u, unit);
+	vendor_note_unit(u, unit);
 	*(struct vendor_event *)vec_push(&u->events) = v;
 	return 0;
 }
 
 /* Reads every event of the JSON file PATH (REL within the tree) into U.
  * A perfmon file is an object whose "Events" is the list. */
-static int read_events_file(const char *path, const char *rel, struct vendor_uarch *u, const char *unit, json_t *std,
+int vendor_read_events_file(const char *path, const char *rel, struct vendor_uarch *u, const char *unit, json_t *std,
 			    char **error)
 {
-	struct source s = { path, rel, NULL, 0, 0, 1, 1 };
-	int r = read_text(&s, error);
-	json_t *root = r ? NULL : parse(&s, error);
+	struct vendor_file s = { path, rel, NULL, 0, 0, 1, 1 };
+	int r = vendor_file_read(&s, error);
+	json_t *root = r ? NULL : vendor_file_parse(&s, error);
 	/* an object without "Events" lists no events (perf's metricgroups.json) */
 	json_t *list = json_is_object(root) ? json_object_get(root, "Events") : root;
 	if (root && list && !json_is_array(list))
-		r = fail_at(error, &s, NULL, "expected a JSON list of events (or an object with a list \"Events\")");
+		r = vendor_fail_at(error, &s, NULL, "expected a JSON list of events (or an object with a list \"Events\")");
 	else if (!root)
 		r = -1;
 	size_t i;
 	json_t *e;
+	/* an entry that cannot be read is left out with a warning: real
+	 * lists carry quirks (a stray space, a key misspelt), and one entry
+	 * must not cost the rest of the list */
 	if (!r)
 		json_array_foreach(list, i, e)
-			if ((r = read_event(&s, u, e, unit, std, error)))
-				break;
+			if (read_event(&s, u, e, unit, std, error)) {
+				*(char **)vec_push(&u->warnings) = *error ? *error : xstrdup("an entry cannot be read");
+				*error = NULL;
+			}
 	json_decref(root);
 	free(s.text);
 	return r;
@@ -591,24 +593,24 @@ static int read_events_file(const char *path, const char *rel, struct vendor_uar
 
 /* ---- files and folders --------------------------------------------------- */
 
-static int json_file(const struct dirent *e)
+int vendor_json_file(const struct dirent *e)
 {
 	size_t n = strlen(e->d_name);
 	return e->d_name[0] != '.' && n > 5 && !strcmp(e->d_name + n - 5, ".json");
 }
 
 /* Reads the *.json files of folder REL of the tree, in name order. */
-static int read_events_dir(const char *root, const char *rel, struct vendor_uarch *u, json_t *std, char **error)
+int vendor_read_events_dir(const char *root, const char *rel, struct vendor_uarch *u, json_t *std, char **error)
 {
 	char *dir = xprintf("%s/%s", root, rel);
 	struct dirent **names = NULL;
-	int n = scandir(dir, &names, json_file, alphasort);
-	int r = n < 0 ? fail(error, "%s:0:0: cannot read the µarch folder: %s", dir, strerror(errno)) : 0;
+	int n = scandir(dir, &names, vendor_json_file, alphasort);
+	int r = n < 0 ? vendor_fail(error, "%s:0:0: cannot read the µarch folder: %s", dir, strerror(errno)) : 0;
 	for (int i = 0; i < n; i++) {
 		if (!r) {
 			char *path = xprintf("%s/%s", dir, names[i]->d_name);
 			char *file_rel = xprintf("%s/%s", rel, names[i]->d_name);
-			r = read_events_file(path, file_rel, u, NULL, std, error);
+			r = vendor_read_events_file(path, file_rel, u, NULL, std, error);
 			free(path);
 			free(file_rel);
 		}
@@ -618,45 +620,7 @@ static int read_events_dir(const char *root, const char *rel, struct vendor_uarc
 	free(dir);
 	return r;
 }
-
-/* arm64's architecture-standard events and metrics: every DIR/ARCH/ *.json,
- * by lower-case name, as perf's jevents.py reads them. */
-static int read_std_events(const char *archdir, json_t *std, char **error)
-{
-	struct dirent **names = NULL;
-	int n = scandir(archdir, &names, json_file, alphasort);
-	int r = 0;
-	for (int i = 0; i < n; i++) {
-		char *path = xprintf("%s/%s", archdir, names[i]->d_name);
-		struct source s = { path, path, NULL, 0, 0, 1, 1 };
-		json_t *root = !r && !read_text(&s, error) ? parse(&s, error) : NULL;
-		if (!r && !root)
-			r = -1;
-		size_t k;
-		json_t *e;
-		json_array_foreach(root, k, e) {
-			/* metrics too: a core's metrics file names them (sbsa.json) */
-			const char *name = string_field(e, "EventName");
-			if (!name)
-				name = string_field(e, "MetricName");
-			if (!name)
-				continue;
-			char *lower = xstrdup(name);
-			for (char *p = lower; *p; p++)
-				*p = (char)tolower((unsigned char)*p);
-			json_object_set(std, lower, e);
-			free(lower);
-		}
-		json_decref(root);
-		free(s.text);
-		free(path);
-		free(names[i]);
-	}
-	free(names);
-	return r;
-}
-
-static struct vendor_uarch *uarch_named(struct model *m, const char *arch, const char *name)
+struct vendor_uarch *vendor_uarch_named(struct model *m, const char *arch, const char *name)
 {
 	for (size_t i = 0; i < m->uarchs.count; i++)
 		if (!strcmp(m->uarchs.items[i].name, name) && !strcmp(m->uarchs.items[i].arch, arch))
@@ -671,7 +635,7 @@ static struct vendor_uarch *uarch_named(struct model *m, const char *arch, const
 
 /* One CSV row, split in place at ','; blank lines, comments and the header
  * give 0 fields. */
-static int split_row(char *line, char **fields, int max)
+int vendor_split_row(char *line, char **fields, int max)
 {
 	line[strcspn(line, "\r\n")] = '\0';
 	if (!line[0] || line[0] == '#' || !strncasecmp(line, "Family-model", 12))
@@ -683,7 +647,7 @@ static int split_row(char *line, char **fields, int max)
 	return n;
 }
 
-static bool file_exists(const char *path)
+bool vendor_file_exists(const char *path)
 {
 	struct stat sb;
 	return !stat(path, &sb) && S_ISREG(sb.st_mode);
@@ -691,235 +655,116 @@ static bool file_exists(const char *path)
 
 /* A mapfile's folder: µarch names, '/' between them (arm/cortex-a76-n1),
  * never ".." or a path from the root: the tree's own folders only. */
-static bool folder_name(const char *folder)
+bool vendor_folder_name(const char *folder)
 {
 	char *copy = xstrdup(folder), *save = NULL;
 	bool ok = *folder && *folder != '/' && folder[strlen(folder) - 1] != '/' && !strstr(folder, "//");
 	for (char *part = strtok_r(copy, "/", &save); ok && part; part = strtok_r(NULL, "/", &save))
-		ok = typable(part);
+		ok = vendor_name_typable(part);
 	free(copy);
 	return ok;
 }
 
-static bool is_folder(const char *path)
+bool vendor_is_folder(const char *path)
 {
 	struct stat sb;
 	return !lstat(path, &sb) && S_ISDIR(sb.st_mode);
 }
 
-static int sub_folder(const struct dirent *e)
+int vendor_sub_folder(const struct dirent *e)
 {
 	return e->d_name[0] != '.';
 }
 
-/*
- * The system PMUs' lists: every folder sys/ of the arch, one or two
- * levels down (arm64/freescale/imx8mm/sys, arm64/arm/cmn/sys), is read as
- * the µarch "FOLDER/sys".  perf matches them by the device's identifier
- * (Compat), not by a CPU: the µarch has none, and its entries (each with
- * a Unit) are uncore entries, whose PMUs tables/uncore.yaml makes.
- */
-static int read_sys_folders(struct model *m, const char *root, const char *arch, const char *rel, int depth,
-			    json_t *std, char **error)
+
+char *vendor_version(const char *text)
 {
-	char *dir = xprintf("%s/%s", root, rel);
-	struct dirent **names = NULL;
-	int n = scandir(dir, &names, sub_folder, alphasort);
-	int r = 0;
-	for (int i = 0; i < n; i++) {
-		char *sub = xprintf("%s/%s", rel, names[i]->d_name);
-		char *path = xprintf("%s/%s", root, sub);
-		if (!r && is_folder(path) && !strcmp(names[i]->d_name, "sys") && depth > 0) {
-			const char *name = sub + strlen(arch) + 1;
-			if (!folder_name(name)) {
-				r = fail(error, "%s:0:0: folder '%s' is not a µarch name", path, name);
-			} else {
-				struct vendor_uarch *u = uarch_named(m, arch, name);
-				u->system = true;
-				if (!u->uncore.count && !u->events.count)
-					r = read_events_dir(root, sub, u, std, error);
-			}
-		} else if (!r && is_folder(path) && depth < 2) {
-			r = read_sys_folders(m, root, arch, sub, depth + 1, std, error);
-		}
-		free(path);
-		free(sub);
-		free(names[i]);
-	}
-	free(names);
-	free(dir);
-	return r;
+	if (!text)
+		return NULL;
+	text += strspn(text, " ");
+	if (*text == 'v' || *text == 'V')
+		text++;
+	size_t len = strcspn(text, " ");
+	return len ? strndup(text, len) : NULL;
 }
 
-/* perf's layout: ROOT/ARCH/mapfile.csv, rows "ID,VERSION,FOLDER,TYPE". */
-static int read_kernel_arch(struct model *m, const char *root, const char *arch, char **error)
+/* ---- which layout a directory is in -------------------------------------- */
+
+/* The folder perf's tree starts at, under DIR: DIR itself, its arch/ (the
+ * pmu-events folder), or tools/perf/pmu-events/arch (a kernel's source). */
+static char *kernel_root(const char *dir)
 {
-	char *archdir = xprintf("%s/%s", root, arch);
-	char *mapfile = xprintf("%s/mapfile.csv", archdir);
-	FILE *f = open_vendor_file(mapfile, NULL, error);
-	json_t *std = json_object();
-	int r = f ? read_std_events(archdir, std, error) : -1;
-	char *line = NULL;
-	size_t cap = 0;
-	int lineno = 0;
-	while (!r && f && getline(&line, &cap, f) >= 0) {
-		lineno++;
-		char *fields[8];
-		int n = split_row(line, fields, 8);
-		if (!n)
-			continue;
-		if (n < 4)
-			r = fail(error, "%s:%d:1: expected ID,VERSION,FOLDER,TYPE", mapfile, lineno);
-		if (r || strcmp(fields[3], "core"))
-			continue;	/* uncore and system rows: not core events */
-		if (!folder_name(fields[2]))
-			r = fail(error, "%s:%d:1: folder '%s' is not a µarch name", mapfile, lineno, fields[2]);
-		if (r)
-			break;
-		struct vendor_uarch *u = uarch_named(m, arch, fields[2]);
-		struct vendor_cpu *c = vec_push(&u->cpus);
-		c->id = xstrdup(fields[0]);
-		c->file = xprintf("%s/mapfile.csv", arch);
-		c->line = lineno;
-		if (u->cpus.count == 1) {
-			char *rel = xprintf("%s/%s", arch, fields[2]);
-			r = read_events_dir(root, rel, u, std, error);
-			free(rel);
-		}
+	static const char *const under[] = { "", "/arch", "/pmu-events/arch", "/tools/perf/pmu-events/arch" };
+	for (size_t i = 0; i < sizeof(under) / sizeof(under[0]); i++) {
+		char *x86 = xprintf("%s%s/x86/mapfile.csv", dir, under[i]);
+		char *arm = xprintf("%s%s/arm64/mapfile.csv", dir, under[i]);
+		bool found = vendor_file_exists(x86) || vendor_file_exists(arm);
+		free(x86);
+		free(arm);
+		if (found)
+			return xprintf("%s%s", dir, under[i]);
 	}
-	if (!r && f && ferror(f))
-		r = fail(error, "%s:%d:0: cannot read: %s", mapfile, lineno + 1, strerror(errno));
-	if (!r && f)
-		r = read_sys_folders(m, root, arch, arch, 0, std, error);
-	free(line);
-	if (f)
-		fclose(f);
-	json_decref(std);
+	return NULL;
+}
+
+/* DIR's layout, by what is in it, and the folder its reader starts from. */
+static const char *layout_of(const char *dir, char **root)
+{
+	char *mapfile = xprintf("%s/mapfile.csv", dir);
+	char *cpus = xprintf("%s/cpus.json", dir), *pmu = xprintf("%s/pmu", dir);
+	const char *layout = NULL;
+	*root = NULL;
+	if (vendor_file_exists(mapfile)) {
+		layout = "perfmon";
+		*root = xstrdup(dir);
+	} else if (vendor_file_exists(cpus) && vendor_is_folder(pmu)) {
+		layout = "arm-data";
+		*root = xstrdup(dir);
+	} else if ((*root = kernel_root(dir))) {
+		layout = "kernel";
+	}
 	free(mapfile);
-	free(archdir);
-	return r;
+	free(cpus);
+	free(pmu);
+	return layout;
 }
 
-/*
- * Intel's perfmon layout: ROOT/mapfile.csv, rows "Family-model,Version,
- * Filename,EventType,Core Type,Native Model ID,Core Role Name".  The µarch
- * is the file's name without "_core.json", lower-cased (graniterapids,
- * westmereep-dp: the name perf's tree gives its folder).  A hybrid's core
- * files ("hybridcore" rows) are one µarch, named before the first '_'
- * (alderlake), their events of unit cpu_core, cpu_atom or cpu_lowpower by
- * the row's core role, as Intel's create_perf_json.py makes perf's tree.
- */
-static int read_perfmon(struct model *m, const char *root, char **error)
+static char *joined(const char *a, const char *sep, const char *b)
 {
-	char *mapfile = xprintf("%s/mapfile.csv", root);
-	FILE *f = open_vendor_file(mapfile, NULL, error);
-	int r = f ? 0 : -1;
-	VEC(char *) files = {0};
-	char line[1024];
-	int lineno = 0;
-	while (!r && fgets(line, sizeof(line), f)) {
-		lineno++;
-		char *fields[8];
-		int n = split_row(line, fields, 8);
-		if (!n)
-			continue;
-		if (n < 4) {
-			r = fail(error, "%s:%d:1: expected Family-model,Version,Filename,EventType,...", mapfile, lineno);
-			break;
-		}
-		if (strcmp(fields[3], "core") && strcmp(fields[3], "hybridcore"))
-			continue;
-		const char *file = fields[2] + strspn(fields[2], "/");
-		const char *base = strrchr(file, '/') ? strrchr(file, '/') + 1 : file;
-		bool hybrid = !strcmp(fields[3], "hybridcore");
-		char *name = xstrdup(base);
-		for (char *p = name; *p; p++)
-			*p = (char)tolower((unsigned char)*p);
-		if (hybrid)
-			name[strcspn(name, "_.")] = '\0';
-		else if (strstr(name, "_core.json"))
-			*strstr(name, "_core.json") = '\0';
-		else
-			name[strcspn(name, ".")] = '\0';
-		const char *role = n >= 7 ? fields[6] : "";
-		const char *unit = !hybrid ? NULL
-				 : !strcasecmp(role, "Core") || !strcasecmp(role, "P-core") ? "cpu_core"
-				 : !strcasecmp(role, "Atom") || !strcasecmp(role, "E-core") ? "cpu_atom"
-				 : !strcasecmp(role, "LowPower_Atom") ? "cpu_lowpower" : NULL;
-		if (hybrid && !unit)
-			r = fail(error, "%s:%d:1: hybrid row with core role '%s' (expected Core, Atom or LowPower_Atom)",
-				 mapfile, lineno, role);
-		struct vendor_uarch *u = r ? NULL : uarch_named(m, "x86", name);
-		bool seen = false;
-		for (size_t i = 0; u && i < u->cpus.count; i++)
-			seen |= !strcmp(u->cpus.items[i].id, fields[0]);
-		if (u && !seen) {
-			struct vendor_cpu *c = vec_push(&u->cpus);
-			c->id = xstrdup(fields[0]);
-			c->file = xstrdup("mapfile.csv");
-			c->line = lineno;
-		}
-		/* several rows (models) share a file; a file is read once per µarch */
-		char *key = xprintf("%s|%s", name, file);
-		bool read = false;
-		for (size_t i = 0; i < files.count && !read; i++)
-			read = !strcmp(files.items[i], key);
-		if (u && !read) {
-			*(char **)vec_push(&files) = key;
-			key = NULL;
-			char *path = xprintf("%s/%s", root, file);
-			r = read_events_file(path, file, u, unit, NULL, error);
-			free(path);
-			if (!r)
-				note_unit(u, unit);
-		}
-		free(key);
-		free(name);
-	}
-	if (f)
-		fclose(f);
-	for (size_t i = 0; i < files.count; i++)
-		free(files.items[i]);
-	free(files.items);
-	free(mapfile);
-	return r;
+	return a ? xprintf("%s%s%s", a, sep, b) : xstrdup(b);
 }
 
-int vendor_tree_read(struct model *m, const char *dir, char **error)
+int vendor_tree_read(struct model *m, const char *dir, const char *origin, char **error)
 {
-	static const char *const arches[] = { "x86", "arm64" };
-	char *arch_dir = xprintf("%s/arch", dir);
-	char *probe = xprintf("%s/x86/mapfile.csv", arch_dir);
-	const char *root = file_exists(probe) ? arch_dir : dir;
-	free(probe);
-	/* where it was, as --version prints it: not relative to a build */
-	char *absolute = realpath(dir, NULL);
-	m->vendor_tree = xstrdup(absolute ? absolute : dir);
-	free(absolute);
-	int r = 0;
-	char *top = xprintf("%s/mapfile.csv", root);
-	if (file_exists(top)) {
-		m->vendor_layout = xstrdup("perfmon");
-		r = read_perfmon(m, root, error);
-	} else {
-		m->vendor_layout = xstrdup("kernel");
-		bool any = false;
-		for (size_t i = 0; !r && i < sizeof(arches) / sizeof(arches[0]); i++) {
-			/* an arch folder reads through its mapfile: one that is
-			 * missing or unreadable is an error, not an arch left out */
-			char *archdir = xprintf("%s/%s", root, arches[i]);
-			struct stat sb;
-			if (!stat(archdir, &sb) && S_ISDIR(sb.st_mode)) {
-				any = true;
-				r = read_kernel_arch(m, root, arches[i], error);
-			}
-			free(archdir);
-		}
-		if (!r && !any)
-			r = fail(error, "%s:0:0: not a vendor tree: no mapfile.csv here, nor in x86/ or arm64/ (nor under arch/)",
-				 dir);
+	char *root = NULL;
+	const char *layout = layout_of(dir, &root);
+	if (!layout) {
+		vendor_fail(error, "%s:0:0: not a vendor tree: no perf pmu-events tree (x86/ or arm64/ with a mapfile.csv,"
+			    " here or under arch/ or tools/perf/pmu-events/arch/), no perfmon mapfile.csv, no"
+			    " ARM-software/data cpus.json and pmu/", dir);
+		return -1;
 	}
-	free(top);
-	free(arch_dir);
+	struct model scratch = {0};
+	int r = !strcmp(layout, "perfmon")    ? vendor_perfmon_read(&scratch, root, error)
+		: !strcmp(layout, "arm-data") ? vendor_armdata_read(&scratch, root, error)
+					      : vendor_kernel_read(&scratch, root, error);
+	if (!r) {
+		/* where it was, as --version prints it: not relative to a build */
+		char *absolute = realpath(dir, NULL);
+		struct vendor_source *s = vec_push(&m->sources);
+		s->dir = xstrdup(absolute ? absolute : dir);
+		s->origin = xstrdup(origin ? origin : s->dir);
+		s->layout = layout;
+		free(absolute);
+		char *tree = joined(m->vendor_tree, "; ", s->origin);
+		char *layouts = joined(m->vendor_layout, " + ", layout);
+		free(m->vendor_tree);
+		free(m->vendor_layout);
+		m->vendor_tree = tree;
+		m->vendor_layout = layouts;
+		r = vendor_newest_take(m, &scratch, (int)m->sources.count - 1, error);
+	}
+	model_free(&scratch);
+	free(root);
 	return r;
 }

@@ -523,10 +523,13 @@ int vendor_uncore_make(struct model *m, const struct uncore_spec *s, char **erro
 		r = kernel_formats_of_array(kernel, s->file, s->array, &fs, error);
 	for (size_t i = 0; !r && i < s->attrs.count; i++)
 		r = kernel_format_of_symbol(kernel, s->file, s->attrs.items[i], &fs, error);
+	/* each PMU made is pushed onto m->pmus, which may move: LIKE is
+	 * found again by its place */
+	size_t like_at = (size_t)(like - m->pmus.items);
 	for (size_t i = 0; !r && i < s->uarchs.count; i++)
 		for (size_t k = 0; !r && k < m->uarchs.count; k++)
 			if (!strcasecmp(m->uarchs.items[k].name, s->uarchs.items[i]))
-				r = make_pmu(m, s, k, &fs, wide.count ? &wide.items[0] : NULL, like);
+				r = make_pmu(m, s, k, &fs, wide.count ? &wide.items[0] : NULL, &m->pmus.items[like_at]);
 	kernel_formats_free(&fs);
 	kernel_formats_free(&wide);
 	return r;

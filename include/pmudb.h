@@ -258,6 +258,41 @@ int pmudb_metric_eval_expr(pmudb_t *db, const struct pmudb_scope *scope, const c
 int pmudb_metric_threshold(pmudb_t *db, const struct pmudb_scope *scope, const char *name, pmudb_count_fn count,
 			   void *ctx, int *crossed, struct pmudb_error *err);
 
+/* ---- the vendors' lists and their versions (sources.c) ------------------- */
+
+/* One vendor list read into the catalog: a µarch's list as one source
+ * states it.  Strings live during the callback. */
+struct pmudb_vendor_list {
+	int id;				/* its row */
+	const char *uarch;		/* "x86/graniterapids" */
+	const char *source;		/* the --pmu-events it is from, as its origin names it */
+	const char *layout;		/* "kernel" (perf's tree), "perfmon" or "arm-data" */
+	const char *file;		/* the file that states its version, or NULL */
+	const char *version, *date;	/* "1.20", "2026-06-05"; NULL where not stated */
+	int events, uncore, metrics;	/* what it lists */
+	int superseded_by;		/* 0: the list encoded; else the row of the newer one that is */
+	const char *kept;		/* superseded: the parts still encoded from it ("uncore, metrics"), or NULL */
+};
+typedef int (*pmudb_vendor_list_fn)(void *ctx, const struct pmudb_vendor_list *list);
+/* Calls FOUND for every list of µarch UARCH ("x86/graniterapids", or
+ * "graniterapids" in any arch; NULL: of all µarchs), each µarch's encoded
+ * list first, then those it superseded; FOUND returning non-zero stops.
+ * The number found (0 in a catalog built without vendor lists), or an
+ * error. */
+int pmudb_vendor_lists(pmudb_t *db, const char *uarch, pmudb_vendor_list_fn found, void *ctx,
+		       struct pmudb_error *err);
+
+/* One entry the encoded list of a µarch changed of a superseded one. */
+struct pmudb_list_change {
+	const char *event;		/* as the lists name it (CORE_TYPE/NAME on a hybrid) */
+	const char *change;		/* "added", "removed" or "changed" */
+	const char *was, *now;		/* the fields that encode it ("event=0xd1,umask=0x20"), NULL where not listed */
+};
+typedef int (*pmudb_list_change_fn)(void *ctx, const struct pmudb_list_change *change);
+/* Calls FOUND for what the encoded list changed of the superseded list of
+ * row LIST_ID, by event name.  The number of changes, or an error. */
+int pmudb_list_changes(pmudb_t *db, int list_id, pmudb_list_change_fn found, void *ctx, struct pmudb_error *err);
+
 /* ---- perf's PMU syntax: kernel PMU formats (perf_format.c) -------------- */
 
 /* One field of a kernel PMU's format, as its sysfs format file says:

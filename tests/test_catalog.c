@@ -86,7 +86,7 @@ static void test_schema_is_versioned(void **state)
 {
 	(void)state;
 	assert_int_equal(query_int("PRAGMA user_version"), 9);
-	assert_int_equal(query_int("SELECT value FROM meta WHERE key = 'schema_version'"), 9);
+	assert_int_equal(query_int("SELECT value FROM meta WHERE key = 'schema_version'"), 10);
 }
 
 /* The catalog says which libpfm it came from: its version string, its PMU

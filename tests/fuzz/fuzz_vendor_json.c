@@ -90,7 +90,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	struct model m = {0};
 	char *error = NULL;
-	if (vendor_tree_read(&m, tree, &error)) {
+	if (vendor_tree_read(&m, tree, NULL, &error)) {
 		fuzz_note("refused: %s", error ? error : "(nothing)");
 		if (!error || !*error || strchr(error, '\n') || strncmp(error, tree, strlen(tree)))
 			fuzz_fail("a refusal that is not one line naming a file of the tree: '%s'", error ? error : "(none)");
