@@ -15,11 +15,14 @@ CC := gcc
 BUILD ?= build
 # LIBPFM=/prefix builds from another libpfm4 install (include/ and lib/ under it).
 LIBPFM ?=
-# PMU_EVENTS=DIR reads the vendors' event lists from DIR (perf's
-# tools/perf/pmu-events/arch tree, or a checkout of Intel's perfmon
-# repository); by default the tree of Debian's linux-source-6.12, extracted
-# once into build/pmu-events and again only when that package changes.
+# PMU_EVENTS="DIR..." reads the vendors' event lists from those directories
+# (perf's tools/perf/pmu-events/arch tree of any kernel, a checkout of
+# Intel's perfmon repository or of ARM-software/data); by default the tree
+# of Debian's linux-source-6.12, extracted once into build/pmu-events and
+# again only when that package changes.  PMU_EVENTS_EXTRA="DIR..." adds
+# sources after those; the newest list of each µarch is encoded.
 PMU_EVENTS ?=
+PMU_EVENTS_EXTRA ?=
 
 CFLAGS ?= -O2 -g
 CFLAGS += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -MMD -MP -I. -Iinclude

@@ -171,8 +171,8 @@ static int apply_entry(struct ydoc *d, yaml_node_t *node, struct model *m)
 	if (!u || (e.unit && !has_unit(u, e.unit))) {
 		const yaml_node_t *name = e.uarch->type == YAML_SCALAR_NODE ? e.uarch
 					  : ydoc_node(d, e.uarch->data.sequence.items.start[0]);
-		model_note(m, "%s:%zu: vendor_pmus: the tree %s has no µarch %s%s%s: %s left out", d->path,
-			   node->start_mark.line + 1, m->vendor_tree, (const char *)name->data.scalar.value,
+		model_note(m, "%s:%zu: vendor_pmus: the vendor lists have no µarch %s%s%s: %s left out", d->path,
+			   node->start_mark.line + 1, (const char *)name->data.scalar.value,
 			   u ? " with unit " : "", u ? e.unit : "", e.pmu);
 		entry_free(&e);
 		return 0;

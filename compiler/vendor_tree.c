@@ -696,9 +696,11 @@ static char *kernel_root(const char *dir)
 {
 	static const char *const under[] = { "", "/arch", "/pmu-events/arch", "/tools/perf/pmu-events/arch" };
 	for (size_t i = 0; i < sizeof(under) / sizeof(under[0]); i++) {
-		char *x86 = xprintf("%s%s/x86/mapfile.csv", dir, under[i]);
-		char *arm = xprintf("%s%s/arm64/mapfile.csv", dir, under[i]);
-		bool found = vendor_file_exists(x86) || vendor_file_exists(arm);
+		/* the arch folders: each is read through its mapfile, and one
+		 * that is missing or unreadable is an error, not a tree unseen */
+		char *x86 = xprintf("%s%s/x86", dir, under[i]);
+		char *arm = xprintf("%s%s/arm64", dir, under[i]);
+		bool found = vendor_is_folder(x86) || vendor_is_folder(arm);
 		free(x86);
 		free(arm);
 		if (found)

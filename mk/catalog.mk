@@ -19,9 +19,16 @@ $(PMU_EVENTS_CACHE)/.extracted: $(KERNEL_SOURCE) | deps
 	touch $@
 $(KERNEL_SOURCE): | deps
 else
-PMU_EVENTS_DIR := $(PMU_EVENTS)
+PMU_EVENTS_DIR := $(firstword $(PMU_EVENTS))
+PMU_EVENTS_MORE := $(wordlist 2,$(words $(PMU_EVENTS)),$(PMU_EVENTS))
 PMU_EVENTS_DEPS := $(shell find $(PMU_EVENTS) -name '*.json' -o -name '*.csv' 2>/dev/null)
 endif
+# PMU_EVENTS_EXTRA: more sources after those (a checkout of intel/perfmon,
+# of ARM-software/data, a newer kernel's tree); the newest list of each
+# µarch is encoded (docs/vendors.md).
+PMU_EVENTS_MORE += $(PMU_EVENTS_EXTRA)
+PMU_EVENTS_DEPS += $(if $(PMU_EVENTS_EXTRA),$(shell find $(PMU_EVENTS_EXTRA) -name '*.json' -o -name '*.csv' 2>/dev/null))
+PMU_EVENTS_ARGS := --pmu-events $(PMU_EVENTS_DIR) $(PMU_EVENTS_ORIGIN) $(foreach d,$(PMU_EVENTS_MORE),--pmu-events $(d))
 
 # The uncore drivers of Debian's kernel source (x86's and drivers/perf, the
 # system PMUs of Arm SoCs), whose format attributes
@@ -42,8 +49,7 @@ endif
 
 # Not deleted on error: a failed build keeps the previous catalog.
 $(BUILD)/pmudb.db: $(BUILD)/pmudb-build $(wildcard tables/*.yaml) $(PMU_EVENTS_DEPS) $(KERNEL_SOURCE_DEPS)
-	$(BUILD)/pmudb-build --tables tables --pmu-events $(PMU_EVENTS_DIR) $(PMU_EVENTS_ORIGIN) \
-		--kernel-source $(KERNEL_SOURCE_DIR) --out $@
+	$(BUILD)/pmudb-build --tables tables $(PMU_EVENTS_ARGS) --kernel-source $(KERNEL_SOURCE_DIR) --out $@
 
 # The built-in catalog's blobs, unpacked, which the library reads in place
 # (catalog/image.h): a one-event process opens no SQLite.

@@ -5,7 +5,7 @@ TESTS := $(BUILD)/tests/test_catalog $(BUILD)/tests/test_tables $(BUILD)/tests/t
 	$(BUILD)/tests/test_encode $(BUILD)/tests/test_cli $(BUILD)/tests/test_detect $(BUILD)/tests/test_vendor \
 	$(BUILD)/tests/test_reconcile $(BUILD)/tests/test_hostile $(BUILD)/tests/test_stat \
 	$(BUILD)/tests/test_perf_syntax $(BUILD)/tests/test_export $(BUILD)/tests/test_decode \
-	$(BUILD)/tests/test_express $(BUILD)/tests/test_metric
+	$(BUILD)/tests/test_express $(BUILD)/tests/test_metric $(BUILD)/tests/test_sources
 # The static binaries cannot link the sanitizers: test_static runs in the
 # plain pass only.  Nor can a program link an ASan-built libpmudb.so
 # without the sanitizer runtime first: test_install runs in the plain pass too.
@@ -83,7 +83,7 @@ BENCH_TOOLS := $(BUILD)/tests/libpfm_once $(BUILD)/tests/libpfm_batch $(BUILD)/t
 bench: all $(BUILD)/tests/bench $(BENCH_TOOLS)
 	$(BUILD)/tests/bench $(BUILD)/pmudb $(BENCH_TOOLS)
 	@echo "the catalog, built once more (its size, and the build's time on this machine):"
-	@$(BUILD)/pmudb-build --tables tables --pmu-events $(PMU_EVENTS_DIR) $(PMU_EVENTS_ORIGIN) \
+	@$(BUILD)/pmudb-build --tables tables $(PMU_EVENTS_ARGS) \
 		--kernel-source $(KERNEL_SOURCE_DIR) --out $(BUILD)/bench-catalog.db | grep '^pmudb-build: wrote'
 	@rm -f $(BUILD)/bench-catalog.db
 
@@ -113,7 +113,8 @@ check: all $(TESTS) $(BUILD)/tests/harness $(BUILD)/tests/decode_property $(BUIL
 	@for t in $(TESTS); do \
 		echo "== $$t"; \
 		PMUDB_BUILD=$(BUILD) PMUDB_PMU_EVENTS=$(PMU_EVENTS_DIR) PMUDB_PMU_EVENTS_ORIGIN='$(PMU_EVENTS_ORIGIN_TEXT)' \
-		PMUDB_KERNEL_SOURCE=$(KERNEL_SOURCE_DIR) PMUDB_MAKE_FLAGS="BUILD=$(BUILD) $(if $(PMU_EVENTS),PMU_EVENTS=$(PMU_EVENTS)) $(if $(LIBPFM),LIBPFM=$(LIBPFM))" \
+		PMUDB_KERNEL_SOURCE=$(KERNEL_SOURCE_DIR) PMUDB_PMU_EVENTS_MORE='$(strip $(PMU_EVENTS_MORE))' \
+		PMUDB_MAKE_FLAGS="BUILD=$(BUILD) $(if $(PMU_EVENTS),PMU_EVENTS='$(PMU_EVENTS)') $(if $(PMU_EVENTS_EXTRA),PMU_EVENTS_EXTRA='$(PMU_EVENTS_EXTRA)') $(if $(LIBPFM),LIBPFM=$(LIBPFM))" \
 			$$t || exit 1; \
 	done
 	@echo "== the fuzz targets on their seeds and regression inputs (tests/fuzz)"

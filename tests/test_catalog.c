@@ -85,7 +85,7 @@ static void get_attr(int idx, int a, pfm_event_attr_info_t *ai)
 static void test_schema_is_versioned(void **state)
 {
 	(void)state;
-	assert_int_equal(query_int("PRAGMA user_version"), 9);
+	assert_int_equal(query_int("PRAGMA user_version"), 10);
 	assert_int_equal(query_int("SELECT value FROM meta WHERE key = 'schema_version'"), 10);
 }
 

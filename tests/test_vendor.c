@@ -733,7 +733,8 @@ static int dir_name(const struct dirent *d)
 	return d->d_name[0] != '.';
 }
 
-/* A malformed tree stops the build at its position; the catalog stays. */
+/* A malformed tree (a file that cannot be read as a list) stops the build
+ * at its position; the catalog stays. */
 static void test_malformed_trees_are_refused(void **state)
 {
 	(void)state;
@@ -769,6 +770,51 @@ static void test_malformed_trees_are_refused(void **state)
 	free(names);
 	free(target);
 	free(before);
+}
+
+/* A bad entry of a list is left out with a note at its position; the
+ * rest is built (real lists carry such quirks: a build of intel/perfmon
+ * must not stop at its first). */
+static void test_a_bad_entry_is_left_out_with_a_note(void **state)
+{
+	(void)state;
+	struct dirent **names;
+	int n = scandir(FIXTURES "/entries", &names, dir_name, alphasort);
+	assert_true(n >= 5);
+	for (int i = 0; i < n; i++) {
+		char tree[512], path[600], prefix[900], words[256], *target = temp_path("entries.db");
+		snprintf(tree, sizeof(tree), FIXTURES "/entries/%s", names[i]->d_name);
+		snprintf(path, sizeof(path), "%s/expect", tree);
+		char *expect = test_read_file(path, NULL);
+		assert_non_null(expect);
+		char file[256] = "";
+		int line, column;
+		if (sscanf(expect, "%255[^:]:%d:%d: %255[^\n]", file, &line, &column, words) != 4)
+			fail_msg("%s: expected 'FILE:LINE:COLUMN: words'", path);
+		snprintf(prefix, sizeof(prefix), "pmudb-build: note: %s/%s:%d:%d: ", tree, file, line, column);
+		char *argv[] = { compiler, "--tables", "tables/families.yaml", "--tables", FIXTURES "/vendor_pmus.yaml",
+				 "--pmu-events", tree, "--out", target, NULL };
+		struct run_result r;
+		test_run(argv, NULL, &r);
+		if (r.status)
+			fail_msg("%s: the build failed: %s", tree, r.err);
+		const char *note = strstr(r.out, prefix);
+		const char *end = note ? strchr(note, '\n') : NULL;
+		if (!note || !end || !strstr(note, words) || strstr(note, words) > end || strncmp(end - 10, "(left out)", 10))
+			fail_msg("%s: stdout:\n%s\nexpected a note starting '%s' with '%s', ending '(left out)'", tree, r.out,
+				 prefix, words);
+		print_message("%.*s\n", (int)(end - note), note);
+		struct pmudb_error err;
+		pmudb_t *db = pmudb_open(target, &err);
+		if (!db)
+			fail_msg("%s: the catalog built does not open: %s", tree, err.message);
+		pmudb_close(db);
+		test_run_free(&r);
+		free(expect);
+		free(target);
+		free(names[i]);
+	}
+	free(names);
 }
 
 /* Where the Nth "NAME" (quoted) of TEXT is, as LINE:COLUMN: 0 when absent. */
@@ -1538,6 +1584,7 @@ int main(void)
 		cmocka_unit_test(test_search_filters_and_globs),
 		cmocka_unit_test(test_stand_in_uarchs_keep_their_list),
 		cmocka_unit_test(test_malformed_trees_are_refused),
+		cmocka_unit_test(test_a_bad_entry_is_left_out_with_a_note),
 		cmocka_unit_test(test_a_name_listed_twice_is_noted_where_listed_again),
 		cmocka_unit_test(test_every_vendor_event_of_the_tree_encodes),
 		cmocka_unit_test(test_libpfm_names_encode_as_libpfm),

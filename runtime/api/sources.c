@@ -60,7 +60,7 @@ int pmudb_vendor_lists(pmudb_t *db, const char *uarch, pmudb_vendor_list_fn foun
 	if (sqlite3_prepare_v2(catalog_sql(db),
 			       "SELECT id, uarch, source, layout, file, version, date, events, uncore, metrics,"
 			       " superseded_by, kept FROM vendor_list WHERE ?1 IS NULL OR uarch = ?1"
-			       " OR substr(uarch, instr(uarch, '/') + 1) = ?1"
+			       " OR substr(uarch, length(uarch) - length(?1)) = '/' || ?1"
 			       " ORDER BY coalesce(superseded_by, id), superseded_by IS NOT NULL, id", -1, &st, NULL)
 	    != SQLITE_OK) {
 		int r = set_error(err, PMUDB_ERR_CATALOG, "%s: cannot read its vendor lists: %s", db->what,

@@ -1,0 +1,380 @@
+/*
+ * test_sources.c - several vendor sources in one build (issue 45): perf's
+ * tree of linux-source-6.12 ($PMUDB_PMU_EVENTS) with fixture trees of the
+ * three layouts (tests/fixtures/sources: perf's, Intel's perfmon,
+ * ARM-software/data) whose versions of one µarch conflict.  Checked: the
+ * list encoded is the newest as the test computes it from what each file
+ * states, and its events encode as their JSON says; the others are kept
+ * with what changed (pmudb sources, info, diff UARCH@A UARCH@B); a new
+ * µarch of one source (Nova Lake, family 18) is detected and encodes;
+ * quirks of real lists are read or left out with a note; the library and
+ * the CLI give the same lists.
+ */
+#include <ctype.h>
+#include <jansson.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "pmudb.h"
+#include "tests/testlib.h"
+#include "tests/vendor_json.h"
+
+#define FIXTURES "tests/fixtures/sources"
+
+static char *tmp, *catalog, *build_out;
+static const char *debian;	/* perf's tree of linux-source-6.12, or NULL */
+static pmudb_t *db;
+
+#define run(r, ...) test_pmudb((r), NULL, "--db", catalog, __VA_ARGS__, (char *)NULL)
+
+static int setup(void **state)
+{
+	(void)state;
+	tmp = test_tempdir();
+	debian = getenv("PMUDB_PMU_EVENTS");
+	if (debian && !*debian)
+		debian = NULL;
+	assert_true(asprintf(&catalog, "%s/sources.db", tmp) > 0);
+	char *compiler = test_build_path("pmudb-build");
+	char *argv[16];
+	int n = 0;
+	argv[n++] = compiler;
+	argv[n++] = "--tables";
+	argv[n++] = "tables";
+	if (debian) {
+		argv[n++] = "--pmu-events";
+		argv[n++] = (char *)debian;
+		argv[n++] = "--pmu-events-origin";
+		argv[n++] = "Debian's tree";
+	}
+	char *trees[] = { FIXTURES "/kernel-newer", FIXTURES "/perfmon", FIXTURES "/arm-data" };
+	for (int i = 0; i < 3; i++) {
+		argv[n++] = "--pmu-events";
+		argv[n++] = trees[i];
+	}
+	argv[n++] = "--out";
+	argv[n++] = catalog;
+	argv[n] = NULL;
+	struct run_result r;
+	test_run(argv, NULL, &r);
+	free(compiler);
+	if (r.status) {
+		fprintf(stderr, "the build of the fixture sources failed: %s\n", r.err);
+		test_run_free(&r);
+		return -1;
+	}
+	build_out = r.out;
+	free(r.err);
+	struct pmudb_error err;
+	db = pmudb_open(catalog, &err);
+	if (!db)
+		fprintf(stderr, "%s: %s\n", catalog, err.message);
+	if (!debian)
+		print_message("SKIP (in part): no $PMUDB_PMU_EVENTS: the fixture sources alone\n");
+	return db ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	pmudb_close(db);
+	test_rmtree(tmp);
+	free(tmp);
+	free(catalog);
+	free(build_out);
+	return 0;
+}
+
+/* ---- what the files state ------------------------------------------------ */
+
+/* A list's version as a number to compare ("v1.50" is 1050, "V1.10" 1010). */
+static int version_number(const char *text)
+{
+	int major = 0, minor = 0;
+	assert_true(sscanf(text + (*text == 'v' || *text == 'V'), "%d.%d", &major, &minor) >= 1);
+	return major * 1000 + minor;
+}
+
+/* The version column of the first row of MAPFILE naming FOLDER (perf's
+ * layout: ID,VERSION,FOLDER,TYPE; perfmon's: ID,VERSION,/DIR/FILE,...). */
+static char *mapfile_version(const char *mapfile, const char *folder)
+{
+	char *text = test_read_file(mapfile, NULL);
+	assert_non_null(text);
+	char *found = NULL, *save = NULL;
+	for (char *line = strtok_r(text, "\n", &save); line && !found; line = strtok_r(NULL, "\n", &save)) {
+		char id[128], version[32], file[256];
+		if (sscanf(line, "%127[^,],%31[^,],%255[^,]", id, version, file) == 3 && strstr(file, folder))
+			found = strdup(version);
+	}
+	free(text);
+	assert_non_null(found);
+	return found;
+}
+
+/* `pmudb sources --json UARCH`, parsed. */
+static json_t *sources_of(const char *uarch)
+{
+	struct run_result r;
+	run(&r, "sources", "--json", uarch);
+	if (r.status)
+		fail_msg("pmudb sources %s: %s", uarch, r.err);
+	json_error_t jerr;
+	json_t *j = json_loads(r.out, 0, &jerr);
+	if (!json_is_array(j))
+		fail_msg("pmudb sources --json %s is no JSON list: %s\n%s", uarch, jerr.text, r.out);
+	test_run_free(&r);
+	return j;
+}
+
+static const char *field(json_t *o, const char *key)
+{
+	return json_string_value(json_object_get(o, key));
+}
+
+/* ---- the tests ----------------------------------------------------------- */
+
+/* graniterapids is in three sources (four with Debian's): the newest list,
+ * by the versions the test reads from the mapfiles, is encoded; the others
+ * are listed as superseded, each with what changed. */
+static void test_the_newest_list_is_encoded(void **state)
+{
+	(void)state;
+	struct { const char *layout, *mapfile, *folder; char *version; } lists[] = {
+		{ "kernel", FIXTURES "/kernel-newer/x86/mapfile.csv", "graniterapids", NULL },
+		{ "perfmon", FIXTURES "/perfmon/mapfile.csv", "/GNR/", NULL },
+		{ "kernel", NULL, "graniterapids", NULL },
+	};
+	char *debian_mapfile = NULL;
+	if (debian)
+		assert_true(asprintf(&debian_mapfile, "%s/x86/mapfile.csv", debian) > 0);
+	lists[2].mapfile = debian_mapfile;
+	int count = debian ? 3 : 2, newest = 0;
+	for (int i = 0; i < count; i++) {
+		lists[i].version = mapfile_version(lists[i].mapfile, lists[i].folder);
+		if (version_number(lists[i].version) > version_number(lists[newest].version))
+			newest = i;
+	}
+	json_t *j = sources_of("graniterapids");
+	assert_int_equal(json_array_size(j), count);
+	json_t *encoded = json_array_get(j, 0);
+	assert_true(json_is_true(json_object_get(encoded, "encoded")));
+	assert_string_equal(field(encoded, "layout"), lists[newest].layout);
+	assert_int_equal(version_number(field(encoded, "version")), version_number(lists[newest].version));
+	for (int i = 0; i < count; i++) {
+		bool listed = false;
+		for (size_t k = 0; k < json_array_size(j); k++) {
+			json_t *l = json_array_get(j, k);
+			if (!strcmp(field(l, "layout"), lists[i].layout)
+			    && version_number(field(l, "version")) == version_number(lists[i].version)) {
+				listed = true;
+				assert_true(json_is_true(json_object_get(l, "encoded")) == (i == newest));
+				if (i != newest)
+					assert_true(json_integer_value(json_object_get(l, "changes")) > 0);
+			}
+		}
+		if (!listed)
+			fail_msg("graniterapids %s %s is not listed by pmudb sources", lists[i].layout, lists[i].version);
+		free(lists[i].version);
+	}
+	json_t *perfmon = NULL;
+	for (size_t k = 0; k < json_array_size(j); k++)
+		if (!strcmp(field(json_array_get(j, k), "layout"), "perfmon"))
+			perfmon = json_array_get(j, k);
+	assert_string_equal(field(perfmon, "date"), "2025-03-01");	/* its Header's 03/01/2025 */
+	json_decref(j);
+	free(debian_mapfile);
+
+	/* the encoded list's events encode as its JSON states them */
+	json_t *list = vendor_load_json(FIXTURES "/kernel-newer/x86/graniterapids/pipeline.json");
+	size_t i;
+	json_t *e;
+	json_array_foreach(list, i, e) {
+		char s[256];
+		snprintf(s, sizeof(s), "gnr::%s", json_string_value(json_object_get(e, "EventName")));
+		uint64_t config, config1;
+		vendor_expected_config("intel_x86", e, &config, &config1);
+		struct pmudb_encoding enc;
+		struct pmudb_error err;
+		if (pmudb_encode(db, s, NULL, &enc, &err))
+			fail_msg("%s: %s", s, err.message);
+		if (enc.config != config || enc.config1 != config1)
+			fail_msg("%s: 0x%llx 0x%llx, the newest list says 0x%llx 0x%llx", s, (unsigned long long)enc.config,
+				 (unsigned long long)enc.config1, (unsigned long long)config, (unsigned long long)config1);
+	}
+	json_decref(list);
+	/* what only an older list has is not the µarch's any more */
+	struct pmudb_encoding enc;
+	struct pmudb_error err;
+	assert_int_not_equal(pmudb_encode(db, "gnr::FIXTURE_ONLY.V110", NULL, &enc, &err), 0);
+	if (debian)
+		assert_int_not_equal(pmudb_encode(db, "gnr::ARITH.DIV_ACTIVE", NULL, &enc, &err), 0);
+}
+
+/* info says which list an event is from, and what it superseded; diff
+ * lists what changed between two of the lists, either way round. */
+static void test_info_and_diff_say_where_from(void **state)
+{
+	(void)state;
+	struct run_result r;
+	run(&r, "info", "gnr::FIXTURE_ONLY.NEWER");
+	assert_int_equal(r.status, 0);
+	if (!strstr(r.out, "  list: version 1.50, fixture") && !strstr(r.out, "  list: version 1.50, "))
+		fail_msg("info does not name the list encoded:\n%s", r.out);
+	assert_non_null(strstr(r.out, "  supersedes: version 1.10 of 2025-03-01, "));
+	assert_non_null(strstr(r.out, "(perfmon layout)"));
+	test_run_free(&r);
+
+	run(&r, "diff", "graniterapids@1.10", "graniterapids@1.50");
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "  added    FIXTURE_ONLY.NEWER "));
+	assert_non_null(strstr(r.out, "  removed  FIXTURE_ONLY.V110 "));
+	assert_non_null(strstr(r.out, "  changed  BR_MISP_RETIRED.ALL_BRANCHES "));
+	assert_non_null(strstr(r.out, "event=0xc5 -> event=0xc5,umask=0x3"));
+	assert_non_null(strstr(r.out, "2 added, 1 removed, 1 changed\n"));	/* MEM_LOAD_RETIRED.L3_MISS is new too */
+	test_run_free(&r);
+	run(&r, "diff", "--json", "graniterapids@1.50", "graniterapids@perfmon");
+	assert_int_equal(r.status, 0);
+	json_t *j = json_loads(r.out, 0, NULL);
+	assert_non_null(j);
+	json_t *changes = json_object_get(j, "changes");
+	int removed = 0;
+	size_t i;
+	json_t *c;
+	json_array_foreach(changes, i, c)
+		removed += !strcmp(field(c, "change"), "removed") && !strcmp(field(c, "event"), "FIXTURE_ONLY.NEWER");
+	assert_int_equal(removed, 1);	/* from the newest to the older: what it added is removed */
+	json_decref(j);
+	test_run_free(&r);
+
+	run(&r, "diff", "graniterapids@9.99", "graniterapids@1.50");
+	assert_int_equal(r.status, 1);
+	assert_int_equal(test_line_count(r.err), 1);
+	test_run_free(&r);
+	if (debian) {
+		run(&r, "diff", "graniterapids@1.02", "graniterapids@1.10");
+		assert_int_equal(r.status, 2);	/* both superseded: their changes are not kept */
+		assert_non_null(strstr(r.err, "both superseded"));
+		test_run_free(&r);
+	}
+	run(&r, "sources", "no-such-uarch");
+	assert_int_equal(r.status, 1);
+	assert_int_equal(test_line_count(r.err), 1);
+	test_run_free(&r);
+}
+
+/* A µarch only perfmon has (Nova Lake, family 18, a hybrid) is detected and
+ * encodes; a number with a space after it and a fixed counter's
+ * CounterHTOff are read; UMaskExt is left out with a note. */
+static void test_new_silicon_from_perfmon(void **state)
+{
+	(void)state;
+	struct run_result r;
+	run(&r, "--cpu", "GenuineIntel/18/0x1", "detect");
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "nvl_cyc"));
+	assert_non_null(strstr(r.out, "nvl_awf"));
+	test_run_free(&r);
+	run(&r, "--cpu", "GenuineIntel-18-1", "encode", "--format", "json", "OCR.DEMAND_DATA_RD.ANY_RESPONSE");
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "\"config1\":\"0x10001\""));
+	test_run_free(&r);
+	struct pmudb_encoding enc;
+	struct pmudb_error err;
+	assert_int_equal(pmudb_encode(db, "nvl_cyc::CPU_CLK_UNHALTED.THREAD", NULL, &enc, &err), 0);
+	assert_int_equal(pmudb_encode(db, "nvl_awf::LONGEST_LAT_CACHE.MISS", NULL, &enc, &err), 0);
+	assert_int_equal(enc.config & 0xffff, 0x412e);
+	assert_int_not_equal(pmudb_encode(db, "nvl_cyc::L2_REQUEST.MISS", NULL, &enc, &err), 0);
+	assert_non_null(strstr(build_out, "novalake_coyotecove_core.json:31:26: event 'L2_REQUEST.MISS': UMaskExt 0x80"));
+	json_t *j = sources_of("novalake");
+	assert_int_equal(json_array_size(j), 1);
+	assert_string_equal(field(json_array_get(j, 0), "date"), "2026-07-09");
+	json_decref(j);
+}
+
+/* ARM-software/data: a dated list beats perf's undated one; a core perf
+ * lacks is new; a common list and a 32-bit core are not read. */
+static void test_arm_software_data(void **state)
+{
+	(void)state;
+	json_t *j = sources_of("neoverse-v1");
+	json_t *encoded = json_array_get(j, 0);
+	assert_string_equal(field(encoded, "layout"), "arm-data");
+	assert_string_equal(field(encoded, "date"), "2024-06-01");
+	assert_int_equal(json_array_size(j), debian ? 2 : 1);
+	json_decref(j);
+	json_t *root = vendor_load_json(FIXTURES "/arm-data/pmu/neoverse-v1.json");
+	json_t *list = json_object_get(root, "events");
+	size_t i;
+	json_t *e;
+	int named = 0;
+	json_array_foreach(list, i, e) {
+		const char *name = field(e, "name");
+		if (!name)
+			continue;
+		char s[128];
+		snprintf(s, sizeof(s), "arm_v1::%s", name);
+		struct pmudb_encoding enc;
+		struct pmudb_error err;
+		if (pmudb_encode(db, s, NULL, &enc, &err))
+			fail_msg("%s: %s", s, err.message);
+		assert_int_equal(enc.config, json_integer_value(json_object_get(e, "code")));
+		named++;
+	}
+	assert_int_equal(named, 3);
+	json_decref(root);
+	struct pmudb_encoding enc;
+	struct pmudb_error err;
+	assert_int_equal(pmudb_encode(db, "arm_v3::STALL_SLOT", NULL, &enc, &err), 0);
+	assert_int_equal(enc.config, 16444);
+	assert_non_null(strstr(build_out, "arm-data/pmu/neoverse-v1.json:11:30: an event without a \"name\" (left out)"));
+	assert_non_null(strstr(build_out, "arm-data/pmu/cortex-a8.json: pmu_architecture 'pmuv2', not PMUv3: not read"));
+	struct run_result r;
+	run(&r, "sources", "common_armv9");
+	assert_int_equal(r.status, 1);
+	test_run_free(&r);
+}
+
+static int count_list(void *ctx, const struct pmudb_vendor_list *l)
+{
+	(void)l;
+	(*(int *)ctx)++;
+	return 0;
+}
+
+/* The library lists what the CLI prints. */
+static void test_library_and_cli_agree(void **state)
+{
+	(void)state;
+	struct run_result r;
+	run(&r, "sources", "--json");
+	assert_int_equal(r.status, 0);
+	json_t *j = json_loads(r.out, 0, NULL);
+	assert_non_null(j);
+	int n = 0;
+	struct pmudb_error err;
+	int found = pmudb_vendor_lists(db, NULL, count_list, &n, &err);
+	assert_int_equal(found, n);
+	assert_int_equal((size_t)n, json_array_size(j));
+	print_message("%d vendor lists, %s\n", n, debian ? "with Debian's tree" : "the fixtures alone");
+	json_decref(j);
+	test_run_free(&r);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_the_newest_list_is_encoded),
+		cmocka_unit_test(test_info_and_diff_say_where_from),
+		cmocka_unit_test(test_new_silicon_from_perfmon),
+		cmocka_unit_test(test_arm_software_data),
+		cmocka_unit_test(test_library_and_cli_agree),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
