@@ -211,6 +211,7 @@ struct vendor_cpu {
 				 * arm64: a MIDR, "0x00000000410fd0c0" */
 	char *file;
 	int line;
+	int source;		/* index into model.sources (vendor_newest.c) */
 };
 
 /* One µarch of the tree: its core events and the CPUs that have it. */

@@ -202,7 +202,10 @@ static void add_cpuid(struct model *m, const struct vendor_uarch *u, const struc
 	e->model_hi = model_hi;
 	e->stepping_lo = step_lo;
 	e->stepping_hi = step_hi;
-	e->why = xprintf("perf pmu-events mapfile row '%s': %s", c->id, u->name);
+	/* which source's row, as pmudb sources names the layouts */
+	const char *layout = c->source >= 0 && (size_t)c->source < m->sources.count ? m->sources.items[c->source].layout
+										     : "kernel";
+	e->why = xprintf("%s row '%s' (%s layout): %s", c->file, c->id, layout, u->name);
 	e->file = xprintf("pmu-events:%s", c->file);
 	e->line = c->line;
 	e->from_vendor = true;

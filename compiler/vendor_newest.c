@@ -242,6 +242,8 @@ int vendor_newest_take(struct model *m, struct model *from, int source, char **e
 		n->list.events = (int)n->events.count;
 		n->list.uncore = (int)n->uncore.count;
 		n->list.metrics = (int)n->metrics.count;
+		for (size_t k = 0; k < n->cpus.count; k++)
+			n->cpus.items[k].source = source;
 		/* a list with a quirk has it many times (cascadelakex names 1,012
 		 * events OFFCORE_RESPONSE:request=...): the first few, then
 		 * how many */
