@@ -12,6 +12,10 @@
  */
 #include <ctype.h>
 #include <jansson.h>
+#include <limits.h>
+#include <sqlite3.h>
+#include <strings.h>
+#include <unistd.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -341,6 +345,234 @@ static void test_arm_software_data(void **state)
 	test_run_free(&r);
 }
 
+/* ---- the real checkouts `make` was given (PMU_EVENTS_EXTRA) -------------- */
+
+/* Whether the compiler keeps entry E of a perfmon list: a name users can
+ * type, no second unit mask (UMaskExt: not read yet). */
+static bool kept_entry(json_t *e)
+{
+	const char *name = field(e, "EventName");
+	if (!name || !*name || strlen(name) > 200 || name[0] == '.' || name[strlen(name) - 1] == '.' || strstr(name, ".."))
+		return false;
+	for (const char *p = name; *p; p++)
+		if (!isalnum((unsigned char)*p) && *p != '_' && *p != '.' && *p != '-')
+			return false;
+	return !vendor_field(e, "UMaskExt");
+}
+
+/* Another entry of LIST is NAME.something: the bare one is left out (an
+ * event whose unit masks are listed). */
+static bool has_dotted(json_t *list, const char *name)
+{
+	size_t i, n = strlen(name);
+	json_t *e;
+	json_array_foreach(list, i, e) {
+		const char *other = field(e, "EventName");
+		if (other && !strncasecmp(other, name, n) && other[n] == '.')
+			return true;
+	}
+	return false;
+}
+
+/* The catalog's PMU made from ARCH/UARCH[@UNIT], or NULL (unmapped). */
+static char *pmu_of(pmudb_t *d, const char *uarch, const char *unit)
+{
+	char want[512];
+	snprintf(want, sizeof(want), "pmu-events:%s%s%s", uarch, unit ? "@" : "", unit ? unit : "");
+	for (int i = 0; i < pmudb_pmu_count(d); i++) {
+		struct pmudb_pmu_info p;
+		if (!pmudb_pmu_info(d, i, &p) && p.source && !strcmp(p.source, want) && strcmp(p.family, "kernel_format"))
+			return strdup(p.name);
+	}
+	return NULL;
+}
+
+struct encoded_from { const char *uarch; char source[1024]; };
+
+static int encoded_source(void *ctx, const struct pmudb_vendor_list *l)
+{
+	struct encoded_from *f = ctx;
+	if (!l->superseded_by && !strcmp(l->uarch, f->uarch))
+		snprintf(f->source, sizeof(f->source), "%s", l->source);
+	return 0;
+}
+
+/* Each entry of FILE (a perfmon core file of µarch x86/UARCH) that the
+ * compiler keeps encodes, on its PMU, to what its fields say. */
+static int check_perfmon_file(pmudb_t *d, const char *path, const char *uarch, const char *unit)
+{
+	char *pmu = pmu_of(d, uarch, unit);
+	if (!pmu)
+		return 0;
+	json_t *list = vendor_load_json(path);
+	json_t *seen = json_object();
+	size_t i;
+	json_t *e;
+	int n = 0;
+	json_array_foreach(list, i, e) {
+		const char *name = field(e, "EventName");
+		if (!kept_entry(e) || json_object_get(seen, name) || (!strchr(name, '.') && has_dotted(list, name)))
+			continue;
+		json_object_set_new(seen, name, json_true());
+		char s[512];
+		snprintf(s, sizeof(s), "%s::%s", pmu, name);
+		uint64_t config, config1;
+		vendor_expected_config("intel_x86", e, &config, &config1);
+		struct pmudb_encoding enc;
+		struct pmudb_error err;
+		if (pmudb_encode(d, s, NULL, &enc, &err))
+			fail_msg("%s (%s): %s", s, path, err.message);
+		if (enc.config != config || enc.config1 != config1)
+			fail_msg("%s (%s): 0x%llx 0x%llx, its fields say 0x%llx 0x%llx", s, path, (unsigned long long)enc.config,
+				 (unsigned long long)enc.config1, (unsigned long long)config, (unsigned long long)config1);
+		n++;
+	}
+	json_decref(seen);
+	json_decref(list);
+	free(pmu);
+	return n;
+}
+
+/* A checkout of intel/perfmon `make` read: every core file of a µarch whose
+ * list it encodes.  The µarch is named as the compiler names it (the file's
+ * name without _core.json; a hybrid's before its first '_'). */
+static int check_perfmon(pmudb_t *d, const char *dir, const char *abs, int *lists)
+{
+	char path[2048];
+	snprintf(path, sizeof(path), "%s/mapfile.csv", dir);
+	char *text = test_read_file(path, NULL);
+	assert_non_null(text);
+	json_t *done = json_object();
+	int n = 0;
+	char *save = NULL;
+	for (char *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char *fields[8] = { 0 }, *s = line;
+		int k = 0;
+		while (s && k < 8)
+			fields[k++] = strsep(&s, ",");
+		if (k < 4 || (strcmp(fields[3], "core") && strcmp(fields[3], "hybridcore")))
+			continue;
+		bool hybrid = !strcmp(fields[3], "hybridcore");
+		const char *file = fields[2] + strspn(fields[2], "/");
+		if (json_object_get(done, file))
+			continue;
+		json_object_set_new(done, file, json_true());
+		const char *base = strrchr(file, '/') ? strrchr(file, '/') + 1 : file;
+		char name[256], uarch[300];
+		snprintf(name, sizeof(name), "%s", base);
+		for (char *p = name; *p; p++)
+			*p = (char)tolower((unsigned char)*p);
+		if (hybrid)
+			name[strcspn(name, "_.")] = '\0';
+		else if (strstr(name, "_core.json"))
+			*strstr(name, "_core.json") = '\0';
+		else
+			name[strcspn(name, ".")] = '\0';
+		snprintf(uarch, sizeof(uarch), "x86/%s", name);
+		const char *role = k >= 7 ? fields[6] : "";
+		const char *unit = !hybrid ? NULL : !strcasecmp(role, "Core") ? "cpu_core"
+						 : !strcasecmp(role, "Atom") ? "cpu_atom" : "cpu_lowpower";
+		struct encoded_from f = { .uarch = uarch };
+		pmudb_vendor_lists(d, uarch, encoded_source, &f, NULL);
+		if (strcmp(f.source, abs))
+			continue;	/* a newer list of another source is encoded */
+		snprintf(path, sizeof(path), "%s/%s", dir, file);
+		int got = check_perfmon_file(d, path, uarch, unit);
+		n += got;
+		*lists += got > 0;
+	}
+	json_decref(done);
+	free(text);
+	return n;
+}
+
+/* A checkout of ARM-software/data: each core list encoded from it. */
+static int check_arm_data(pmudb_t *d, const char *abs, int *lists)
+{
+	sqlite3 *raw = NULL;
+	char *path = test_build_path("pmudb.db");
+	assert_int_equal(sqlite3_open_v2(path, &raw, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+	sqlite3_stmt *st;
+	assert_int_equal(sqlite3_prepare_v2(raw, "SELECT l.uarch, l.file, p.name FROM vendor_list l JOIN pmu p ON"
+					    " p.source = 'pmu-events:' || l.uarch WHERE l.layout = 'arm-data'"
+					    " AND l.superseded_by IS NULL AND l.source = ?", -1, &st, NULL), SQLITE_OK);
+	sqlite3_bind_text(st, 1, abs, -1, SQLITE_STATIC);
+	int n = 0;
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		char file[2048];
+		snprintf(file, sizeof(file), "%s/%s", abs, (const char *)sqlite3_column_text(st, 1));
+		const char *pmu = (const char *)sqlite3_column_text(st, 2);
+		json_t *root = vendor_load_json(file);
+		size_t i;
+		json_t *e;
+		json_array_foreach(json_object_get(root, "events"), i, e) {
+			const char *name = field(e, "name");
+			if (!name)
+				continue;
+			char s[512];
+			snprintf(s, sizeof(s), "%s::%s", pmu, name);
+			struct pmudb_encoding enc;
+			struct pmudb_error err;
+			if (pmudb_encode(d, s, NULL, &enc, &err))
+				fail_msg("%s (%s): %s", s, file, err.message);
+			if (enc.config != (uint64_t)json_integer_value(json_object_get(e, "code")))
+				fail_msg("%s (%s): config 0x%llx, its code is %lld", s, file, (unsigned long long)enc.config,
+					 (long long)json_integer_value(json_object_get(e, "code")));
+			n++;
+		}
+		(*lists)++;
+		json_decref(root);
+	}
+	sqlite3_finalize(st);
+	sqlite3_close(raw);
+	free(path);
+	return n;
+}
+
+/* The catalog `make` built with PMU_EVENTS_EXTRA: every list it encodes
+ * from a perfmon or ARM-software/data checkout, against its JSON. */
+static void test_extra_sources_encode_as_their_json(void **state)
+{
+	(void)state;
+	const char *more = getenv("PMUDB_PMU_EVENTS_MORE");
+	if (!more || !*more) {
+		print_message("SKIP: make was given no PMU_EVENTS_EXTRA (checkouts of intel/perfmon, ARM-software/data):"
+			      " the fixture sources above stand for them\n");
+		return;
+	}
+	char *path = test_build_path("pmudb.db");
+	struct pmudb_error err;
+	pmudb_t *d = pmudb_open(path, &err);
+	assert_non_null(d);
+	char *dirs = strdup(more), *save = NULL;
+	for (char *dir = strtok_r(dirs, " ", &save); dir; dir = strtok_r(NULL, " ", &save)) {
+		char *abs = realpath(dir, NULL), probe[2048];
+		assert_non_null(abs);
+		int lists = 0, n = 0;
+		snprintf(probe, sizeof(probe), "%s/mapfile.csv", dir);
+		const char *layout = NULL;
+		if (!access(probe, R_OK)) {
+			layout = "perfmon";
+			n = check_perfmon(d, dir, abs, &lists);
+		} else {
+			snprintf(probe, sizeof(probe), "%s/cpus.json", dir);
+			if (!access(probe, R_OK)) {
+				layout = "arm-data";
+				n = check_arm_data(d, abs, &lists);
+			}
+		}
+		if (layout)
+			print_message("%s (%s): %d lists encoded from it, %d events each as its JSON says\n", dir, layout,
+				      lists, n);
+		else
+			print_message("%s: perf's layout, checked as Debian's is by test_vendor where it names the tree\n", dir);
+		free(abs);
+	}
+	free(dirs);
+	pmudb_close(d);
+	free(path);
+}
+
 static int count_list(void *ctx, const struct pmudb_vendor_list *l)
 {
 	(void)l;
@@ -375,6 +607,7 @@ int main(void)
 		cmocka_unit_test(test_new_silicon_from_perfmon),
 		cmocka_unit_test(test_arm_software_data),
 		cmocka_unit_test(test_library_and_cli_agree),
+		cmocka_unit_test(test_extra_sources_encode_as_their_json),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

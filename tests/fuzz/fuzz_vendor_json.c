@@ -5,9 +5,10 @@
  * --pmu-events reads perf's tree or Intel's perfmon repository.
  *
  * The bytes: a first line naming the layout ("x86" or "arm64": perf's
- * tree; "perfmon": Intel's), then up to three parts, each ended by a line
- * "%%": the mapfile.csv, the µarch's events JSON, and (arm64) the
- * architecture-standard events JSON.  A part left out is a small good one;
+ * tree; "perfmon": Intel's; "arm-data": ARM-software/data), then up to
+ * three parts, each ended by a line "%%": the mapfile.csv (arm-data: a
+ * core's list, pmu/c.json), the µarch's events JSON (arm-data: a common
+ * list, not read), and (arm64) the architecture-standard events JSON.  A part left out is a small good one;
  * the seeds' mapfiles name the folder the events go in (u, or v/c on arm64;
  * u/events/u_core.json in perfmon).
  *
@@ -28,6 +29,9 @@ static const char x86_map[] = "Family-model,Version,Filename,EventType\nGenuineI
 static const char arm_map[] = "Family-model,Version,Filename,EventType\n0x00000000410fd490,v1,v/c,core\n";
 static const char perfmon_map[] = "Family-model,Version,Filename,EventType,Core Type,Native Model ID,Core Role Name\n"
 				  "GenuineIntel-6-55,V1.00,/u/events/u_core.json,core,,,\n";
+static const char arm_data_core[] = "{\"_type\": \"Events\", \"timestamp\": \"Mon Mar 18 17:07:47 2024\","
+				    " \"cpuid\": \"0x41d84\", \"pmu_architecture\": \"pmuv3\", \"events\":"
+				    " [{\"code\": 17, \"name\": \"CPU_CYCLES\", \"description\": \"Cycle\"}]}\n";
 static const char events[] = "[{\"EventName\": \"INST_RETIRED.ANY_P\", \"EventCode\": \"0xc0\", \"UMask\": \"0x1\"}]\n";
 static const char arm_std[] = "[{\"EventName\": \"CPU_CYCLES\", \"EventCode\": \"0x11\", \"BriefDescription\": \"Cycle\"},"
 			      " {\"EventName\": \"INST_RETIRED\", \"EventCode\": \"0x08\"}]\n";
@@ -68,15 +72,23 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	const char *p = (const char *)data, *end = p + size;
 	const char *nl = memchr(p, '\n', size);
 	size_t first = nl ? (size_t)(nl - p) : size;
-	const char *layout = first == 5 && !memcmp(p, "arm64", 5) ? "arm64"
-			     : first == 7 && !memcmp(p, "perfmon", 7) ? "perfmon" : "x86";
+	const char *layout = first == 5 && !memcmp(p, "arm64", 5)     ? "arm64"
+			     : first == 7 && !memcmp(p, "perfmon", 7)  ? "perfmon"
+			     : first == 8 && !memcmp(p, "arm-data", 8) ? "arm-data" : "x86";
 	p = nl ? nl + 1 : end;
-	const char *parts[3] = { strcmp(layout, "x86") ? strcmp(layout, "arm64") ? perfmon_map : arm_map : x86_map,
+	bool arm_data = !strcmp(layout, "arm-data");
+	const char *parts[3] = { arm_data ? arm_data_core
+				 : strcmp(layout, "x86") ? strcmp(layout, "arm64") ? perfmon_map : arm_map : x86_map,
 				 events, arm_std };
 	size_t lens[3] = { strlen(parts[0]), strlen(parts[1]), strlen(parts[2]) };
 	for (int i = 0; i < 3 && part(&p, end, &parts[i], &lens[i]); i++)
 		;
-	if (!strcmp(layout, "perfmon")) {
+	if (arm_data) {
+		static const char cpus[] = "{\"_type\": \"CPUs\", \"cpus\": []}\n";
+		fuzz_write(tree, "cpus.json", cpus, strlen(cpus));
+		fuzz_write(tree, "pmu/c.json", parts[0], lens[0]);
+		fuzz_write(tree, "pmu/common_armv9.json", parts[1], lens[1]);
+	} else if (!strcmp(layout, "perfmon")) {
 		fuzz_write(tree, "mapfile.csv", parts[0], lens[0]);
 		fuzz_write(tree, "u/events/u_core.json", parts[1], lens[1]);
 	} else if (!strcmp(layout, "arm64")) {
