@@ -245,7 +245,7 @@ static int vendor_group(struct event *ev, bool refused)
 static bool add_vendor_umask(struct pmu *p, struct event *ev, const struct vendor_event *v)
 {
 	bool intel = !strcmp(p->family, "intel_x86"), amd = !strcmp(p->family, "amd64");
-	bool config1_msr = v->msr_index && v->msr_index != MSR_LOAD_LATENCY;
+	bool config1_msr = v->msr_index == MSR_OFFCORE_0 || v->msr_index == MSR_OFFCORE_1 || v->msr_index == MSR_FRONTEND;
 	if (!intel && !amd)
 		return false;
 	if (amd && ((v->code & 0xfff) != (ev->code & 0xfff) || v->cmask || v->inv || v->edge))

@@ -244,8 +244,11 @@ void vendor_intel_umask(struct event *ev, struct umask *um, const struct vendor_
 		vendor_hardwire(ev, um, "e", v->edge);
 	if (v->any)
 		vendor_hardwire(ev, um, "t", v->any);
-	if ((v->msr_index == MSR_LOAD_LATENCY && !vendor_hardwire(ev, um, "ldlat", v->msr_value))
-	    || (v->msr_index && v->msr_index != MSR_LOAD_LATENCY)) {
+	/* the MSRs perf programs (jevents.py's msrmap: offcore response,
+	 * load latency, frontend); another (Nova Lake's 0x3E0) is not perf's
+	 * to set, and its value stays out of config1 as perf leaves it */
+	bool perf_msr = v->msr_index == MSR_OFFCORE_0 || v->msr_index == MSR_OFFCORE_1 || v->msr_index == MSR_FRONTEND;
+	if ((v->msr_index == MSR_LOAD_LATENCY && !vendor_hardwire(ev, um, "ldlat", v->msr_value)) || perf_msr) {
 		um->filter_config1 = v->msr_value;
 		ev->filters_given = true;
 	}

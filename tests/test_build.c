@@ -72,19 +72,37 @@ static void build_to(const char *out, bool with_vendor_tree)
 	char *kernel = tree ? getenv("PMUDB_KERNEL_SOURCE") : NULL;
 	if (kernel && !*kernel)
 		kernel = NULL;
-	char *argv[] = { compiler, "--quiet", "--out", (char *)out, tree ? "--pmu-events" : NULL, tree,
-			 origin ? "--pmu-events-origin" : NULL, origin, NULL, NULL, NULL };
-	if (kernel) {
-		/* after the tree's (and origin's) arguments, where NULLs end them */
-		int at = origin ? 8 : 6;
-		argv[at] = "--kernel-source";
-		argv[at + 1] = kernel;
+	/* and the sources it gave after the tree (PMU_EVENTS_EXTRA) */
+	const char *more = tree ? getenv("PMUDB_PMU_EVENTS_MORE") : NULL;
+	char *dirs = strdup(more ? more : ""), *save = NULL, *argv[48];
+	int n = 0;
+	argv[n++] = compiler;
+	argv[n++] = "--quiet";
+	argv[n++] = "--out";
+	argv[n++] = (char *)out;
+	if (tree) {
+		argv[n++] = "--pmu-events";
+		argv[n++] = tree;
 	}
+	if (origin) {
+		argv[n++] = "--pmu-events-origin";
+		argv[n++] = origin;
+	}
+	for (char *d = strtok_r(dirs, " ", &save); d && n < 40; d = strtok_r(NULL, " ", &save)) {
+		argv[n++] = "--pmu-events";
+		argv[n++] = d;
+	}
+	if (kernel) {
+		argv[n++] = "--kernel-source";
+		argv[n++] = kernel;
+	}
+	argv[n] = NULL;
 	struct run_result r;
 	test_run(argv, NULL, &r);
 	if (r.status != 0)
 		fail_msg("build to %s failed (%d): %s", out, r.status, r.err);
 	test_run_free(&r);
+	free(dirs);
 }
 
 /* A build is byte-identical to the catalog `make` built from the same

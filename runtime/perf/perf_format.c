@@ -54,6 +54,11 @@ static const struct format_row table[] = {
 	{ "cpu_atom", NULL,
 	  "event=config:0-7;umask=config:8-15;edge=config:18;pc=config:19;inv=config:23;cmask=config:24-31;"
 	  "offcore_rsp=config1:0-63;ldlat=config1:0-15;snoop_rsp=config1:0-63" },
+	/* the low-power E-cores of a three-type hybrid (Arrow Lake-H): newer
+	 * kernels than 6.12 name them apart, with the E-cores' formats */
+	{ "cpu_lowpower", NULL,
+	  "event=config:0-7;umask=config:8-15;edge=config:18;pc=config:19;inv=config:23;cmask=config:24-31;"
+	  "offcore_rsp=config1:0-63;ldlat=config1:0-15;snoop_rsp=config1:0-63" },
 	{ "armv[89]_*", NULL, "event=config:0-15;long=config1:0;rdpmc=config1:1" },
 	{ "uncore_*", NULL, "event=config:0-7;umask=config:8-15;edge=config:18;tid_en=config:19;inv=config:23;thresh=config:24-31" },
 	{ "uncore", NULL, "event=config:0-7;umask=config:8-15;edge=config:18;inv=config:23;cmask=config:24-28" },
