@@ -91,6 +91,8 @@ int cli_kernel_boxes(const char *kpmu, int **boxes, bool *itself);
 
 /* Writes S as a JSON string (quoted, escaped; see out_json_string). */
 void json_quoted(FILE *f, const char *s);
+/* Writes ,"KEY": and VALUE as a JSON string, or null, to stdout. */
+void cli_json_field(const char *key, const char *value);
 /* A metric's ScaleUnit ("100%", "1GB/s", or NULL): its factor (1 where it
  * gives none) and its unit, the text after the number. */
 double cli_scale_unit(const char *scale_unit, const char **unit);

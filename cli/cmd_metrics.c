@@ -20,31 +20,22 @@ struct listing {
 	int rows;
 };
 
-static void json_field(const char *key, const char *value)
-{
-	printf(",\"%s\":", key);
-	if (value)
-		json_quoted(stdout, value);
-	else
-		fputs("null", stdout);
-}
-
 static int print_metric(void *ctx, const struct pmudb_metric *m)
 {
 	struct listing *l = ctx;
 	if (l->json) {
 		fputs(l->rows++ ? ",\n{\"name\":" : "{\"name\":", stdout);
 		json_quoted(stdout, m->name);
-		json_field("pmu", m->pmu);
-		json_field("uarch", m->uarch);
-		json_field("groups", m->groups);
-		json_field("description", m->description);
-		json_field("expr", m->expr);
-		json_field("threshold", m->threshold);
-		json_field("scale_unit", m->scale_unit);
-		json_field("constraint", m->constraint);
-		json_field("missing", m->missing);
-		json_field("source", m->source);
+		cli_json_field("pmu", m->pmu);
+		cli_json_field("uarch", m->uarch);
+		cli_json_field("groups", m->groups);
+		cli_json_field("description", m->description);
+		cli_json_field("expr", m->expr);
+		cli_json_field("threshold", m->threshold);
+		cli_json_field("scale_unit", m->scale_unit);
+		cli_json_field("constraint", m->constraint);
+		cli_json_field("missing", m->missing);
+		cli_json_field("source", m->source);
 		putchar('}');
 		return 0;
 	}
@@ -292,7 +283,7 @@ static void print_value(const struct pmudb_metric *m, double v, int crossed, boo
 			printf("%.17g,\"scaled\":%.17g", v, v * scale);
 		else
 			fputs("null,\"scaled\":null", stdout);
-		json_field("unit", unit);
+		cli_json_field("unit", unit);
 		printf(",\"threshold\":%s", crossed < 0 ? "null" : crossed ? "true" : "false");
 		return;
 	}

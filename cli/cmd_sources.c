@@ -24,15 +24,6 @@ static int count_change(void *ctx, const struct pmudb_list_change *change)
 	return 0;
 }
 
-static void json_field(const char *key, const char *value, bool comma)
-{
-	printf("%s\"%s\": ", comma ? ", " : "", key);
-	if (value)
-		json_quoted(stdout, value);
-	else
-		fputs("null", stdout);
-}
-
 static int show(void *ctx, const struct pmudb_vendor_list *l)
 {
 	struct listing *s = ctx;
@@ -41,18 +32,18 @@ static int show(void *ctx, const struct pmudb_vendor_list *l)
 	if (l->superseded_by && pmudb_list_changes(s->db, l->id, count_change, &changes, &err) < 0)
 		changes = -1;
 	if (s->json) {
-		printf("%s\n  {", s->shown ? "," : "");
-		json_field("uarch", l->uarch, false);
-		printf(", \"encoded\": %s", l->superseded_by ? "false" : "true");
-		json_field("source", l->source, true);
-		json_field("layout", l->layout, true);
-		json_field("file", l->file, true);
-		json_field("version", l->version, true);
-		json_field("date", l->date, true);
-		printf(", \"events\": %d, \"uncore\": %d, \"metrics\": %d", l->events, l->uncore, l->metrics);
-		json_field("kept", l->kept, true);
+		fputs(s->shown ? ",\n{\"uarch\":" : "{\"uarch\":", stdout);
+		json_quoted(stdout, l->uarch);
+		printf(",\"encoded\":%s", l->superseded_by ? "false" : "true");
+		cli_json_field("source", l->source);
+		cli_json_field("layout", l->layout);
+		cli_json_field("file", l->file);
+		cli_json_field("version", l->version);
+		cli_json_field("date", l->date);
+		printf(",\"events\":%d,\"uncore\":%d,\"metrics\":%d", l->events, l->uncore, l->metrics);
+		cli_json_field("kept", l->kept);
 		if (l->superseded_by)
-			printf(", \"changes\": %d", changes);
+			printf(",\"changes\":%d", changes);
 		putchar('}');
 	} else {
 		if (!l->superseded_by)
@@ -109,7 +100,7 @@ int cmd_sources(struct cli *c, int argc, char **argv)
 	struct pmudb_error err = {0};
 	int n = pmudb_vendor_lists(c->db, uarch, show, &s, &err);
 	if (s.json)
-		fputs(s.shown ? "\n]\n" : "]\n", stdout);
+		fputs("]\n", stdout);
 	if (n < 0) {
 		fprintf(stderr, "pmudb: sources: %s\n", err.message);
 		status = EXIT_USAGE;

@@ -153,6 +153,15 @@ void json_quoted(FILE *f, const char *s)
 	out_flush(&o);
 }
 
+void cli_json_field(const char *key, const char *value)
+{
+	printf(",\"%s\":", key);
+	if (value)
+		json_quoted(stdout, value);
+	else
+		fputs("null", stdout);
+}
+
 double cli_scale_unit(const char *scale_unit, const char **unit)
 {
 	*unit = "";
