@@ -122,7 +122,7 @@ static void add_vendor_event(uint64_t *h, const struct vendor_event *v)
 	add_str(h, v->description);
 	add_str(h, v->file);
 	add_str(h, v->unit);
-	uint64_t fields[] = { v->code, v->umask, v->cmask, v->inv, v->edge, v->any, v->msr_index, v->msr_value,
+	uint64_t fields[] = { v->code, v->umask | v->umask_ext << 8, v->cmask, v->inv, v->edge, v->any, v->msr_index, v->msr_value,
 			      (uint64_t)v->pebs, v->deprecated };
 	for (size_t i = 0; i < sizeof(fields) / sizeof(fields[0]); i++)
 		add_int(h, fields[i]);

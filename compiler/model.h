@@ -140,6 +140,8 @@ struct vendor_event {
 	char *unit;		/* the core type of a hybrid ("cpu_core", "cpu_atom"), or NULL */
 	uint64_t code;		/* EventCode (the first, where it lists several) */
 	uint64_t umask;		/* UMask, 0 when absent */
+	uint64_t umask_ext;	/* UMaskExt: Intel's second unit mask, config bits 40-47 (the kernel's
+				 * umask format config:8-15,40-47 where the core has it) */
 	uint64_t cmask, inv, edge, any;	/* CounterMask, Invert, EdgeDetect, AnyThread */
 	uint64_t msr_index, msr_value;	/* MSRIndex (the first), MSRValue; 0 when absent */
 	int pebs;		/* PEBS: 0 none, 1 or 2 precise sampling */

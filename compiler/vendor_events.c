@@ -33,7 +33,7 @@ int vendor_config(const char *family, const struct vendor_event *v, uint64_t *co
 	uint64_t flags = v->edge << 18 | v->any << 21 | v->inv << 23 | v->cmask << 24;
 	*config1 = 0;
 	if (!strcmp(family, "intel_x86")) {
-		*config = (v->code & 0xff) | v->umask << 8 | flags;
+		*config = (v->code & 0xff) | v->umask << 8 | v->umask_ext << 40 | flags;
 		if (v->msr_index == MSR_OFFCORE_0 || v->msr_index == MSR_OFFCORE_1 || v->msr_index == MSR_LOAD_LATENCY
 		    || v->msr_index == MSR_FRONTEND)
 			*config1 = v->msr_value;
@@ -223,7 +223,7 @@ static uint64_t common_code(const struct vendor_uarch *u, const struct vendor_gr
  * shifted down as libpfm's unit-mask codes hold them. */
 uint64_t vendor_intel_upper_bits(const struct vendor_event *v)
 {
-	return v->umask | v->edge << 10 | v->any << 13 | v->inv << 15 | v->cmask << 16;
+	return v->umask | v->edge << 10 | v->any << 13 | v->inv << 15 | v->cmask << 16 | v->umask_ext << 32;
 }
 
 /*

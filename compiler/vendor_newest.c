@@ -78,8 +78,8 @@ static char *fields_of(const struct vendor_event *v)
 				(unsigned long long)v->terms.items[i].value);
 	} else {
 		fprintf(f, "event=0x%llx", (unsigned long long)v->code);
-		if (v->umask)
-			fprintf(f, ",umask=0x%llx", (unsigned long long)v->umask);
+		if (v->umask || v->umask_ext)
+			fprintf(f, ",umask=0x%llx", (unsigned long long)(v->umask | v->umask_ext << 8));
 		if (v->cmask)
 			fprintf(f, ",cmask=%llu", (unsigned long long)v->cmask);
 		if (v->inv)

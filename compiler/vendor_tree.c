@@ -326,10 +326,10 @@ static void perf_fixed_form(const char *name, struct vendor_event *v)
 /* The fields that make an encoding, read into V. */
 static int read_fields(const struct vendor_file *s, json_t *e, const char *name, struct vendor_event *v, char **error)
 {
-	uint64_t extsel = 0, deprecated = 0, pebs = 0, precise = 0, umask_ext = 0;
+	uint64_t extsel = 0, deprecated = 0, pebs = 0, precise = 0;
 	int r = number_field(s, e, name, "EventCode", &v->code, error)
 		|| number_field(s, e, name, "ExtSel", &extsel, error)
-		|| number_field(s, e, name, "UMaskExt", &umask_ext, error)
+		|| number_field(s, e, name, "UMaskExt", &v->umask_ext, error)
 		|| number_field(s, e, name, "Precise", &precise, error)
 		|| number_field(s, e, name, "UMask", &v->umask, error)
 		|| number_field(s, e, name, "CounterMask", &v->cmask, error)
@@ -346,11 +346,9 @@ static int read_fields(const struct vendor_file *s, json_t *e, const char *name,
 	if (precise > pebs)
 		pebs = precise;	/* perfmon's newer name for it */
 	v->pebs = (int)(pebs > 2 ? 2 : pebs);
-	if (umask_ext)
-		return vendor_fail_at(error, s, name, "event '%s': UMaskExt 0x%llx (a second unit mask, config bits 40-47)"
-			       " is not supported yet", name, (unsigned long long)umask_ext);
 	v->deprecated = deprecated != 0;
-	if (v->cmask > 0xff || v->inv > 1 || v->edge > 1 || v->any > 1 || v->umask > 0xff || v->code > 0xffff)
+	if (v->cmask > 0xff || v->inv > 1 || v->edge > 1 || v->any > 1 || v->umask > 0xff || v->umask_ext > 0xff
+	    || v->code > 0xffff)
 		return vendor_fail_at(error, s, name, "event '%s': a field is out of range (EventCode 0x%llx, UMask 0x%llx,"
 			       " CounterMask %llu, Invert/EdgeDetect/AnyThread %llu/%llu/%llu)", name,
 			       (unsigned long long)v->code, (unsigned long long)v->umask, (unsigned long long)v->cmask,

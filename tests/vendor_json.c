@@ -110,7 +110,8 @@ void vendor_expected_config(const char *family, json_t *e, uint64_t *config, uin
 	if (vendor_perf_form(json_string_value(json_object_get(e, "EventName")), config))
 		return;
 	if (!strcmp(family, "intel_x86")) {
-		*config = (code & 0xff) | umask << 8 | flags;
+		/* UMaskExt (perfmon's): the kernel's umask is config:8-15,40-47 */
+		*config = (code & 0xff) | umask << 8 | vendor_field(e, "UMaskExt") << 40 | flags;
 		if (msr == 0x1a6 || msr == 0x1a7 || msr == 0x3f6 || msr == 0x3f7)
 			*config1 = vendor_field(e, "MSRValue");
 	} else if (!strcmp(family, "amd64")) {
