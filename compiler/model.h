@@ -121,7 +121,7 @@ struct event {
 
 enum pmu_kind { PMU_UNKNOWN = 0, PMU_CORE, PMU_UNCORE, PMU_OS };
 
-/* ---- the vendors' event lists (vendor_tree.c) ---------------------------- */
+/* ---- the vendors' event lists (vendor_tree.c and the readers it calls) - */
 
 /* A term of an uncore entry as perf writes it (event=0x35, umask=..., a
  * Filter's filter_opc=0x191): the format attribute the kernel PMU names
@@ -152,12 +152,12 @@ struct vendor_event {
 	uint64_t counters, counters_ht_off, pebs_counters, fixed_counters;
 	bool taken_alone;	/* TakenAlone: counted with no other event */
 	bool free_running;	/* CounterType FREERUN */
-	/* the fields perf uses in place of the list's (vendor_tree.c,
+	/* the fields perf uses in place of the list's (vendor_read.c,
 	 * perf_fixed_form): the list's event select and unit mask, kept for
 	 * the reconciliation's notes */
 	bool perf_form;
 	uint64_t listed_code, listed_umask;
-	/* an uncore entry (vendor_tree.c keeps them in vendor_uarch.uncore):
+	/* an uncore entry (vendor_read.c keeps them in vendor_uarch.uncore):
 	 * its JSON Unit in UNIT, its fields as perf's terms, in the order
 	 * jevents.py writes them */
 	VEC(struct vendor_term) terms;

@@ -1,6 +1,6 @@
 /*
  * vendor_metrics.h - the metrics of the vendors' lists (MetricName,
- * MetricExpr ...): read beside the events (vendor_tree.c calls in), each
+ * MetricExpr ...): read beside the events (vendor_read.c calls in), each
  * expression read as perf reads it (catalog/metric_expr.h) and checked
  * against the catalog's events once the PMUs are made.
  */

@@ -1,6 +1,6 @@
 /*
  * vendor_read.h - what the readers of the vendor layouts share
- * (vendor_tree.c): a vendor's file read whole with positions for its
+ * (vendor_read.c): a vendor's file read whole with positions for its
  * messages, its JSON events read into a µarch, and the mapfiles' rows.
  * The layouts are siblings, each in its own file: vendor_kernel.c (perf's
  * pmu-events tree), vendor_perfmon.c (Intel's perfmon repository),

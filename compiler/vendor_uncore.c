@@ -6,7 +6,7 @@
  * (gnr_unc_cha, amd64_fam19h_zen4_l3), whose kernel PMU is the one perf
  * names for the entries' Unit (type -1 until sysfs has it).  Its entries
  * are grouped into events as the core lists' are (EVENT.UMASK: event EVENT,
- * unit mask UMASK; vendor_events.c), and each entry's terms (vendor_tree.c
+ * unit mask UMASK; vendor_events.c), and each entry's terms (vendor_read.c
  * writes them as jevents.py does) are placed by the PMU's formats:
  *   - event, umask and any field no modifier stands for: into the code
  *     (config) and the filters (config1, config2), as the format says;

@@ -1,6 +1,6 @@
 /*
  * fuzz_vendor_json.c - the vendors' event lists (the second source of the
- * catalog, compiler/vendor_tree.c): a one-µarch tree made from the bytes
+ * catalog, compiler/vendor_tree.c and its readers): a one-µarch tree made from the bytes
  * in a temporary directory, read by vendor_tree_read() as pmu-build
  * --pmu-events reads perf's tree or Intel's perfmon repository.
  *
