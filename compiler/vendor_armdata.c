@@ -58,12 +58,7 @@ static void read_event(struct vendor_file *s, struct vendor_uarch *u, json_t *e)
 	v.description = xstrdup(desc ? desc : "");
 	v.file = xstrdup(s->rel);
 	v.code = (uint64_t)json_integer_value(code);
-	const char *at = vendor_locate(s, name, &v.line, &v.column);
-	if (at) {
-		s->from = (size_t)(at - s->text) + 1;
-		s->from_line = v.line;
-		s->from_column = v.column + 1;
-	}
+	vendor_read_past(s, vendor_locate(s, name, &v.line, &v.column), v.line, v.column);
 	*(struct vendor_event *)vec_push(&u->events) = v;
 }
 

@@ -12,26 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <time.h>
 
 #include "compiler/vendor_read.h"
-
-/* The Header's "DatePublished" ("06/05/2026", month first) as 2026-06-05. */
-static void header_date(struct vendor_uarch *u, const char *path)
-{
-	struct vendor_file s = { path, path, NULL, 0, 0, 1, 1 };
-	char *error = NULL;
-	json_t *root = !vendor_file_read(&s, &error) ? vendor_file_parse(&s, &error) : NULL;
-	const char *date = vendor_string_field(json_object_get(root, "Header"), "DatePublished");
-	unsigned month, day, year;
-	char rest;
-	if (date && sscanf(date, "%u/%u/%u%c", &month, &day, &year, &rest) == 3 && month >= 1 && month <= 12 && day >= 1
-	    && day <= 31 && year >= 1990 && year <= 9999)
-		u->list.date = xprintf("%04u-%02u-%02u", year, month, day);
-	json_decref(root);
-	free(s.text);
-	free(error);
-}
 
 /*
  * Intel's perfmon layout: ROOT/mapfile.csv, rows "Family-model,Version,
@@ -102,10 +84,11 @@ int vendor_perfmon_read(struct model *m, const char *root, char **error)
 			key = NULL;
 			char *path = xprintf("%s/%s", root, file);
 			r = vendor_read_events_file(path, file, u, unit, NULL, error);
+			/* the first file read states the list's version (the
+			 * mapfile's) and date (its Header's, vendor_read.c) */
 			if (!r && !u->list.file) {
 				u->list.file = xstrdup(file);
 				u->list.version = vendor_version(fields[1]);
-				header_date(u, path);
 			}
 			free(path);
 			if (!r)

@@ -67,6 +67,15 @@ const char *vendor_locate(const struct vendor_file *s, const char *needle, int *
 	return found;
 }
 
+void vendor_read_past(struct vendor_file *s, const char *at, int line, int column)
+{
+	if (!at)
+		return;
+	s->from = (size_t)(at - s->text) + 1;
+	s->from_line = line;
+	s->from_column = column + 1;
+}
+
 int vendor_fail_at(char **error, const struct vendor_file *s, const char *needle, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 int vendor_fail_at(char **error, const struct vendor_file *s, const char *needle, const char *fmt, ...)
@@ -448,12 +457,7 @@ static int read_uncore(struct vendor_file *s, struct vendor_uarch *u, json_t *e,
 	v.unit = xstrdup(unit);
 	const char *compat = vendor_string_field(e, "Compat");
 	v.compat = u->system && compat ? xstrdup(compat) : NULL;
-	const char *at = vendor_locate(s, name, &v.line, &v.column);
-	if (at) {
-		s->from = (size_t)(at - s->text) + 1;
-		s->from_line = v.line;
-		s->from_column = v.column + 1;
-	}
+	vendor_read_past(s, vendor_locate(s, name, &v.line, &v.column), v.line, v.column);
 	*(struct vendor_event *)vec_push(&u->uncore) = v;
 	return 0;
 }
@@ -498,11 +502,8 @@ static int read_event(struct vendor_file *s, struct vendor_uarch *u, json_t *e, 
 	if (metric) {
 		int line, column;
 		const char *at = vendor_locate(s, vendor_string_field(e, "MetricName") ? metric : arch_std, &line, &column);
-		if (at && !name) {
-			s->from = (size_t)(at - s->text) + 1;
-			s->from_line = line;
-			s->from_column = column + 1;
-		}
+		if (!name)
+			vendor_read_past(s, at, line, column);
 		int r = vendor_metric_read(u, e, base, s->rel, line, column, error);
 		if (r || !name)
 			return r;
@@ -540,16 +541,24 @@ static int read_event(struct vendor_file *s, struct vendor_uarch *u, json_t *e, 
 	v.description = xstrdup(desc ? desc : "");
 	v.file = xstrdup(s->rel);
 	const char *at = vendor_locate(s, arch_std && !vendor_string_field(e, "EventName") ? arch_std : name, &v.line, &v.column);
-	if (at) {
-		/* past its opening quote: the same name may come again */
-		s->from = (size_t)(at - s->text) + 1;
-		s->from_line = v.line;
-		s->from_column = v.column + 1;
-	}
+	vendor_read_past(s, at, v.line, v.column);
 	v.unit = xstrdup(unit);
 	vendor_note_unit(u, unit);
 	*(struct vendor_event *)vec_push(&u->events) = v;
 	return 0;
+}
+
+/* A perfmon file's Header "DatePublished" ("06/05/2026", month first) as
+ * 2026-06-05: the date the list states; NULL where it states none. */
+static char *header_date(json_t *root)
+{
+	const char *date = vendor_string_field(json_object_get(root, "Header"), "DatePublished");
+	unsigned month, day, year;
+	char rest;
+	if (date && sscanf(date, "%u/%u/%u%c", &month, &day, &year, &rest) == 3 && month >= 1 && month <= 12 && day >= 1
+	    && day <= 31 && year >= 1990 && year <= 9999)
+		return xprintf("%04u-%02u-%02u", year, month, day);
+	return NULL;
 }
 
 /* Reads every event of the JSON file PATH (REL within the tree) into U.
@@ -562,6 +571,8 @@ int vendor_read_events_file(const char *path, const char *rel, struct vendor_uar
 	json_t *root = r ? NULL : vendor_file_parse(&s, error);
 	/* an object without "Events" lists no events (perf's metricgroups.json) */
 	json_t *list = json_is_object(root) ? json_object_get(root, "Events") : root;
+	if (!u->list.date)
+		u->list.date = header_date(root);
 	if (root && list && !json_is_array(list))
 		r = vendor_fail_at(error, &s, NULL, "expected a JSON list of events (or an object with a list \"Events\")");
 	else if (!root)

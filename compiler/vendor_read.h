@@ -40,6 +40,10 @@ int vendor_fail_at(char **error, const struct vendor_file *s, const char *needle
 /* Line and column of the first "NEEDLE" (quoted) from the last event
  * read on, else in the whole file, else 1:1; where it is, or NULL. */
 const char *vendor_locate(const struct vendor_file *s, const char *needle, int *line, int *column);
+/* Reads on past AT (where vendor_locate found an entry's name, at LINE:
+ * COLUMN; NULL: nothing): the next entry is looked for after it, past its
+ * opening quote, as the same name may come again. */
+void vendor_read_past(struct vendor_file *s, const char *at, int line, int column);
 
 /* PATH opened when it is a regular file no longer than any vendor's list. */
 FILE *vendor_open_file(const char *path, size_t *size, char **error);
@@ -53,7 +57,7 @@ void vendor_note_unit(struct vendor_uarch *u, const char *unit);
 
 /* Every event of the JSON file PATH (REL within the tree) into U; UNIT the
  * core type a perfmon file gives all its events; STD arm64's standard
- * events.  An entry that cannot be read is left out, with a warning in
+ * events.  A perfmon file's Header dates U's list where nothing has.  An entry that cannot be read is left out, with a warning in
  * U->warnings; a file that cannot be read or parsed fails. */
 int vendor_read_events_file(const char *path, const char *rel, struct vendor_uarch *u, const char *unit, json_t *std,
 			    char **error);
