@@ -58,7 +58,8 @@ static void read_event(struct vendor_file *s, struct vendor_uarch *u, json_t *e)
 	v.description = xstrdup(desc ? desc : "");
 	v.file = xstrdup(s->rel);
 	v.code = (uint64_t)json_integer_value(code);
-	vendor_read_past(s, vendor_locate(s, name, &v.line, &v.column), v.line, v.column);
+	const char *at = vendor_locate(s, name, &v.line, &v.column);
+	vendor_read_past(s, at, v.line, v.column);
 	*(struct vendor_event *)vec_push(&u->events) = v;
 }
 

@@ -457,7 +457,8 @@ static int read_uncore(struct vendor_file *s, struct vendor_uarch *u, json_t *e,
 	v.unit = xstrdup(unit);
 	const char *compat = vendor_string_field(e, "Compat");
 	v.compat = u->system && compat ? xstrdup(compat) : NULL;
-	vendor_read_past(s, vendor_locate(s, name, &v.line, &v.column), v.line, v.column);
+	const char *at = vendor_locate(s, name, &v.line, &v.column);
+	vendor_read_past(s, at, v.line, v.column);
 	*(struct vendor_event *)vec_push(&u->uncore) = v;
 	return 0;
 }
