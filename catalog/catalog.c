@@ -22,7 +22,7 @@
 #include "catalog/shared_sets.h"
 #include "catalog/unpack.h"
 
-#define SCHEMA_VERSION 10
+#define SCHEMA_VERSION 11
 
 /* The catalog `make` built and its image, linked in by builtin.S. */
 extern const unsigned char pmudb_builtin_catalog[];
@@ -517,6 +517,16 @@ static int guard_sql(struct pmudb *db, struct pmudb_error *err)
 	if (catalog_schema_check(db->db, why, sizeof(why)))
 		return set_error(err, PMUDB_ERR_CATALOG, "%s: not a catalog this pmudb wrote: %s", db->what, why);
 	return 0;
+}
+
+bool catalog_has_table(struct pmudb *db, const char *name)
+{
+	sqlite3_stmt *st = NULL;
+	bool has = sqlite3_prepare_v2(catalog_sql(db), "SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = ?", -1,
+				      &st, NULL) == SQLITE_OK
+		   && sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW;
+	sqlite3_finalize(st);
+	return has;
 }
 
 sqlite3 *catalog_sql(struct pmudb *db)

@@ -157,6 +157,9 @@ sqlite3 *catalog_sql(struct pmudb *db);
  * when it could not be opened, that (sqlite3_errmsg of no connection says
  * "out of memory"). */
 const char *catalog_sql_error(struct pmudb *db);
+/* Whether the catalog has table NAME (those of vendor lists are in
+ * catalogs built with them only).  Called with the lock held. */
+bool catalog_has_table(struct pmudb *db, const char *name);
 void catalog_close(struct pmudb *db);
 
 #endif

@@ -1,11 +1,11 @@
--- schema.sql - the pmudb catalog, version 9.  docs/schema.md explains every
+-- schema.sql - the pmudb catalog, version 11.  docs/schema.md explains every
 -- table; the columns of event, umask and modifier are declared in
 -- catalog/field_lists.h, and catalog/schema.c writes their CREATE TABLE where a
 -- "@fields" line stands, each column with its meaning.  Integers are
 -- SQLite's 64-bit signed integers: codes and masks that use bit 63 read
 -- back negative and are meant as unsigned.
 
-PRAGMA user_version = 10;
+PRAGMA user_version = 11;
 
 CREATE TABLE meta (
 	key TEXT PRIMARY KEY,
@@ -347,3 +347,39 @@ CREATE TABLE list_change (
 	was TEXT,
 	now TEXT
 );
+
+-- COUNTER_COUNT: a PMU's counters where a vendor list or tables/counters.yaml
+-- states them: GENERIC general ones (GENERIC_SMT_OFF with SMT off, NULL
+-- where no list says), FIXED fixed ones; SOURCE the file and line (a
+-- counter.json's Unit, the table's row) or how they were found.  A PMU
+-- without a row has pmu.num_counters and num_fixed_counters (libpfm's).
+CREATE TABLE counter_count (
+	pmu TEXT PRIMARY KEY COLLATE NOCASE,
+	generic INTEGER NOT NULL CHECK (generic BETWEEN 0 AND 64),
+	generic_smt_off INTEGER CHECK (generic_smt_off BETWEEN 0 AND 64),
+	fixed INTEGER NOT NULL CHECK (fixed BETWEEN 0 AND 32),
+	source TEXT NOT NULL
+) WITHOUT ROWID;
+
+-- COUNTER_RULE: where an encoding of PMU may be counted, where that is not
+-- "any general counter": the encodings whose config under MASK is CONFIG.
+-- COUNTERS, COUNTERS_SMT_OFF, PEBS_COUNTERS: bit n for general counter n
+-- (0: not stated; PEBS_COUNTERS bit 32+n: fixed counter n); FIXED_COUNTERS:
+-- bit n for fixed counter n; TAKEN_ALONE: counted with no other event on
+-- the general counters; FREE_RUNNING: a free-running counter counts it.
+-- EVENT: the vendor's names of the encoding, or the kernel's rule; SOURCE:
+-- the entry's FILE:LINE, or the tables/counters.yaml row and its why.
+CREATE TABLE counter_rule (
+	pmu TEXT NOT NULL COLLATE NOCASE,
+	config INTEGER NOT NULL,
+	mask INTEGER NOT NULL,
+	counters INTEGER NOT NULL,
+	counters_smt_off INTEGER NOT NULL,
+	pebs_counters INTEGER NOT NULL,
+	fixed_counters INTEGER NOT NULL,
+	taken_alone INTEGER NOT NULL CHECK (taken_alone IN (0, 1)),
+	free_running INTEGER NOT NULL CHECK (free_running IN (0, 1)),
+	event TEXT NOT NULL,
+	source TEXT NOT NULL,
+	PRIMARY KEY (pmu, config, mask)
+) WITHOUT ROWID;

@@ -6,6 +6,7 @@
 #define PMUDB_CLI_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "cli/output.h"
@@ -15,6 +16,7 @@
 #define EXIT_GOOD 0
 #define EXIT_REJECTED 1		/* an event was rejected, or nothing found */
 #define EXIT_USAGE 2		/* usage or catalog error */
+#define EXIT_DOES_NOT_FIT 3	/* pmudb group: the events do not fit at once */
 
 struct cli {
 	const char *command;		/* the command running, for messages */
@@ -110,6 +112,9 @@ int cmd_decode(struct cli *c, int argc, char **argv);
 int cmd_export(struct cli *c, int argc, char **argv);
 int cmd_diff(struct cli *c, int argc, char **argv);
 int cmd_sources(struct cli *c, int argc, char **argv);
+int cmd_group(struct cli *c, int argc, char **argv);
+/* "0-3,6" for the counters of MASK (bit n: counter n), "none" for none. */
+void cli_counter_list(uint64_t mask, char *buf, size_t size);
 /* pmudb diff UARCH@OLD UARCH@NEW (diff_lists.c). */
 int diff_lists(struct cli *c, const char *a, const char *b, bool json);
 /* pmudb --version: the program's, and what the catalog was built from. */

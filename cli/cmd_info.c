@@ -66,6 +66,28 @@ static void print_provenance(struct cli *c, const char *source)
 
 /* Prints the event; EXIT_USAGE (the error printed) when the catalog
  * cannot give it. */
+/* Where STRING (PMU::EVENT[:UMASK]) may be counted, into BUF: "" where it
+ * does not encode alone; with ALWAYS, also where no list restricts it. */
+static void counters_of(struct cli *c, const char *string, bool always, char buf[1200])
+{
+	struct pmudb_encoding enc[8];
+	struct pmudb_counter_count count;
+	struct pmudb_counters w;
+	char g[200], f[100];
+	buf[0] = '\0';
+	if (pmudb_encode_each(c->db, string, NULL, enc, 8, NULL) < 1 || pmudb_counters(c->db, &enc[0], false, &count, &w, NULL)
+	    || (!always && !w.stated))
+		return;
+	cli_counter_list(w.general, g, sizeof(g));
+	cli_counter_list(w.fixed, f, sizeof(f));
+	if (w.no_counter)
+		snprintf(buf, 1200, "%s", w.source);
+	else
+		snprintf(buf, 1200, "general %s%s%s%s%s (%s%s%s)", g, w.fixed ? ", fixed " : "", w.fixed ? f : "",
+			 w.taken_alone ? ", taken alone" : "", w.pebs ? ", precise on some" : "", w.stated ? w.event : "",
+			 w.stated ? ": " : "", w.source);
+}
+
 static int print_event(struct cli *c, int pmu, int event)
 {
 	struct pmudb_pmu_info p;
@@ -102,6 +124,19 @@ static int print_event(struct cli *c, int pmu, int event)
 		printf("  another name for %s\n", ev.equiv);
 	if (ev.why)
 		printf("  overridden: %s\n", ev.why);
+	/* where it may be counted (pmudb group), and the PMU's counters */
+	char string[400], where[1200];
+	struct pmudb_counter_count count;
+	struct pmudb_counters w;
+	snprintf(string, sizeof(string), "%s::%s", p.name, ev.name);
+	counters_of(c, string, true, where);
+	if (where[0])
+		printf("  counters: %s\n", where);
+	/* the PMU's counters: asked with an encoding of no event on it */
+	struct pmudb_encoding any = { .type = -1 };
+	snprintf(any.pmu, sizeof(any.pmu), "%s", p.name);
+	if (!pmudb_counters(c->db, &any, false, &count, &w, NULL) && count.known)
+		printf("  %s has %d general and %d fixed counters (%s)\n", p.name, count.generic, count.fixed, count.source);
 	/* another name encodes as the event it stands for: that event's unit
 	 * masks, with their overrides, are the ones that count (tmt::OCR is
 	 * OFFCORE_RESPONSE_0, whose unit masks tables/overrides.yaml corrects) */
@@ -123,6 +158,11 @@ static int print_event(struct cli *c, int pmu, int event)
 			continue;
 		printf("  %-28s 0x%-8llx %s%s\n", um.name, (unsigned long long)um.code, um.is_default ? "[default] " : "",
 		       um.description);
+		/* a unit mask whose encoding a list restricts */
+		snprintf(string, sizeof(string), "%s::%s:%s", p.name, ev.name, um.name);
+		counters_of(c, string, false, where);
+		if (where[0])
+			printf("  %-28s counters: %s\n", "", where);
 		if (um.why)	/* an override of tables/ changed it: why */
 			printf("  %-28s overridden: %s\n", "", um.why);
 	}

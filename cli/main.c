@@ -37,6 +37,8 @@ static const char usage[] =
 	"  metric eval METRIC|GROUP --counts FILE      compute metrics from counts taken anywhere (JSON)\n"
 	"  sources [--json] [UARCH]                    the vendor lists the catalog was built from: per µarch\n"
 	"                                              the list encoded (source, version, date), those it superseded\n"
+	"  group [--json] [--smt on|off] EVENT...      whether the events can be counted at once (per PMU): where\n"
+	"                                              each goes, or what competes and the smallest split\n"
 	"\n"
 	"options:\n"
 	"  --db PATH        catalog file to use (default: $PMUDB_DB, else the built-in catalog)\n"
@@ -48,7 +50,8 @@ static const char usage[] =
 	"  --help           this text\n"
 	"  --version        pmudb's version, and the libpfm, tables and vendor lists its catalog was built from\n"
 	"\n"
-	"exit status: 0 all good, 1 an event was rejected (or nothing found), 2 usage or catalog error\n";
+	"exit status: 0 all good, 1 an event was rejected (or nothing found), 2 usage or catalog error,\n"
+	"3 (group) the events do not fit at once\n";
 
 /* What a command that runs another (stat) says of its own options: which
  * take the next argument as their value. */
@@ -157,7 +160,7 @@ static const struct {
 	{ "info", cmd_info, NULL }, { "search", cmd_search, NULL }, { "detect", cmd_detect, NULL },
 	{ "stat", cmd_stat, &stat_options }, { "decode", cmd_decode, NULL }, { "export", cmd_export, NULL },
 	{ "diff", cmd_diff, NULL }, { "metrics", cmd_metrics, NULL }, { "metric", cmd_metric, NULL },
-	{ "sources", cmd_sources, NULL },
+	{ "sources", cmd_sources, NULL }, { "group", cmd_group, NULL },
 };
 
 int main(int argc, char **argv)

@@ -34,7 +34,7 @@ enum stmt_id {
 	S_ADD_CPUID, S_ADD_CPUID_PMU, S_ADD_OVERRIDE, S_ADD_META, S_ADD_SCHEMA_VERSION, S_ADD_ERROR,
 	S_FIND_TEXT, S_ADD_TEXT, S_ADD_TEXT_KEY, S_ADD_PAIR_DEFAULT, S_ADD_HIDDEN, S_ADD_NO_MODIFIER, S_ADD_PRESENCE, S_ADD_NONZERO, S_ADD_UNLOCK,
 	S_ADD_FINDING, S_ADD_SUMMARY, S_ADD_MODIFIER_SPARSE, S_ADD_EVENT_SPARSE, S_ADD_UMASK_SPARSE,
-	S_ADD_VENDOR_LIST, S_ADD_LIST_CHANGE,
+	S_ADD_VENDOR_LIST, S_ADD_LIST_CHANGE, S_ADD_COUNTER_COUNT, S_ADD_COUNTER_RULE,
 	S_COUNT
 };
 
@@ -61,6 +61,8 @@ static const char *const stmt_sql[S_COUNT] = {
 	[S_ADD_OVERRIDE] = "INSERT INTO override_log VALUES (NULL,?,?,?,?)",
 	[S_ADD_VENDOR_LIST] = "INSERT INTO vendor_list VALUES (NULL,?,?,?,?,?,?,?,?,?,?,?)",
 	[S_ADD_LIST_CHANGE] = "INSERT INTO list_change VALUES (?,?,?,?,?)",
+	[S_ADD_COUNTER_COUNT] = "INSERT INTO counter_count VALUES (?,?,?,?,?)",
+	[S_ADD_COUNTER_RULE] = "INSERT INTO counter_rule VALUES (?,?,?,?,?,?,?,?,?,?,?)",
 	[S_ADD_META] = "INSERT INTO meta VALUES (?,?)",
 	/* schema.sql's user_version is the one place the version is written */
 	[S_ADD_SCHEMA_VERSION] = "INSERT INTO meta SELECT 'schema_version', CAST(user_version AS TEXT) FROM pragma_user_version",
@@ -611,6 +613,25 @@ static int insert_vendor_lists(struct emitter *em, const struct model *m)
 	return 0;
 }
 
+static int insert_counters(struct emitter *em, const struct model *m)
+{
+	for (size_t i = 0; em->vendor_lists && i < m->counter_counts.count; i++) {
+		const struct counter_count *c = &m->counter_counts.items[i];
+		if (run(em, S_ADD_COUNTER_COUNT, NULL, "sinis", c->pmu, (int64_t)c->generic, c->generic_smt_off < 0,
+			(int64_t)c->generic_smt_off, (int64_t)c->fixed, c->source) < 0)
+			return -1;
+	}
+	for (size_t i = 0; em->vendor_lists && i < m->counter_rules.count; i++) {
+		const struct counter_rule *r = &m->counter_rules.items[i];
+		if (run(em, S_ADD_COUNTER_RULE, NULL, "siiiiiiiiss", r->pmu, (int64_t)r->config, (int64_t)r->mask,
+			(int64_t)r->counters, (int64_t)r->counters_smt_off, (int64_t)r->pebs_counters,
+			(int64_t)r->fixed_counters, (int64_t)r->taken_alone, (int64_t)r->free_running, r->event,
+			r->source) < 0)
+			return -1;
+	}
+	return 0;
+}
+
 static int insert_overrides(struct emitter *em, const struct model *m)
 {
 	for (size_t i = 0; i < m->overrides.count; i++) {
@@ -729,7 +750,8 @@ static int prepare(struct emitter *em)
 		bool companion = i == S_ADD_MODIFIER_SPARSE || i == S_ADD_EVENT_SPARSE || i == S_ADD_UMASK_SPARSE;
 		if (!sql && companion)
 			continue;	/* a list without SPARSE fields has none */
-		if (!em->vendor_lists && (i == S_ADD_VENDOR_LIST || i == S_ADD_LIST_CHANGE))
+		if (!em->vendor_lists && (i == S_ADD_VENDOR_LIST || i == S_ADD_LIST_CHANGE || i == S_ADD_COUNTER_COUNT
+					  || i == S_ADD_COUNTER_RULE))
 			continue;
 		if (!sql || sqlite3_prepare_v2(em->db, sql, -1, &em->stmt[i], NULL) != SQLITE_OK)
 			r = fail(em, sql ? sql : "out of memory");
@@ -749,7 +771,8 @@ int emit_catalog(const struct model *m, const char *path, struct emit_stats *sta
 	r = r || prepare(&em) || sqlite3_exec(em.db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK;
 	for (size_t i = 0; !r && i < m->pmus.count; i++)
 		r = insert_pmu(&em, &m->pmus.items[i]);
-	r = r || insert_cpuid(&em, m) || insert_metrics(&em, m) || insert_vendor_lists(&em, m) || insert_overrides(&em, m) || insert_findings(&em, m) || insert_errors(&em)
+	r = r || insert_cpuid(&em, m) || insert_metrics(&em, m) || insert_vendor_lists(&em, m) || insert_counters(&em, m)
+	    || insert_overrides(&em, m) || insert_findings(&em, m) || insert_errors(&em)
 	    || insert_meta(&em, m);
 	for (int i = 0; i < S_COUNT; i++)
 		sqlite3_finalize(em.stmt[i]);

@@ -42,6 +42,7 @@
 #include "compiler/twins.h"
 #include "compiler/vendor_build.h"
 #include "compiler/vendor_metrics.h"
+#include "compiler/counters.h"
 #include "compiler/vendor_tree.h"
 #include "compiler/vendor_uncore.h"
 
@@ -358,6 +359,8 @@ static int build(char **tables, int table_count, const struct vendor_args *vendo
 		derive_seconds = seconds_since(&d0);
 	}
 	r = r || vendor_build(&m, error) || tables_apply(t, &m, TABLES_AFTER_DERIVE, error);
+	if (!r)
+		counters_derive(&m);
 	vendor_uncore_finish(&m);
 	vendor_metrics_check(&m);
 	if (!r) {

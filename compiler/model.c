@@ -179,6 +179,11 @@ void vendor_uarch_free(struct vendor_uarch *u)
 		vendor_list_free(&u->older.items[j]);
 	free(u->older.items);
 	free_strings(u->warnings.items, u->warnings.count);
+	for (size_t j = 0; j < u->counts.count; j++) {
+		free(u->counts.items[j].unit);
+		free(u->counts.items[j].file);
+	}
+	free(u->counts.items);
 }
 
 void model_free(struct model *m)
@@ -221,6 +226,32 @@ void model_free(struct model *m)
 		free(q->file);
 	}
 	free(m->differences.items);
+	for (size_t i = 0; i < m->counters_table.count; i++) {
+		struct counters_entry *c = &m->counters_table.items[i];
+		free(c->pmu_pattern);
+		free(c->why);
+		free(c->file);
+	}
+	free(m->counters_table.items);
+	for (size_t i = 0; i < m->fixed_rules.count; i++) {
+		struct fixed_rule *r = &m->fixed_rules.items[i];
+		free_strings(r->pmus.items, r->pmus.count);
+		char *fields[] = { r->family, r->name, r->why, r->file };
+		for (size_t k = 0; k < sizeof(fields) / sizeof(fields[0]); k++)
+			free(fields[k]);
+	}
+	free(m->fixed_rules.items);
+	for (size_t i = 0; i < m->counter_counts.count; i++) {
+		free(m->counter_counts.items[i].pmu);
+		free(m->counter_counts.items[i].source);
+	}
+	free(m->counter_counts.items);
+	for (size_t i = 0; i < m->counter_rules.count; i++) {
+		free(m->counter_rules.items[i].pmu);
+		free(m->counter_rules.items[i].event);
+		free(m->counter_rules.items[i].source);
+	}
+	free(m->counter_rules.items);
 	free_strings(m->notes.items, m->notes.count);
 	free(m->vendor_tree);
 	free(m->vendor_layout);

@@ -216,6 +216,15 @@ struct vendor_cpu {
 	int source;		/* index into model.sources (vendor_newest.c) */
 };
 
+/* How many counters a Unit of a µarch has, as its counter.json states
+ * (Unit "core", "CHA", ...): generic ones and fixed ones. */
+struct vendor_counts {
+	char *unit;
+	int generic, fixed;
+	char *file;		/* relative to the tree */
+	int line;
+};
+
 /* One µarch of the tree: its core events and the CPUs that have it. */
 struct vendor_uarch {
 	char *name;		/* "amdzen5", "alderlake", "arm/neoverse-n1" */
@@ -230,6 +239,7 @@ struct vendor_uarch {
 	struct vendor_list list;	/* the list encoded, and where it is from */
 	VEC(struct vendor_list) older;	/* the lists it superseded, oldest source first */
 	VEC(char *) warnings;	/* entries left out as the lists were read: FILE:LINE:COLUMN: why */
+	VEC(struct vendor_counts) counts;	/* its counter.json, per Unit (none: not stated) */
 };
 
 /* One uncore_units entry: the kernel PMU of a vendor list's Unit. */
@@ -277,6 +287,48 @@ struct pmu {
 	 * device identifier pattern (the entries' Compat), or NULL */
 	char *box_numbering;
 	char *device_identifier;
+};
+
+/* A catalog PMU's counters (counters.c): GENERIC general ones (with SMT
+ * off: GENERIC_SMT_OFF, -1 where no list says), FIXED fixed ones, and
+ * where the numbers come from. */
+struct counter_count {
+	char *pmu;
+	int generic, generic_smt_off, fixed;
+	char *source;
+};
+
+/* Where the encodings CONFIG (under MASK) of a catalog PMU may be counted,
+ * where that is not "any general counter" (counters.c): a vendor list's
+ * Counter, CounterHTOff, PEBScounters, TakenAlone and CounterType of the
+ * entries EVENT, or the kernel's fixed-counter rule of tables/counters.yaml.
+ * Bit n of a mask is counter n; PEBS_COUNTERS bit 32+n is fixed counter n. */
+struct counter_rule {
+	char *pmu;
+	uint64_t config, mask;
+	uint64_t counters, counters_smt_off, pebs_counters, fixed_counters;
+	bool taken_alone, free_running;
+	char *event;		/* the vendor's name(s), or the table's name for it */
+	char *source;		/* FILE:LINE of the entry or the table row */
+};
+
+/* tables/counters.yaml: a PMU's counters where no list states them
+ * (PMU_PATTERN a glob), and the encodings Linux puts on a fixed counter. */
+struct counters_entry {
+	char *pmu_pattern;
+	int generic, fixed;
+	char *why, *file;
+	int line;
+};
+struct fixed_rule {
+	char *family;
+	VEC(char *) pmus;	/* globs: the PMUs of FAMILY it is for (empty: all) */
+	char *name;
+	uint64_t config, mask;
+	int fixed;		/* the fixed counter */
+	bool general;		/* a general counter may count it too */
+	char *why, *file;
+	int line;
 };
 
 /* One line of tables/cpuid.yaml. */
@@ -359,6 +411,10 @@ struct model {
 	VEC(struct known_difference) differences;
 	VEC(char *) notes;	/* said once the build is done: what was left out, and why */
 	char *families_at;	/* FILE:LINE:COLUMN of the last 'families' section */
+	VEC(struct counters_entry) counters_table;	/* tables/counters.yaml (table_counters.c) */
+	VEC(struct fixed_rule) fixed_rules;
+	VEC(struct counter_count) counter_counts;	/* made by counters.c */
+	VEC(struct counter_rule) counter_rules;
 };
 
 /* Adds a note (printf-style) to be printed after the build. */

@@ -16,6 +16,8 @@ int uncore_units_apply(struct ydoc *d, yaml_node_t *list, struct model *m);
 int uncore_pmus_apply(struct ydoc *d, yaml_node_t *list, struct model *m);
 int overrides_apply(struct ydoc *d, yaml_node_t *list, struct model *m);
 int differences_apply(struct ydoc *d, yaml_node_t *list, struct model *m);
+int counters_apply(struct ydoc *d, yaml_node_t *list, struct model *m);
+int fixed_rules_apply(struct ydoc *d, yaml_node_t *list, struct model *m);
 
 /* The PMUs whose name matches the glob PATTERN; fails at NODE when there are
  * none, naming where PMUs come from. */

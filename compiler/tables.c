@@ -24,6 +24,8 @@ static const struct {
 	{ "uncore_pmus", uncore_pmus_apply, TABLES_AFTER_DERIVE },
 	{ "overrides", overrides_apply, TABLES_AFTER_DERIVE },
 	{ "differences", differences_apply, TABLES_AFTER_DERIVE },
+	{ "counters", counters_apply, TABLES_AFTER_DERIVE },
+	{ "fixed_rules", fixed_rules_apply, TABLES_AFTER_DERIVE },
 };
 #define NSECTIONS (sizeof(sections) / sizeof(sections[0]))
 

@@ -9,6 +9,8 @@
  *   cpuid:        CPUID (vendor, family, model, stepping) -> PMUs (table_cpuid.c)
  *   overrides:    add, change, retire or alias events and unit masks (table_overrides.c)
  *   differences:  differences from a vendor list that are not libpfm's mistakes (table_differences.c)
+ *   counters, fixed_rules: counter counts no list states, and what Linux puts on a
+ *                 fixed counter (table_counters.c; counters.c applies them)
  * The first three are applied before derive (they say what the PMUs are);
  * overrides and differences after it and after the vendor PMUs are made
  * (and before the reconciliation, which they explain), so that what

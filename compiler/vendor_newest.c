@@ -213,6 +213,14 @@ static void supersede(struct vendor_uarch *win, struct vendor_uarch *lose)
 		win->metrics.cap = lose->metrics.cap;
 		memset(&lose->metrics, 0, sizeof(lose->metrics));
 	}
+	/* counter counts (counter.json) are the hardware's, not the list's
+	 * version: a newer list without them keeps the older one's, which
+	 * name their file */
+	if (!win->counts.count && lose->counts.count) {
+		free(win->counts.items);
+		win->counts = lose->counts;
+		memset(&lose->counts, 0, sizeof(lose->counts));
+	}
 	old.kept = uncore && metrics ? xstrdup("uncore, metrics") : uncore ? xstrdup("uncore")
 		   : metrics ? xstrdup("metrics") : NULL;
 	for (size_t i = 0; i < lose->cpus.count; i++) {

@@ -463,6 +463,31 @@ static int read_uncore(struct vendor_file *s, struct vendor_uarch *u, json_t *e,
 	return 0;
 }
 
+/* A counter.json entry: how many counters the Unit has.  A count past 64
+ * is no counter mask's: refused. */
+static int read_counts(struct vendor_file *s, struct vendor_uarch *u, json_t *e, char **error)
+{
+	const char *unit = vendor_string_field(e, "Unit");
+	uint64_t generic = 0, fixed = 0;
+	if (!unit)
+		return vendor_fail_at(error, s, NULL, "a counter entry has no Unit");
+	if (number_field(s, e, unit, "CountersNumGeneric", &generic, error)
+	    || number_field(s, e, unit, "CountersNumFixed", &fixed, error))
+		return -1;
+	if (generic > 64 || fixed > 32)
+		return vendor_fail_at(error, s, unit, "Unit '%s' states %llu general and %llu fixed counters: at most 64 and 32",
+				      unit, (unsigned long long)generic, (unsigned long long)fixed);
+	struct vendor_counts *c = vec_push(&u->counts);
+	c->unit = xstrdup(unit);
+	c->generic = (int)generic;
+	c->fixed = (int)fixed;
+	c->file = xstrdup(s->rel);
+	int column;
+	const char *at = vendor_locate(s, unit, &c->line, &column);
+	vendor_read_past(s, at, c->line, column);
+	return 0;
+}
+
 /*
  * Adds the event E of a list to U.  UNIT is the core type a perfmon file
  * gives all its events (NULL: the event's own "Unit").  STD holds arm64's
@@ -473,6 +498,8 @@ static int read_event(struct vendor_file *s, struct vendor_uarch *u, json_t *e, 
 {
 	if (!json_is_object(e))
 		return vendor_fail_at(error, s, NULL, "an entry of the list is not a JSON object");
+	if (json_object_get(e, "CountersNumGeneric") || json_object_get(e, "CountersNumFixed"))
+		return read_counts(s, u, e, error);
 	const char *name = vendor_string_field(e, "EventName");
 	const char *arch_std = vendor_string_field(e, "ArchStdEvent");
 	json_t *base = NULL;

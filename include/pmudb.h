@@ -293,6 +293,86 @@ typedef int (*pmudb_list_change_fn)(void *ctx, const struct pmudb_list_change *c
  * row LIST_ID, by event name.  The number of changes, or an error. */
 int pmudb_list_changes(pmudb_t *db, int list_id, pmudb_list_change_fn found, void *ctx, struct pmudb_error *err);
 
+/* ---- counters and groups (group.c) ------------------------------------- */
+
+/* A PMU's counters: GENERIC general ones (GENERIC_SMT_OFF with SMT off,
+ * -1 where nothing says), FIXED fixed ones, and where the numbers come
+ * from: a vendor list's counter.json, tables/counters.yaml, the list's
+ * Counter fields, or libpfm.  KNOWN false: nothing states them. */
+struct pmudb_counter_count {
+	int generic, generic_smt_off, fixed;
+	bool known;
+	char source[256];
+};
+
+/* Where one encoding may be counted: GENERAL bit n for general counter n,
+ * FIXED bit n for fixed counter n, PEBS the counters it samples precisely
+ * on (bit 32+n: fixed counter n; 0: as GENERAL).  STATED: a vendor list or
+ * the kernel's fixed-counter rule says so, EVENT naming the entries and
+ * SOURCE the FILE:LINE; else any general counter, the PMU's default. */
+struct pmudb_counters {
+	uint64_t general, fixed, pebs;
+	bool taken_alone;		/* counted with no other event on the general counters */
+	bool free_running;		/* a free-running counter counts it: it needs none */
+	bool no_counter;		/* a software event: it needs no counter */
+	bool stated;
+	char event[224];
+	char source[288];
+};
+
+/* The counters of ENC's PMU and where ENC may be counted.  SMT_OFF: as
+ * with SMT off (the vendor's CounterHTOff).  PMUDB_ERR_CATALOG for a
+ * damaged counter row, naming it. */
+int pmudb_counters(pmudb_t *db, const struct pmudb_encoding *enc, bool smt_off, struct pmudb_counter_count *count,
+		   struct pmudb_counters *where, struct pmudb_error *err);
+
+#define PMUDB_GROUP_FIXED 64	/* a counter number at or past it is fixed counter n - 64 */
+
+struct pmudb_group_options {
+	bool smt_off;			/* as with SMT off */
+	int generic, fixed;		/* > 0: the PMUs' counters, whatever the catalog says */
+};
+
+/* One event of a group on one PMU (an unprefixed name on a hybrid CPU is
+ * one member per core type). */
+struct pmudb_group_member {
+	int event;			/* index into the events given */
+	struct pmudb_encoding enc;
+	struct pmudb_counters where;
+	int counter;			/* when its PMU's events fit: general n, or PMUDB_GROUP_FIXED + n; -1 none */
+	int part;			/* its group in the smallest split (0 ...); -1: no counter counts it */
+	bool competes;			/* they do not fit, and it is of a set with fewer counters than members */
+};
+
+struct pmudb_group_pmu {
+	char pmu[64];
+	struct pmudb_counter_count count;
+	bool fits;			/* Linux places them at once (its scheduler: by weight, fixed first) */
+	bool could_fit;			/* the counters could hold them, in some order (exact matching) */
+	int parts;			/* groups of the smallest split (1 when it fits); -1: an event has no counter */
+	bool exact;			/* PARTS is proven smallest (else first-fit's: more than 16 events) */
+	int competing_counters;		/* they do not fit: the counters the competing events have among them */
+	int first, n;			/* its members: members[first .. first + n) */
+};
+
+struct pmudb_group {
+	int npmus, nmembers;
+	struct pmudb_group_pmu *pmus;
+	struct pmudb_group_member *members;
+};
+
+/* Whether EVENTS[0..N) can be counted at once, as one group per PMU (perf
+ * opens a hybrid's group on each core type): per PMU, an assignment of
+ * events to counters, or the events that compete and the smallest split
+ * into groups that each fit.  Events are encoded in SCOPE as
+ * pmudb_encode_each does.  OUT is freed with pmudb_group_free.  An event
+ * the catalog refuses is its error, naming it; a PMU whose counters
+ * nothing states, PMUDB_ERR_NOTSUPP naming it (OPTIONS->generic gives
+ * them). */
+int pmudb_group(pmudb_t *db, const char *const *events, int n, const struct pmudb_scope *scope,
+		const struct pmudb_group_options *options, struct pmudb_group *out, struct pmudb_error *err);
+void pmudb_group_free(struct pmudb_group *g);
+
 /* ---- perf's PMU syntax: kernel PMU formats (perf_format.c) -------------- */
 
 /* One field of a kernel PMU's format, as its sysfs format file says:

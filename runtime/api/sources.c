@@ -21,12 +21,7 @@ static const char *text_at(sqlite3_stmt *st, int col)
 /* Whether the catalog has the vendor lists' tables. */
 static bool has_lists(pmudb_t *db)
 {
-	sqlite3_stmt *st = NULL;
-	bool has = sqlite3_prepare_v2(catalog_sql(db), "SELECT 1 FROM sqlite_schema WHERE name = 'vendor_list'", -1, &st,
-				      NULL) == SQLITE_OK
-		   && sqlite3_step(st) == SQLITE_ROW;
-	sqlite3_finalize(st);
-	return has;
+	return catalog_has_table(db, "vendor_list");
 }
 
 /* The lists' rows are copied out before any callback: it may use the
