@@ -422,6 +422,126 @@ static const char *row_name(const struct stat_run *s, const struct event *ev)
 	return !s->per_box && ev->boxes ? ev->all_boxes_name : ev->name;
 }
 
+/*
+ * A group the counters cannot hold at once is never counted (the kernel
+ * refuses to schedule it: perf's <not counted>): each is checked with the
+ * catalog's counter constraints (pmudb group) and, where it does not fit,
+ * split into the fewest groups that do, with a warning naming the events
+ * that compete (METRICS_GROUP: -M's events, grouped this way without a
+ * word).  Events alone beyond a PMU's counters are multiplexed by the
+ * kernel: said once, as their counts are scaled.  A group whose events
+ * do not encode, or a PMU whose counters the catalog does not know, is
+ * left as given (encode_events says what is wrong).  Before make_groups.
+ */
+static int fit_groups(struct stat_run *s, int metrics_group)
+{
+	if (s->group_all)
+		for (int i = 0; i < s->nevents; i++)
+			s->events[i].group = 0;
+	s->group_all = false;
+	struct pmudb_group_options o = {0};
+	for (int i = 0, j; i < s->nevents; i = j) {
+		for (j = i + 1; j < s->nevents && s->events[j].group == s->events[i].group; j++)
+			;
+		int n = j - i;
+		if (n < 2)
+			continue;
+		struct pmudb_encoding *enc = calloc((size_t)n, sizeof(*enc));
+		struct pmudb_group g = {0};
+		bool encoded = enc != NULL;
+		for (int k = 0; encoded && k < n; k++)
+			encoded = s->events[i + k].encoded ? (enc[k] = s->events[i + k].enc, true)
+				  : !pmudb_encode(s->cli->db, s->events[i + k].name, cli_scope_for(s->cli, s->events[i + k].name),
+						  &enc[k], NULL);
+		bool fits = !encoded || pmudb_group_encoded(s->cli->db, enc, n, &o, &g, NULL);
+		fits |= g.npmus == 1 && g.pmus[0].fits;
+		free(enc);
+		if (fits) {
+			pmudb_group_free(&g);
+			continue;
+		}
+		/* the new order: each PMU's parts, one group each */
+		struct event *was = malloc((size_t)n * sizeof(*was));
+		if (!was) {
+			pmudb_group_free(&g);
+			return -1;
+		}
+		memcpy(was, &s->events[i], (size_t)n * sizeof(*was));
+		int at = i, first_group = s->events[i].group;
+		bool first = true;
+		if (s->events[i].group != metrics_group) {
+			fprintf(stderr, "pmudb stat: warning: group {");
+			for (int k = 0; k < n; k++)
+				fprintf(stderr, "%s%s", k ? "," : "", was[k].name);
+			fprintf(stderr, "} cannot be counted at once:");
+		}
+		for (int p = 0; p < g.npmus; p++) {
+			const struct pmudb_group_pmu *u = &g.pmus[p];
+			const struct pmudb_group_member *m = g.members + u->first;
+			int parts = u->parts > 0 ? u->parts : 1;
+			if (first_group != metrics_group) {
+				fprintf(stderr, " %s%s (%d general, %d fixed counters", p ? "and " : "", u->pmu, u->count.generic,
+					u->count.fixed);
+				const char *sep = ": ";
+				for (int k = 0; !u->fits && k < u->n; k++)
+					if (m[k].competes) {
+						fprintf(stderr, "%s%s", sep, was[m[k].event].name);
+						sep = ", ";
+					}
+				if (!u->fits && *sep == ',')
+					fprintf(stderr, " compete for %d", u->competing_counters);
+				fprintf(stderr, ")%s", g.npmus > 1 && !p ? ": a group counts on one PMU;" : "");
+			}
+			for (int part = 0; part < parts; part++) {
+				int group = first ? first_group : s->ngroups++;
+				first = false;
+				for (int k = 0; k < u->n; k++)
+					if (m[k].part == part || (u->parts <= 0 && part == 0)) {
+						s->events[at] = was[m[k].event];
+						s->events[at++].group = group;
+					}
+			}
+		}
+		if (first_group != metrics_group) {
+			fprintf(stderr, "; counted as");
+			for (int k = i; k < j; k++)
+				fprintf(stderr, "%s%s%s", k == i || s->events[k].group != s->events[k - 1].group ? " {" : ",",
+					s->events[k].name, k + 1 == j || s->events[k + 1].group != s->events[k].group ? "}" : "");
+			fprintf(stderr, " (pmudb group)\n");
+		}
+		free(was);
+		pmudb_group_free(&g);
+	}
+	return 0;
+}
+
+/* The events alone, per PMU: more than its counters hold at once are
+ * multiplexed by the kernel; said once, as their counts are scaled. */
+static void note_multiplexing(struct stat_run *s)
+{
+	struct pmudb_encoding *enc = calloc((size_t)s->nevents + 1, sizeof(*enc));
+	int n = 0;
+	for (int i = 0; enc && i < s->nevents && n < 256; i++) {
+		bool alone = (i == 0 || s->events[i - 1].group != s->events[i].group)
+			     && (i + 1 == s->nevents || s->events[i + 1].group != s->events[i].group);
+		if (alone && (s->events[i].encoded ? (enc[n] = s->events[i].enc, true)
+				 : !pmudb_encode(s->cli->db, s->events[i].name, cli_scope_for(s->cli, s->events[i].name),
+						 &enc[n], NULL)))
+			n++;
+	}
+	struct pmudb_group g = {0};
+	struct pmudb_group_options o = {0};
+	if (n > 1 && !pmudb_group_encoded(s->cli->db, enc, n, &o, &g, NULL))
+		for (int p = 0; p < g.npmus; p++)
+			if (!g.pmus[p].fits)
+				fprintf(stderr, "pmudb stat: note: the %d events alone on %s do not fit its %d general and %d fixed"
+					" counters at once: the kernel takes turns (multiplexes), and their counts are scaled to the"
+					" whole time (time_running < time_enabled)\n", g.pmus[p].n, g.pmus[p].pmu,
+					g.pmus[p].count.generic, g.pmus[p].count.fixed);
+	pmudb_group_free(&g);
+	free(enc);
+}
+
 /* Groups from the events' group numbers (consecutive by construction). */
 static int make_groups(struct stat_run *s)
 {
@@ -1548,15 +1668,30 @@ static int count(struct stat_run *s, const sigset_t *orig_mask, bool rejected)
 	return EXIT_GOOD;
 }
 
-/* -M: the metrics' events, each counted alone, after -e's. */
-static int add_metric_events(struct stat_run *s)
+/* Whether EVENT encodes on a core PMU. */
+static bool on_core_pmu(struct stat_run *s, const char *event)
+{
+	struct pmudb_encoding enc;
+	struct pmudb_pmu_info info;
+	int pmu;
+	return !pmudb_encode(s->cli->db, event, cli_scope_for(s->cli, event), &enc, NULL)
+	       && (pmu = pmudb_find_pmu(s->cli->db, enc.pmu)) >= 0 && !pmudb_pmu_info(s->cli->db, pmu, &info)
+	       && !strcmp(info.kind, "core");
+}
+
+/* -M: the metrics' events, after -e's: a core PMU's in one group that
+ * fit_groups splits into the fewest groups the counters hold (the events
+ * of a group count over the same time, so a metric's ratio of them
+ * holds); the others each alone, an uncore event on every box. */
+static int add_metric_events(struct stat_run *s, int *group)
 {
 	s->metrics = stat_metrics_open(s->cli, s->metric_names, s->nmetric_names);
 	if (!s->metrics)
 		return EXIT_REJECTED;
+	*group = s->ngroups++;
 	for (int i = 0; i < stat_metrics_events(s->metrics); i++) {
 		const char *e = stat_metrics_event(s->metrics, i);
-		if (add_event(s, e, strlen(e), s->ngroups++)) {
+		if (add_event(s, e, strlen(e), on_core_pmu(s, e) ? *group : s->ngroups++)) {
 			fputs("pmudb stat: out of memory\n", stderr);
 			return EXIT_USAGE;
 		}
@@ -1566,10 +1701,11 @@ static int add_metric_events(struct stat_run *s)
 
 static int run_stat(struct stat_run *s)
 {
-	int status = cli_open(s->cli);
+	int status = cli_open(s->cli), metrics_group = -1;
 	if (status == EXIT_GOOD && s->nmetric_names)
-		status = add_metric_events(s);
-	if (status == EXIT_GOOD && (expand_hybrid(s) || expand_boxes(s) || make_groups(s)))
+		status = add_metric_events(s, &metrics_group);
+	if (status == EXIT_GOOD && (expand_hybrid(s) || expand_boxes(s) || fit_groups(s, metrics_group)
+				     || (note_multiplexing(s), make_groups(s))))
 		status = EXIT_USAGE;
 	if (status == EXIT_GOOD && s->pid > 0)
 		status = list_threads(s);

@@ -371,6 +371,10 @@ struct pmudb_group {
  * them). */
 int pmudb_group(pmudb_t *db, const char *const *events, int n, const struct pmudb_scope *scope,
 		const struct pmudb_group_options *options, struct pmudb_group *out, struct pmudb_error *err);
+/* The same for encodings ENCS[0..N) (member.event indexes them), as
+ * pmudb stat has them: no core type added. */
+int pmudb_group_encoded(pmudb_t *db, const struct pmudb_encoding *encs, int n, const struct pmudb_group_options *options,
+			struct pmudb_group *out, struct pmudb_error *err);
 void pmudb_group_free(struct pmudb_group *g);
 
 /* ---- perf's PMU syntax: kernel PMU formats (perf_format.c) -------------- */

@@ -222,35 +222,16 @@ static int place_pmu(struct pmudb_group *g, struct pmudb_group_pmu *p, const str
 	return 0;
 }
 
-int pmudb_group(pmudb_t *db, const char *const *events, int n, const struct pmudb_scope *scope,
-		const struct pmudb_group_options *options, struct pmudb_group *out, struct pmudb_error *err)
+/* Places FLAT[0..NFLAT): one group per PMU, in the order the PMUs first
+ * appear, each PMU's members in the order given. */
+static int place_all(pmudb_t *db, struct pmudb_group_member *flat, int nflat, const struct pmudb_group_options *options,
+		     struct pmudb_group *out, struct pmudb_error *err)
 {
-	if (!db || !out || (n && !events) || n < 0 || n > SCHED_MAX_EVENTS / PER_EVENT)
-		return set_error(err, PMUDB_ERR_INVAL, "%s: a group is 0 to %d events", pmudb_strerror(PMUDB_ERR_INVAL),
-				 SCHED_MAX_EVENTS / PER_EVENT);
-	*out = (struct pmudb_group){0};
-	struct pmudb_group g = { .members = calloc((size_t)n * PER_EVENT + 1, sizeof(*g.members)),
-				 .pmus = calloc((size_t)n * PER_EVENT + 1, sizeof(*g.pmus)) };
-	struct pmudb_group_member *flat = calloc((size_t)n * PER_EVENT + 1, sizeof(*flat));
-	int nflat = 0, r = 0;
-	if (!g.members || !g.pmus || !flat)
-		r = set_error(err, PMUDB_ERR_NOMEM, "%s", pmudb_strerror(PMUDB_ERR_NOMEM));
-	for (int i = 0; !r && i < n; i++) {
-		struct pmudb_encoding encs[PER_EVENT];
-		int k = pmudb_encode_each(db, events[i], scope, encs, PER_EVENT, err);
-		if (k < 0)
-			r = k;
-		for (int j = 0; !r && j < k; j++) {
-			struct pmudb_counter_count count;
-			flat[nflat] = (struct pmudb_group_member){ .event = i, .enc = encs[j], .counter = -1 };
-			r = pmudb_counters(db, &encs[j], options && options->smt_off, &count, &flat[nflat].where, err);
-			nflat++;
-		}
-	}
-	/* one PMU after another, in the order they first appear; its
-	 * members in the order given */
+	struct pmudb_group g = { .members = calloc((size_t)nflat + 1, sizeof(*g.members)),
+				 .pmus = calloc((size_t)nflat + 1, sizeof(*g.pmus)) };
 	bool *taken = calloc((size_t)nflat + 1, sizeof(*taken));
-	if (!r && !taken)
+	int r = 0;
+	if (!g.members || !g.pmus || !taken)
 		r = set_error(err, PMUDB_ERR_NOMEM, "%s", pmudb_strerror(PMUDB_ERR_NOMEM));
 	for (int i = 0; !r && i < nflat; i++) {
 		if (taken[i])
@@ -270,11 +251,58 @@ int pmudb_group(pmudb_t *db, const char *const *events, int n, const struct pmud
 			r = place_pmu(&g, p, options, err);
 	}
 	free(taken);
-	free(flat);
 	if (r) {
 		pmudb_group_free(&g);
 		return r;
 	}
 	*out = g;
 	return 0;
+}
+
+int pmudb_group_encoded(pmudb_t *db, const struct pmudb_encoding *encs, int n, const struct pmudb_group_options *options,
+			struct pmudb_group *out, struct pmudb_error *err)
+{
+	if (!db || !out || (n && !encs) || n < 0 || n > SCHED_MAX_EVENTS)
+		return set_error(err, PMUDB_ERR_INVAL, "%s: a group is 0 to %d encodings", pmudb_strerror(PMUDB_ERR_INVAL),
+				 SCHED_MAX_EVENTS);
+	*out = (struct pmudb_group){0};
+	struct pmudb_group_member *flat = calloc((size_t)n + 1, sizeof(*flat));
+	int r = flat ? 0 : set_error(err, PMUDB_ERR_NOMEM, "%s", pmudb_strerror(PMUDB_ERR_NOMEM));
+	for (int i = 0; !r && i < n; i++) {
+		struct pmudb_counter_count count;
+		flat[i] = (struct pmudb_group_member){ .event = i, .enc = encs[i], .counter = -1 };
+		r = pmudb_counters(db, &encs[i], options && options->smt_off, &count, &flat[i].where, err);
+	}
+	if (!r)
+		r = place_all(db, flat, n, options, out, err);
+	free(flat);
+	return r;
+}
+
+int pmudb_group(pmudb_t *db, const char *const *events, int n, const struct pmudb_scope *scope,
+		const struct pmudb_group_options *options, struct pmudb_group *out, struct pmudb_error *err)
+{
+	if (!db || !out || (n && !events) || n < 0 || n > SCHED_MAX_EVENTS / PER_EVENT)
+		return set_error(err, PMUDB_ERR_INVAL, "%s: a group is 0 to %d events", pmudb_strerror(PMUDB_ERR_INVAL),
+				 SCHED_MAX_EVENTS / PER_EVENT);
+	*out = (struct pmudb_group){0};
+	struct pmudb_group_member *flat = calloc((size_t)n * PER_EVENT + 1, sizeof(*flat));
+	int nflat = 0;
+	int r = flat ? 0 : set_error(err, PMUDB_ERR_NOMEM, "%s", pmudb_strerror(PMUDB_ERR_NOMEM));
+	for (int i = 0; !r && i < n; i++) {
+		struct pmudb_encoding encs[PER_EVENT];
+		int k = pmudb_encode_each(db, events[i], scope, encs, PER_EVENT, err);
+		if (k < 0)
+			r = k;
+		for (int j = 0; !r && j < k; j++) {
+			struct pmudb_counter_count count;
+			flat[nflat] = (struct pmudb_group_member){ .event = i, .enc = encs[j], .counter = -1 };
+			r = pmudb_counters(db, &encs[j], options && options->smt_off, &count, &flat[nflat].where, err);
+			nflat++;
+		}
+	}
+	if (!r)
+		r = place_all(db, flat, nflat, options, out, err);
+	free(flat);
+	return r;
 }
