@@ -123,12 +123,33 @@ static void add_name(char **names, const char *name)
 	}
 }
 
-/* Whether V's statement is what any entry without one would get. */
-static bool says_nothing(const struct vendor_event *v, uint64_t general, uint64_t smt_off)
+/* Whether rule R (its entries together) says what any encoding without
+ * a rule gets: any general counter. */
+static bool says_nothing(const struct counter_rule *r, uint64_t general, uint64_t smt_off)
 {
-	return (!v->counters || v->counters == general) && (!v->counters_ht_off || v->counters_ht_off == smt_off)
-	       && (!v->pebs_counters || v->pebs_counters == (v->counters ? v->counters : general)) && !v->fixed_counters
-	       && !v->taken_alone && !v->free_running;
+	return (!r->counters || r->counters == general) && (!r->counters_smt_off || r->counters_smt_off == smt_off)
+	       && (!r->pebs_counters || r->pebs_counters == (r->counters ? r->counters : general)) && !r->fixed_counters
+	       && !r->taken_alone && !r->free_running;
+}
+
+/* Drops the rules of P from FIRST on that say nothing: entries of one
+ * encoding are merged first, as one that restricts it may share its
+ * encoding with one that does not (Knights Landing's INST_RETIRED.ANY_PS
+ * on counter 0, INST_RETIRED.ANY_P on both). */
+static void drop_silent_rules(struct model *m, size_t first, uint64_t general, uint64_t smt_off)
+{
+	size_t kept = first;
+	for (size_t i = first; i < m->counter_rules.count; i++) {
+		struct counter_rule *r = &m->counter_rules.items[i];
+		if (says_nothing(r, general, smt_off)) {
+			free(r->pmu);
+			free(r->event);
+			free(r->source);
+		} else {
+			m->counter_rules.items[kept++] = *r;
+		}
+	}
+	m->counter_rules.count = kept;
 }
 
 static void add_vendor_rule(struct model *m, const struct pmu *p, size_t first, const struct vendor_event *v,
@@ -156,8 +177,7 @@ static void core_rules(struct model *m, const struct pmu *p, const struct vendor
 	for (size_t i = 0; mask && u && i < u->events.count; i++) {
 		const struct vendor_event *v = &u->events.items[i];
 		uint64_t config, config1;
-		if ((p->unit && v->unit && strcmp(p->unit, v->unit)) || says_nothing(v, general, smt_off)
-		    || vendor_config(p->family, v, &config, &config1))
+		if ((p->unit && v->unit && strcmp(p->unit, v->unit)) || vendor_config(p->family, v, &config, &config1))
 			continue;
 		add_vendor_rule(m, p, first, v, config, mask);
 	}
@@ -185,6 +205,7 @@ static void core_rules(struct model *m, const struct pmu *p, const struct vendor
 		free(r->source);
 		r->source = xprintf("%s:%d: %s", f->file, f->line, f->why);
 	}
+	drop_silent_rules(m, first, general, smt_off);
 }
 
 static void uncore_rules(struct model *m, const struct pmu *p, const struct vendor_uarch *u, const char *kpmu,
@@ -194,7 +215,7 @@ static void uncore_rules(struct model *m, const struct pmu *p, const struct vend
 	uint64_t general = all_counters(c->generic);
 	for (size_t i = 0; i < u->uncore.count; i++) {
 		const struct vendor_event *v = &u->uncore.items[i];
-		if (!v->taken || !v->kernel_pmu || strcmp(v->kernel_pmu, kpmu) || says_nothing(v, general, 0))
+		if (!v->taken || !v->kernel_pmu || strcmp(v->kernel_pmu, kpmu))
 			continue;
 		/* an uncore encoding is matched on its event and unit mask
 		 * (config 0-15) and, where it has them, its upper unit-mask
@@ -202,6 +223,7 @@ static void uncore_rules(struct model *m, const struct pmu *p, const struct vend
 		uint64_t mask = 0xffff | (v->encoding[0] >> 32 ? 0xffffffff00000000ULL : 0);
 		add_vendor_rule(m, p, first, v, v->encoding[0], mask);
 	}
+	drop_silent_rules(m, first, general, 0);
 }
 
 void counters_derive(struct model *m)
