@@ -26,6 +26,7 @@
 #include <cmocka.h>
 
 #include "pmudb.h"
+#include "tests/exhaustive.h"
 #include "tests/testlib.h"
 #include "tests/vendor_json.h"
 
@@ -306,6 +307,105 @@ static void test_new_silicon_from_perfmon(void **state)
 	assert_int_equal(json_array_size(j), 1);
 	assert_string_equal(field(json_array_get(j, 0), "date"), "2026-07-09");
 	json_decref(j);
+}
+
+/* A perfmon field of counters ("0,1,2,3", "Fixed counter 1") as masks. */
+static void counters_of(json_t *e, const char *key, uint64_t *general, uint32_t *fixed)
+{
+	const char *s = json_string_value(json_object_get(e, key));
+	*general = 0;
+	*fixed = 0;
+	if (s && !strncmp(s, "Fixed counter ", 14)) {
+		*fixed = 1u << atoi(s + 14);
+		return;
+	}
+	for (const char *p = s; p && *p;) {
+		char *end;
+		long n = strtol(p, &end, 10);
+		if (end == p)
+			break;
+		*general |= 1ULL << n;
+		p = *end == ',' ? end + 1 : end;
+	}
+}
+
+/* Where the fixture's entry NAME may be counted, as its fields say: with
+ * SMT off (CounterHTOff), sampled precisely (PEBScounters), alone. */
+static struct ex_event fixture_counters(json_t *list, const char *name, bool smt_off, bool precise)
+{
+	size_t i;
+	json_t *e;
+	json_array_foreach(list, i, e)
+		if (!strcmp(json_string_value(json_object_get(e, "EventName")), name)) {
+			struct ex_event x = { .alone = vendor_field(e, "TakenAlone") != 0 };
+			const char *key = precise && json_object_get(e, "PEBScounters") ? "PEBScounters"
+					  : smt_off && json_object_get(e, "CounterHTOff") ? "CounterHTOff" : "Counter";
+			counters_of(e, key, &x.general, &x.fixed);
+			return x;
+		}
+	fail_msg("no fixture entry %s", name);
+	return (struct ex_event){0};
+}
+
+/* Counter constraints of a perfmon list (issue 46): TakenAlone, the SMT-off
+ * counters (CounterHTOff), the counters of precise sampling (PEBScounters),
+ * each held against the exhaustive search on what the fixture states. */
+static void test_counters_of_a_perfmon_list(void **state)
+{
+	(void)state;
+	json_t *list = vendor_load_json(FIXTURES "/perfmon/NVL/events/novalake_coyotecove_core.json");
+	struct {
+		const char *events[3];
+		int n;
+		bool smt_off, precise;
+		bool fits;
+	} cases[] = {
+		{ { "CYCLE_ACTIVITY.CYCLES_L1D_MISS", "CYCLE_ACTIVITY.STALLS_L1D_MISS" }, 2, false, false, false },
+		{ { "CYCLE_ACTIVITY.CYCLES_L1D_MISS", "CYCLE_ACTIVITY.STALLS_L1D_MISS" }, 2, true, false, true },
+		{ { "MEM_LOAD_RETIRED.L3_MISS", "MEM_LOAD_RETIRED.L2_MISS", "MEM_LOAD_RETIRED.L1_MISS" }, 3, false, false, true },
+		{ { "MEM_LOAD_RETIRED.L3_MISS", "MEM_LOAD_RETIRED.L2_MISS", "MEM_LOAD_RETIRED.L1_MISS" }, 3, false, true, false },
+		{ { "MEM_TRANS_RETIRED.LOAD_LATENCY_GT_4", "L2_REQUEST.MISS" }, 2, false, false, false },
+		{ { "MEM_TRANS_RETIRED.LOAD_LATENCY_GT_4", "CPU_CLK_UNHALTED.THREAD" }, 2, false, false, true },
+	};
+	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+		const char *strings[3];
+		char names[3][128];
+		struct ex_event ex[3];
+		for (int i = 0; i < cases[c].n; i++) {
+			snprintf(names[i], sizeof(names[i]), "nvl_cyc::%s%s", cases[c].events[i], cases[c].precise ? ":precise=1" : "");
+			strings[i] = names[i];
+			ex[i] = fixture_counters(list, cases[c].events[i], cases[c].smt_off, cases[c].precise);
+			/* the kernel's rule: event 0x3c on fixed counter 1 or a general one */
+			if (!strcmp(cases[c].events[i], "CPU_CLK_UNHALTED.THREAD"))
+				ex[i] = (struct ex_event){ .general = 0xff, .fixed = 0x2 };
+		}
+		struct pmudb_group_options o = { .smt_off = cases[c].smt_off };
+		struct pmudb_group g;
+		struct pmudb_error err;
+		if (pmudb_group(db, strings, cases[c].n, NULL, &o, &g, &err))
+			fail_msg("case %zu: %s", c, err.message);
+		assert_int_equal(g.npmus, 1);
+		assert_int_equal(g.pmus[0].fits, cases[c].fits);
+		assert_int_equal(g.pmus[0].fits, ex_kernel_fits(ex, cases[c].n));
+		assert_int_equal(g.pmus[0].could_fit, ex_could_fit(ex, cases[c].n, 8, 2));
+		assert_int_equal(g.pmus[0].parts, ex_fewest_groups(ex, cases[c].n));
+		assert_int_equal(g.members[0].where.taken_alone, ex[0].alone);
+		pmudb_group_free(&g);
+	}
+	/* the PMU's counters: the highest its Counter fields name, with SMT
+	 * off CounterHTOff's; and the CLI's --smt */
+	struct run_result r;
+	run(&r, "--cpu", "GenuineIntel-18-1", "group", "--smt", "off", "CYCLE_ACTIVITY.CYCLES_L1D_MISS",
+	    "CYCLE_ACTIVITY.STALLS_L1D_MISS");
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "nvl_cyc: 8 general, 2 fixed counters"));
+	test_run_free(&r);
+	run(&r, "--cpu", "GenuineIntel-18-1", "group", "--smt", "on", "CYCLE_ACTIVITY.CYCLES_L1D_MISS",
+	    "CYCLE_ACTIVITY.STALLS_L1D_MISS");
+	assert_int_equal(r.status, 3);
+	assert_non_null(strstr(r.out, "compete for 1 counter"));
+	test_run_free(&r);
+	json_decref(list);
 }
 
 /* ARM-software/data: a dated list beats perf's undated one; a core perf
@@ -611,6 +711,7 @@ int main(void)
 		cmocka_unit_test(test_the_newest_list_is_encoded),
 		cmocka_unit_test(test_info_and_diff_say_where_from),
 		cmocka_unit_test(test_new_silicon_from_perfmon),
+		cmocka_unit_test(test_counters_of_a_perfmon_list),
 		cmocka_unit_test(test_arm_software_data),
 		cmocka_unit_test(test_library_and_cli_agree),
 		cmocka_unit_test(test_extra_sources_encode_as_their_json),
