@@ -112,11 +112,12 @@ endif
 check: all $(TESTS) $(BUILD)/tests/harness $(BUILD)/tests/decode_property $(BUILD)/tests/libpfm_detect \
 		$(if $(SAN),,check-static) $(FUZZ_REPLAYS) $(BUILD)/fuzz/seed.db
 	@for t in $(TESTS); do \
-		echo "== $$t"; \
+		echo "== $$t"; start=$$(date +%s); \
 		PMUDB_BUILD=$(BUILD) PMUDB_PMU_EVENTS=$(PMU_EVENTS_DIR) PMUDB_PMU_EVENTS_ORIGIN='$(PMU_EVENTS_ORIGIN_TEXT)' \
 		PMUDB_KERNEL_SOURCE=$(KERNEL_SOURCE_DIR) PMUDB_PMU_EVENTS_MORE='$(strip $(PMU_EVENTS_MORE))' \
 		PMUDB_MAKE_FLAGS="BUILD=$(BUILD) $(if $(PMU_EVENTS),PMU_EVENTS='$(PMU_EVENTS)') $(if $(PMU_EVENTS_EXTRA),PMU_EVENTS_EXTRA='$(PMU_EVENTS_EXTRA)') $(if $(LIBPFM),LIBPFM=$(LIBPFM))" \
 			$$t || exit 1; \
+		echo "== $$t: $$(( $$(date +%s) - start )) s"; \
 	done
 	@echo "== the fuzz targets on their seeds and regression inputs (tests/fuzz)"
 	@for t in $(FUZZ_TARGETS); do \
@@ -125,9 +126,10 @@ check: all $(TESTS) $(BUILD)/tests/harness $(BUILD)/tests/decode_property $(BUIL
 	done
 	$(if $(SAN),@echo "== test_static and test_install: in the plain pass only (a static binary cannot link the sanitizers; a program cannot link an ASan library without them)")
 	@echo "== $(BUILD)/tests/harness $(HARNESS_ARGS)"
-	@$(BUILD)/tests/harness $(HARNESS_ARGS)
+	@start=$$(date +%s); $(BUILD)/tests/harness $(HARNESS_ARGS) && echo "== harness: $$(( $$(date +%s) - start )) s"
 	@echo "== $(BUILD)/tests/decode_property $(DECODE_ARGS)  (decoding core-PMU strings of the corpus)"
-	@$(BUILD)/tests/decode_property $(DECODE_ARGS)
+	@start=$$(date +%s); $(BUILD)/tests/decode_property $(DECODE_ARGS) \
+		&& echo "== decode_property: $$(( $$(date +%s) - start )) s"
 
 # The two passes run side by side (two jobs; each pass's output printed
 # whole when it ends), after what they share: the packages, the extracted
