@@ -16,7 +16,7 @@ FUZZ_CFLAGS := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -g -O1 -fno-omit-fra
 	$(FUZZ_SAN) -fsanitize=fuzzer-no-link
 FUZZ_LIB_OBJ := $(CATALOG_SRC:%.c=$(FUZZ_DIR)/obj/%.o) $(FUZZ_DIR)/obj/catalog/schema_sql.o \
 	$(RUNTIME_SRC:%.c=$(FUZZ_DIR)/obj/%.o) $(FUZZ_DIR)/obj/runtime/api/builtin.o
-FUZZ_TABLES := tables family_check table_cpuid table_differences table_families table_match table_overrides table_vendor_pmus \
+FUZZ_TABLES := tables family_check table_cpuid table_differences table_families table_match table_overrides table_vendor_pmus table_counters \
 	table_uncore vendor_uncore vendor_events kernel_formats \
 	yaml_doc model
 

@@ -72,31 +72,6 @@ static uint64_t all_of(int n)
 	return n >= 64 ? ~0ULL : (1ULL << n) - 1;
 }
 
-/* A Counter field: "0,1,2,3" as general counters, "Fixed counter N" as
- * fixed counter N. */
-static void counter_field(json_t *e, uint64_t *general, uint64_t *fixed)
-{
-	const char *s = json_string_value(json_object_get(e, "Counter"));
-	*general = *fixed = 0;
-	if (!s)
-		return;
-	if (!strncasecmp(s, "Fixed counter", 13)) {
-		*fixed = 1ULL << atoi(s + 13);
-		return;
-	}
-	for (const char *p = s; *p;) {
-		char *end;
-		long n = strtol(p, &end, 10);
-		if (end == p)
-			break;
-		if (n >= 0 && n < 64)
-			*general |= 1ULL << n;
-		p = *end == ',' ? end + 1 : end;
-		while (*p == ' ')
-			p++;
-	}
-}
-
 /* Ice Lake and later big cores in Linux 6.12: FIXED_EVENT_CONSTRAINT(0x0100,
  * 0) and (0x0400, 3) in intel_icl, intel_glc and intel_lnc_event_constraints. */
 static bool icl_or_later_big_core(const char *pmu)
@@ -188,7 +163,7 @@ static void read_entries(struct pmu_case *pc, json_t *list, const char *unit)
 			uint64_t mask = !strcmp(pc->family, "intel_x86") ? INTEL_MASK : 0xffff;
 			if ((config & mask) != (enc.config & mask))
 				continue;
-			counter_field(o, &g, &f);
+			vendor_counters(o, "Counter", &g, &f);
 			general |= g;
 			fixed |= f;
 		}
@@ -253,7 +228,7 @@ static bool list_counts(const char *dir, json_t *list, const char *unit, int *ge
 		uint64_t g, fx;
 		if (eunit ? !unit || strcmp(eunit, unit) : unit != NULL)
 			continue;
-		counter_field(e, &g, &fx);
+		vendor_counters(e, "Counter", &g, &fx);
 		general |= g;
 		fixed_mask |= fx;
 	}

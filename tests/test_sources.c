@@ -309,26 +309,6 @@ static void test_new_silicon_from_perfmon(void **state)
 	json_decref(j);
 }
 
-/* A perfmon field of counters ("0,1,2,3", "Fixed counter 1") as masks. */
-static void counters_of(json_t *e, const char *key, uint64_t *general, uint32_t *fixed)
-{
-	const char *s = json_string_value(json_object_get(e, key));
-	*general = 0;
-	*fixed = 0;
-	if (s && !strncmp(s, "Fixed counter ", 14)) {
-		*fixed = 1u << atoi(s + 14);
-		return;
-	}
-	for (const char *p = s; p && *p;) {
-		char *end;
-		long n = strtol(p, &end, 10);
-		if (end == p)
-			break;
-		*general |= 1ULL << n;
-		p = *end == ',' ? end + 1 : end;
-	}
-}
-
 /* Where the fixture's entry NAME may be counted, as its fields say: with
  * SMT off (CounterHTOff), sampled precisely (PEBScounters), alone. */
 static struct ex_event fixture_counters(json_t *list, const char *name, bool smt_off, bool precise)
@@ -340,7 +320,9 @@ static struct ex_event fixture_counters(json_t *list, const char *name, bool smt
 			struct ex_event x = { .alone = vendor_field(e, "TakenAlone") != 0 };
 			const char *key = precise && json_object_get(e, "PEBScounters") ? "PEBScounters"
 					  : smt_off && json_object_get(e, "CounterHTOff") ? "CounterHTOff" : "Counter";
-			counters_of(e, key, &x.general, &x.fixed);
+			uint64_t fixed;
+			vendor_counters(e, key, &x.general, &fixed);
+			x.fixed = (uint32_t)fixed;
 			return x;
 		}
 	fail_msg("no fixture entry %s", name);

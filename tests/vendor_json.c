@@ -121,6 +121,29 @@ void vendor_expected_config(const char *family, json_t *e, uint64_t *config, uin
 	}
 }
 
+void vendor_counters(json_t *e, const char *key, uint64_t *general, uint64_t *fixed)
+{
+	const char *s = json_string_value(json_object_get(e, key));
+	*general = *fixed = 0;
+	if (!s)
+		return;
+	if (!strncasecmp(s, "Fixed counter", 13)) {
+		*fixed = 1ULL << atoi(s + 13);
+		return;
+	}
+	for (const char *p = s; *p;) {
+		char *end;
+		long n = strtol(p, &end, 10);
+		if (end == p)
+			break;
+		if (n >= 0 && n < 64)
+			*general |= 1ULL << n;
+		p = *end == ',' ? end + 1 : end;
+		while (*p == ' ')
+			p++;
+	}
+}
+
 json_t *vendor_load_json(const char *path)
 {
 	json_error_t jerr;

@@ -18,6 +18,11 @@ uint64_t vendor_field(json_t *e, const char *key);
  * event number). */
 void vendor_expected_config(const char *family, json_t *e, uint64_t *config, uint64_t *config1);
 
+/* A field of counters (KEY: Counter, CounterHTOff, PEBScounters): "0,1,2,3"
+ * as general counters (bit n: counter n), "Fixed counter N" as fixed
+ * counter N; 0 and 0 when absent. */
+void vendor_counters(json_t *e, const char *key, uint64_t *general, uint64_t *fixed);
+
 /* perf's replacement of event NAME (jevents.py's real_event: INST_RETIRED.ANY
  * is event 0xc0 ...) in *CONFIG, where perf has one. */
 bool vendor_perf_form(const char *name, uint64_t *config);

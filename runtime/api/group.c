@@ -75,21 +75,26 @@ static int read_count(pmudb_t *db, const char *pmu, bool tables, struct pmudb_co
 	return 0;
 }
 
-/* The rule of PMU for CONFIG, the most specific (widest mask) first. */
+/* The rule of PMU for CONFIG: of those whose mask matches it, the most
+ * specific (the mask with the most bits; an uncore rule's upper unit-mask
+ * bits make it negative as SQLite reads it, so the choice is made here). */
 static int read_rule(pmudb_t *db, const char *pmu, uint64_t config, const struct pmudb_counter_count *c,
 		     struct pmudb_counters *w, uint64_t *smt_off, struct pmudb_error *err)
 {
 	sqlite3_stmt *st = NULL;
 	if (sqlite3_prepare_v2(catalog_sql(db),
 			       "SELECT counters, counters_smt_off, pebs_counters, fixed_counters, taken_alone, free_running,"
-			       " event, source, config, mask FROM counter_rule WHERE pmu = ?1 AND (?2 & mask) = config"
-			       " ORDER BY mask DESC LIMIT 1",
+			       " event, source, config, mask FROM counter_rule WHERE pmu = ?1 AND (?2 & mask) = config",
 			       -1, &st, NULL) != SQLITE_OK)
 		return set_error(err, PMUDB_ERR_CATALOG, "catalog: counter_rule: %s", catalog_sql_error(db));
-	int r = 0;
+	int r = 0, best_bits = -1;
 	sqlite3_bind_text(st, 1, pmu, -1, SQLITE_STATIC);
 	sqlite3_bind_int64(st, 2, (int64_t)config);
-	if (sqlite3_step(st) == SQLITE_ROW) {
+	while (!r && sqlite3_step(st) == SQLITE_ROW) {
+		int bits = __builtin_popcountll((uint64_t)sqlite3_column_int64(st, 9));
+		if (bits <= best_bits)
+			continue;
+		best_bits = bits;
 		uint64_t general = (uint64_t)sqlite3_column_int64(st, 0), fixed = (uint64_t)sqlite3_column_int64(st, 3);
 		*smt_off = (uint64_t)sqlite3_column_int64(st, 1);
 		w->pebs = (uint64_t)sqlite3_column_int64(st, 2);
