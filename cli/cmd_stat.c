@@ -456,14 +456,23 @@ static int fit_groups(struct stat_run *s, int metrics_group)
 			encoded = s->events[i + k].encoded ? (enc[k] = s->events[i + k].enc, true)
 				  : !pmudb_encode(s->cli->db, s->events[i + k].name, cli_scope_for(s->cli, s->events[i + k].name),
 						  &enc[k], NULL);
+		/* left as given: an event that does not encode, a PMU whose
+		 * counters nobody states, an event with no counter at all */
 		bool fits = !encoded || pmudb_group_encoded(s->cli->db, enc, n, &o, &g, NULL);
-		fits |= g.npmus == 1 && g.pmus[0].fits;
+		if (!fits) {
+			fits = true;
+			for (int p = 0; p < g.npmus; p++)
+				fits &= g.pmus[p].fits || g.pmus[p].parts < 1;
+		}
 		free(enc);
 		if (fits) {
 			pmudb_group_free(&g);
 			continue;
 		}
-		/* the new order: each PMU's parts, one group each */
+		/* the new order: the first group keeps what fits (software
+		 * events, another PMU's that fit: mixing PMUs is the kernel's
+		 * to refuse, not a matter of counters) and each over-full PMU's
+		 * first part; each further part is a group of its own */
 		struct event *was = malloc((size_t)n * sizeof(*was));
 		if (!was) {
 			pmudb_group_free(&g);
@@ -471,39 +480,40 @@ static int fit_groups(struct stat_run *s, int metrics_group)
 		}
 		memcpy(was, &s->events[i], (size_t)n * sizeof(*was));
 		int at = i, first_group = s->events[i].group;
-		bool first = true;
-		if (s->events[i].group != metrics_group) {
+		if (first_group != metrics_group) {
 			fprintf(stderr, "pmudb stat: warning: group {");
 			for (int k = 0; k < n; k++)
 				fprintf(stderr, "%s%s", k ? "," : "", was[k].name);
 			fprintf(stderr, "} cannot be counted at once:");
 		}
-		for (int p = 0; p < g.npmus; p++) {
-			const struct pmudb_group_pmu *u = &g.pmus[p];
-			const struct pmudb_group_member *m = g.members + u->first;
-			int parts = u->parts > 0 ? u->parts : 1;
-			if (first_group != metrics_group) {
-				fprintf(stderr, " %s%s (%d general, %d fixed counters", p ? "and " : "", u->pmu, u->count.generic,
-					u->count.fixed);
-				const char *sep = ": ";
-				for (int k = 0; !u->fits && k < u->n; k++)
-					if (m[k].competes) {
-						fprintf(stderr, "%s%s", sep, was[m[k].event].name);
-						sep = ", ";
-					}
-				if (!u->fits && *sep == ',')
-					fprintf(stderr, " compete for %d", u->competing_counters);
-				fprintf(stderr, ")%s", g.npmus > 1 && !p ? ": a group counts on one PMU;" : "");
-			}
-			for (int part = 0; part < parts; part++) {
-				int group = first ? first_group : s->ngroups++;
-				first = false;
+		for (int part = 0;; part++) {
+			bool more = false;
+			int group = part ? s->ngroups++ : first_group;
+			for (int p = 0; p < g.npmus; p++) {
+				const struct pmudb_group_pmu *u = &g.pmus[p];
+				const struct pmudb_group_member *m = g.members + u->first;
+				bool split = !u->fits && u->parts > 1;
+				more |= split && part + 1 < u->parts;
 				for (int k = 0; k < u->n; k++)
-					if (m[k].part == part || (u->parts <= 0 && part == 0)) {
+					if (split ? m[k].part == part : part == 0) {
 						s->events[at] = was[m[k].event];
 						s->events[at++].group = group;
 					}
+				if (part == 0 && split && first_group != metrics_group) {
+					fprintf(stderr, " %s (%d general, %d fixed counters", u->pmu, u->count.generic, u->count.fixed);
+					const char *sep = ": ";
+					for (int k = 0; k < u->n; k++)
+						if (m[k].competes) {
+							fprintf(stderr, "%s%s", sep, was[m[k].event].name);
+							sep = ", ";
+						}
+					if (*sep == ',')
+						fprintf(stderr, " compete for %d", u->competing_counters);
+					fprintf(stderr, ")");
+				}
 			}
+			if (!more)
+				break;
 		}
 		if (first_group != metrics_group) {
 			fprintf(stderr, "; counted as");

@@ -332,6 +332,7 @@ static void test_every_command_over_a_damaged_table(void **state)
 		{ "diff", "skl", "skx", NULL },
 		{ "export", "--format", "csv", NULL },
 		{ "--pmu", "skl", "decode", "0xc0" },
+		{ "group", "skl::INST_RETIRED:ANY_P", NULL, NULL },
 	};
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
 		struct run_result r;

@@ -629,6 +629,36 @@ static void test_cli_agrees(void **state)
 	test_run_free(&r);
 }
 
+/* pmudb stat splits a group its PMU's counters cannot hold, before
+ * counting, and says so in one line naming the events that compete; a
+ * group that fits is left alone.  (Counted or not then depends on the
+ * machine: this one may have no hardware PMU.) */
+static void test_stat_splits_an_overfull_group(void **state)
+{
+	(void)state;
+	if (pmudb_find_pmu(db, "gnr") < 0)
+		return;
+	struct run_result r;
+	run(&r, "--cpu", "GenuineIntel/6/0xad", "stat", "-e",
+	    "{MEM_LOAD_RETIRED.L3_MISS,L1D_PEND_MISS.PENDING,OFFCORE_REQUESTS.DEMAND_DATA_RD,L2_LINES_OUT.SILENT,"
+	    "BACLEARS.ANY,perf::PERF_COUNT_SW_TASK_CLOCK}",
+	    "--", "true");
+	const char *warning = strstr(r.err, "pmudb stat: warning: group {");
+	assert_non_null(warning);
+	assert_non_null(strstr(warning, "cannot be counted at once: gnr (8 general, 4 fixed counters: "));
+	assert_non_null(strstr(warning, "compete for 4)"));
+	/* the first four restricted events and the software one stay; the
+	 * fifth is a group of its own */
+	assert_non_null(strstr(warning, "counted as {MEM_LOAD_RETIRED.L3_MISS,L1D_PEND_MISS.PENDING,"
+				       "OFFCORE_REQUESTS.DEMAND_DATA_RD,L2_LINES_OUT.SILENT,perf::PERF_COUNT_SW_TASK_CLOCK}"
+				       " {BACLEARS.ANY}"));
+	assert_null(strchr(strchr(warning, '\n') ? strchr(warning, '\n') + 1 : "", '{'));
+	test_run_free(&r);
+	run(&r, "--cpu", "GenuineIntel/6/0xad", "stat", "-e", "{MEM_LOAD_RETIRED.L3_MISS,INST_RETIRED.ANY}", "--", "true");
+	assert_null(strstr(r.err, "warning: group"));
+	test_run_free(&r);
+}
+
 /* A damaged counter row is refused in one line naming it; nothing else. */
 static void test_damaged_catalog(void **state)
 {
@@ -667,6 +697,7 @@ int main(void)
 		cmocka_unit_test(test_hybrid_core_types),
 		cmocka_unit_test(test_other_vendors),
 		cmocka_unit_test(test_cli_agrees),
+		cmocka_unit_test(test_stat_splits_an_overfull_group),
 		cmocka_unit_test(test_damaged_catalog),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
