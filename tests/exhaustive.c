@@ -23,23 +23,27 @@ static bool try_from(const struct ex_event *e, int n, int i, uint32_t used, int 
 	return false;
 }
 
+/* The event taken alone (-1: none, -2: two or more), and REST: the
+ * events with it needing no counter. */
+static int taken_alone(const struct ex_event *e, int n, struct ex_event *rest)
+{
+	int alone = -1;
+	for (int i = 0; i < n; i++)
+		if (e[i].alone && !e[i].none)
+			alone = alone == -1 ? i : -2;
+	memcpy(rest, e, (size_t)n * sizeof(*e));
+	if (alone >= 0)
+		rest[alone].none = true;
+	return alone;
+}
+
 bool ex_could_fit(const struct ex_event *e, int n, int ngeneral, int nfixed)
 {
-	int alone = -1, count = 0;
-	for (int i = 0; i < n; i++)
-		if (e[i].alone && !e[i].none) {
-			alone = i;
-			count++;
-		}
-	if (count > 1)
-		return false;
-	if (count == 1) {
-		struct ex_event rest[EX_MAX_EVENTS];
-		memcpy(rest, e, (size_t)n * sizeof(*e));
-		rest[alone].none = true;
+	struct ex_event rest[EX_MAX_EVENTS];
+	int alone = taken_alone(e, n, rest);
+	if (alone >= 0)
 		return (e[alone].general & ((1ULL << ngeneral) - 1)) && try_from(rest, n, 0, 0, ngeneral, nfixed, false);
-	}
-	return try_from(e, n, 0, 0, ngeneral, nfixed, true);
+	return alone == -1 && try_from(e, n, 0, 0, ngeneral, nfixed, true);
 }
 
 static int weight(const struct ex_event *e)
@@ -70,21 +74,11 @@ static bool kernel_places(const struct ex_event *e, int n, bool general_ok)
 
 bool ex_kernel_fits(const struct ex_event *e, int n)
 {
-	int alone = -1, count = 0;
-	for (int i = 0; i < n; i++)
-		if (e[i].alone && !e[i].none) {
-			alone = i;
-			count++;
-		}
-	if (count > 1)
-		return false;
-	if (count == 1) {
-		struct ex_event rest[EX_MAX_EVENTS];
-		memcpy(rest, e, (size_t)n * sizeof(*e));
-		rest[alone].none = true;
+	struct ex_event rest[EX_MAX_EVENTS];
+	int alone = taken_alone(e, n, rest);
+	if (alone >= 0)
 		return e[alone].general && kernel_places(rest, n, false);
-	}
-	return kernel_places(e, n, true);
+	return alone == -1 && kernel_places(e, n, true);
 }
 
 /* Every split into at most K groups, as restricted growth strings: event

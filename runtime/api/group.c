@@ -155,13 +155,13 @@ static int counters_locked(pmudb_t *db, const struct pmudb_encoding *enc, bool s
 	return 0;
 }
 
-int pmudb_counters(pmudb_t *db, const struct pmudb_encoding *enc, bool smt_off, struct pmudb_counter_count *count,
+int pmudb_counters(pmudb_t *db, const struct pmudb_encoding *enc, bool smt_off, struct pmudb_counter_count *pmu_counters,
 		   struct pmudb_counters *where, struct pmudb_error *err)
 {
-	if (!db || !enc || !count || !where)
+	if (!db || !enc || !pmu_counters || !where)
 		return set_error(err, PMUDB_ERR_INVAL, "%s: no catalog, encoding or result", pmudb_strerror(PMUDB_ERR_INVAL));
 	pthread_mutex_lock(&db->lock);
-	int r = counters_locked(db, enc, smt_off, count, where, err);
+	int r = counters_locked(db, enc, smt_off, pmu_counters, where, err);
 	pthread_mutex_unlock(&db->lock);
 	return r;
 }
@@ -274,9 +274,9 @@ int pmudb_group_encoded(pmudb_t *db, const struct pmudb_encoding *encs, int n, c
 	struct pmudb_group_member *flat = calloc((size_t)n + 1, sizeof(*flat));
 	int r = flat ? 0 : set_error(err, PMUDB_ERR_NOMEM, "%s", pmudb_strerror(PMUDB_ERR_NOMEM));
 	for (int i = 0; !r && i < n; i++) {
-		struct pmudb_counter_count count;
+		struct pmudb_counter_count pmu_counters;
 		flat[i] = (struct pmudb_group_member){ .event = i, .enc = encs[i], .counter = -1 };
-		r = pmudb_counters(db, &encs[i], options && options->smt_off, &count, &flat[i].where, err);
+		r = pmudb_counters(db, &encs[i], options && options->smt_off, &pmu_counters, &flat[i].where, err);
 	}
 	if (!r)
 		r = place_all(db, flat, n, options, out, err);
@@ -300,9 +300,9 @@ int pmudb_group(pmudb_t *db, const char *const *events, int n, const struct pmud
 		if (k < 0)
 			r = k;
 		for (int j = 0; !r && j < k; j++) {
-			struct pmudb_counter_count count;
+			struct pmudb_counter_count pmu_counters;
 			flat[nflat] = (struct pmudb_group_member){ .event = i, .enc = encs[j], .counter = -1 };
-			r = pmudb_counters(db, &encs[j], options && options->smt_off, &count, &flat[nflat].where, err);
+			r = pmudb_counters(db, &encs[j], options && options->smt_off, &pmu_counters, &flat[nflat].where, err);
 			nflat++;
 		}
 	}

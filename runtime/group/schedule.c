@@ -28,26 +28,26 @@ struct matcher {
 	bool seen[SLOTS];
 };
 
-static bool may_use(const struct matcher *m, int e, int slot)
+static bool may_count_on(const struct matcher *m, int e, int slot)
 {
 	if (slot >= SCHED_FIXED)
 		return m->ev[e].fixed >> (slot - SCHED_FIXED) & 1;
 	return !m->general_off && (m->ev[e].general >> slot & 1);
 }
 
-/* Kuhn's step: places E on a free counter (fixed ones first), else on one
+/* Kuhn's step (augment): places E on a free counter (fixed ones first), else on one
  * whose event moves along an augmenting path. */
-static bool place(struct matcher *m, int e)
+static bool augment(struct matcher *m, int e)
 {
 	for (int pass = 0; pass < 4; pass++) {
 		/* free fixed, free general, then taken fixed, taken general */
 		bool fixed = !(pass & 1), free_only = pass < 2;
 		int lo = fixed ? SCHED_FIXED : 0, hi = fixed ? SLOTS : SCHED_FIXED;
 		for (int s = lo; s < hi; s++) {
-			if (m->seen[s] || !may_use(m, e, s) || (free_only && m->owner[s] >= 0))
+			if (m->seen[s] || !may_count_on(m, e, s) || (free_only && m->owner[s] >= 0))
 				continue;
 			m->seen[s] = true;
-			if (m->owner[s] < 0 || place(m, m->owner[s])) {
+			if (m->owner[s] < 0 || augment(m, m->owner[s])) {
 				m->owner[s] = e;
 				return true;
 			}
@@ -56,21 +56,21 @@ static bool place(struct matcher *m, int e)
 	return false;
 }
 
-static int choices(const struct sched_event *e)
+static int weight_of(const struct sched_event *e)
 {
 	return __builtin_popcountll(e->general) + __builtin_popcount(e->fixed);
 }
 
 /* The events that need a counter, fewest choices first, then as given (a
  * stable insertion sort): the kernel's order.  Returns their number. */
-static int by_choices(const struct sched_event *ev, int n, int *order)
+static int order_by_weight(const struct sched_event *ev, int n, int *order)
 {
 	int k = 0;
 	for (int i = 0; i < n; i++)
 		if (!ev[i].no_counter)
 			order[k++] = i;
 	for (int i = 1; i < k; i++)
-		for (int j = i; j > 0 && choices(&ev[order[j]]) < choices(&ev[order[j - 1]]); j--) {
+		for (int j = i; j > 0 && weight_of(&ev[order[j]]) < weight_of(&ev[order[j - 1]]); j--) {
 			int t = order[j];
 			order[j] = order[j - 1];
 			order[j - 1] = t;
@@ -83,10 +83,10 @@ static int by_choices(const struct sched_event *ev, int n, int *order)
  * fixed counter, else its first free general one, never moving one placed
  * (no constraint of an Intel core or an Arm PMU asks it to backtrack).
  * With GENERAL_OFF the general counters are another's. */
-static bool greedy(const struct sched_event *ev, int n, bool general_off, int *counter, bool *unplaced)
+static bool in_linux_order(const struct sched_event *ev, int n, bool general_off, int *counter, bool *unplaced)
 {
 	int order[SCHED_MAX_EVENTS];
-	int k = by_choices(ev, n, order);
+	int k = order_by_weight(ev, n, order);
 	bool used[SLOTS] = { false }, all = true;
 	for (int i = 0; i < n; i++)
 		counter[i] = -1;
@@ -113,18 +113,18 @@ static bool greedy(const struct sched_event *ev, int n, bool general_off, int *c
 
 /* Matches every event of EV that needs a counter; the ones left out are
  * marked in UNPLACED (may be NULL).  Returns whether all were placed. */
-static bool match(struct matcher *m, const struct sched_event *ev, int n, bool general_off, bool *unplaced)
+static bool match_counters(struct matcher *m, const struct sched_event *ev, int n, bool general_off, bool *unplaced)
 {
 	assert(n >= 0 && n <= SCHED_MAX_EVENTS);
 	int order[SCHED_MAX_EVENTS];
-	int k = by_choices(ev, n, order);
+	int k = order_by_weight(ev, n, order);
 	*m = (struct matcher){ .ev = ev, .order = order, .n = n, .general_off = general_off };
 	for (int s = 0; s < SLOTS; s++)
 		m->owner[s] = -1;
 	bool all = true;
 	for (int i = 0; i < k; i++) {
 		memset(m->seen, 0, sizeof(m->seen));
-		if (!place(m, order[i])) {
+		if (!augment(m, order[i])) {
 			all = false;
 			if (unplaced)
 				unplaced[order[i]] = true;
@@ -134,7 +134,7 @@ static bool match(struct matcher *m, const struct sched_event *ev, int n, bool g
 }
 
 /* The event taken alone, -1 for none, -2 for two or more. */
-static int alone_one(const struct sched_event *ev, int n)
+static int taken_alone_event(const struct sched_event *ev, int n)
 {
 	int found = -1;
 	for (int i = 0; i < n; i++)
@@ -155,7 +155,7 @@ static bool fits_beside_alone(const struct sched_event *ev, int n, int a, bool e
 	struct matcher m;
 	if (!ev[a].general)
 		return false;
-	if (exact ? !match(&m, rest, n, true, NULL) : !greedy(rest, n, true, counter ? counter : scratch, NULL))
+	if (exact ? !match_counters(&m, rest, n, true, NULL) : !in_linux_order(rest, n, true, counter ? counter : scratch, NULL))
 		return false;
 	if (counter)
 		counter[a] = __builtin_ctzll(ev[a].general);
@@ -165,23 +165,23 @@ static bool fits_beside_alone(const struct sched_event *ev, int n, int a, bool e
 bool sched_fits(const struct sched_event *ev, int n, int *counter)
 {
 	int scratch[SCHED_MAX_EVENTS];
-	int a = alone_one(ev, n);
+	int a = taken_alone_event(ev, n);
 	if (a == -2)
 		return false;
 	if (a >= 0)
 		return fits_beside_alone(ev, n, a, false, counter);
-	return greedy(ev, n, false, counter ? counter : scratch, NULL);
+	return in_linux_order(ev, n, false, counter ? counter : scratch, NULL);
 }
 
 bool sched_fits_exact(const struct sched_event *ev, int n)
 {
-	int a = alone_one(ev, n);
+	int a = taken_alone_event(ev, n);
 	if (a == -2)
 		return false;
 	if (a >= 0)
 		return fits_beside_alone(ev, n, a, true, NULL);
 	struct matcher m;
-	return match(&m, ev, n, false, NULL);
+	return match_counters(&m, ev, n, false, NULL);
 }
 
 int sched_competing(const struct sched_event *ev, int n, bool *competes)
@@ -202,7 +202,7 @@ int sched_competing(const struct sched_event *ev, int n, bool *competes)
 	 * to events of the set) than members */
 	bool unplaced[SCHED_MAX_EVENTS] = { false };
 	struct matcher m;
-	match(&m, ev, n, false, unplaced);
+	match_counters(&m, ev, n, false, unplaced);
 	int start = -1;
 	for (int i = 0; i < n && start < 0; i++)
 		if (unplaced[i])
@@ -216,7 +216,7 @@ int sched_competing(const struct sched_event *ev, int n, bool *competes)
 	while (head < tail) {
 		int e = queue[head++];
 		for (int s = 0; s < SLOTS; s++) {
-			if (slot_in[s] || !may_use(&m, e, s))
+			if (slot_in[s] || !may_count_on(&m, e, s))
 				continue;
 			slot_in[s] = true;
 			int o = m.owner[s];
