@@ -88,8 +88,93 @@ static void counters_of(struct cli *c, const char *string, bool always, char buf
 			 w.stated ? ": " : "", w.source);
 }
 
+/* --json: one object (docs/commands.md), else text. */
+static bool json;
+
+/* Where ENC may be counted, as a JSON value (null where it does not
+ * encode). */
+static void counters_json(struct cli *c, const char *string)
+{
+	struct pmudb_encoding enc[8];
+	struct pmudb_counter_count count;
+	struct pmudb_counters w;
+	if (pmudb_encode_each(c->db, string, NULL, enc, 8, NULL) < 1 || pmudb_counters(c->db, &enc[0], false, &count, &w, NULL)) {
+		fputs("null", stdout);
+		return;
+	}
+	printf("{\"general\":\"0x%llx\",\"fixed\":\"0x%llx\",\"pebs\":\"0x%llx\",\"taken_alone\":%s,\"no_counter\":%s,"
+	       "\"stated\":%s",
+	       (unsigned long long)w.general, (unsigned long long)w.fixed, (unsigned long long)w.pebs,
+	       w.taken_alone ? "true" : "false", w.no_counter ? "true" : "false", w.stated ? "true" : "false");
+	cli_json_field("rule", w.stated ? w.event : NULL);
+	cli_json_field("source", w.source);
+	putchar('}');
+}
+
+static int event_json(struct cli *c, int pmu, int event)
+{
+	struct pmudb_pmu_info p;
+	struct pmudb_event_info ev;
+	if (pmudb_pmu_info(c->db, pmu, &p) || pmudb_event_info(c->db, pmu, event, &ev)) {
+		cli_damaged(c, "event %d of PMU %d", event, pmu);
+		return EXIT_USAGE;
+	}
+	char string[400];
+	snprintf(string, sizeof(string), "%s::%s", p.name, ev.name);
+	fputs("{\"pmu\":", stdout);
+	json_quoted(stdout, p.name);
+	cli_json_field("event", ev.name);
+	printf(",\"code\":\"0x%llx\",\"precise\":%s", (unsigned long long)ev.code, ev.is_precise ? "true" : "false");
+	cli_json_field("description", ev.description);
+	cli_json_field("equiv", ev.equiv);
+	cli_json_field("source", ev.source);
+	cli_json_field("pmu_source", p.source);
+	cli_json_field("why", ev.why);
+	fputs(",\"counters\":", stdout);
+	counters_json(c, string);
+	fputs(",\"umasks\":[", stdout);
+	for (int u = 0; u < ev.umask_count; u++) {
+		struct pmudb_umask_info um;
+		if (pmudb_umask_info(c->db, pmu, event, u, &um)) {
+			cli_damaged(c, "unit mask %d of %s::%s", u, p.name, ev.name);
+			return EXIT_USAGE;
+		}
+		printf("%s{\"name\":", u ? "," : "");
+		json_quoted(stdout, um.name);
+		printf(",\"code\":\"0x%llx\",\"default\":%s", (unsigned long long)um.code, um.is_default ? "true" : "false");
+		cli_json_field("description", um.description);
+		cli_json_field("source", um.source);
+		cli_json_field("why", um.why);
+		snprintf(string, sizeof(string), "%s::%s:%s", p.name, ev.name, um.name);
+		fputs(",\"counters\":", stdout);
+		counters_json(c, string);
+		putchar('}');
+	}
+	fputs("],\"modifiers\":[", stdout);
+	for (int m = 0; m < ev.modifier_count; m++) {
+		struct pmudb_modifier_info mi;
+		if (pmudb_modifier_info(c->db, pmu, event, m, &mi)) {
+			cli_damaged(c, "modifier %d of %s::%s", m, p.name, ev.name);
+			return EXIT_USAGE;
+		}
+		printf("%s{\"name\":", m ? "," : "");
+		json_quoted(stdout, mi.name);
+		printf(",\"type\":\"%s\",\"perf\":%s", mi.is_integer ? "int" : "bool", mi.from_perf ? "true" : "false");
+		if (mi.range_known)
+			printf(",\"min\":\"0x%llx\",\"max\":\"0x%llx\"", (unsigned long long)mi.min, (unsigned long long)mi.max);
+		else
+			fputs(",\"min\":null,\"max\":null", stdout);
+		cli_json_field("description", mi.description);
+		putchar('}');
+	}
+	puts("]}");
+	return EXIT_GOOD;
+}
+
 static int print_event(struct cli *c, int pmu, int event)
 {
+	if (json)
+		return event_json(c, pmu, event);
 	struct pmudb_pmu_info p;
 	struct pmudb_event_info ev;
 	if (pmudb_pmu_info(c->db, pmu, &p) || pmudb_event_info(c->db, pmu, event, &ev)) {
@@ -283,6 +368,22 @@ static int print_metric(void *ctx, const struct pmudb_metric *m)
 	struct metric_print *mp = ctx;
 	if (strcasecmp(m->name, mp->name))
 		return 0;	/* a group of that name */
+	if (json) {
+		fputs(mp->found++ ? ",{\"metric\":" : "{\"metrics\":[{\"metric\":", stdout);
+		json_quoted(stdout, m->name);
+		cli_json_field("uarch", m->uarch);
+		cli_json_field("pmu", m->pmu);
+		cli_json_field("description", m->description);
+		cli_json_field("expr", m->expr);
+		cli_json_field("scale_unit", m->scale_unit);
+		cli_json_field("threshold", m->threshold);
+		cli_json_field("groups", m->groups);
+		cli_json_field("constraint", m->constraint);
+		cli_json_field("missing", m->missing);
+		cli_json_field("source", m->source);
+		putchar('}');
+		return 0;
+	}
 	if (mp->found++)
 		putchar('\n');
 	printf("%s (metric of %s, PMU %s)\n  %s\n  from the vendor list %s\n", m->name, m->uarch, m->pmu ? m->pmu : "-",
@@ -317,15 +418,23 @@ static bool print_metrics_named(struct cli *c, const char *name)
 	struct pmudb_error err;
 	if (!cli_scope(c)->count || pmudb_metrics(c->db, cli_scope(c), name, print_metric, &mp, &err) <= 0)
 		return false;
+	if (json && mp.found)
+		puts("]}");
 	return mp.found > 0;
 }
 
 int cmd_info(struct cli *c, int argc, char **argv)
 {
+	json = argc >= 2 && !strcmp(argv[1], "--json");
+	if (json) {
+		argv[1] = argv[0];
+		argv++, argc--;
+	}
 	bool dashes = cli_take_dashes(&argc, &argv);
 	if (argc != 2 || (!dashes && argv[1][0] == '-')) {
 		bool help = argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"));
-		fputs("usage: pmudb info EVENT|METRIC   (pmu::EVENT, or EVENT with --pmu or --cpu)\n", help ? stdout : stderr);
+		fputs("usage: pmudb info [--json] EVENT|METRIC   (pmu::EVENT, or EVENT with --pmu or --cpu)\n",
+		      help ? stdout : stderr);
 		return help ? EXIT_GOOD : EXIT_USAGE;
 	}
 	int status = cli_open(c);

@@ -1,13 +1,19 @@
 # mk/install.mk - make install PREFIX=/usr/local DESTDIR= ; make uninstall.
 # The command, the library (shared, with its soname links, and static),
 # its header, the catalog file (share/pmudb/pmudb.db, which
-# pmudb_open_installed() finds), pmudb.pc for pkg-config, the man pages.
+# pmudb_open_installed() finds), pmudb.pc for pkg-config, the man pages,
+# and the Python module (python/pmudb) in PYTHON_SITE: the prefix's
+# site-packages as python3 lays out a prefix (lib/python3.X/site-packages,
+# what pip install --prefix uses); give PYTHON_SITE=... for another place
+# (Debian's python3 reads /usr/local/lib/python3.X/dist-packages).
 # uninstall removes exactly these files (and share/pmudb when it is left
 # empty), nothing else: the list is INSTALLED_FILES.
 PREFIX ?= /usr/local
 DESTDIR ?=
 SONAME := libpmudb.so.0
-INSTALLED_FILES := bin/pmudb lib/libpmudb.so.$(VERSION) lib/$(SONAME) lib/libpmudb.so lib/libpmudb.a \
+PYTHON_SITE ?= $(shell python3 -c 'import sysconfig; print(sysconfig.get_path("purelib", "posix_prefix", \
+	vars={"base": "", "platbase": ""}).lstrip("/"))' 2>/dev/null || echo lib/python3/site-packages)
+INSTALLED_FILES := $(PYTHON_SITE)/pmudb/__init__.py bin/pmudb lib/libpmudb.so.$(VERSION) lib/$(SONAME) lib/libpmudb.so lib/libpmudb.a \
 	include/pmudb.h share/pmudb/pmudb.db lib/pkgconfig/pmudb.pc share/man/man1/pmudb.1 share/man/man3/libpmudb.3
 $(BUILD)/pmudb.pc: docs/pmudb.pc.in include/pmudb.h FORCE
 	@mkdir -p $(dir $@)
@@ -28,8 +34,11 @@ install: $(BUILD)/pmudb $(BUILD)/libpmudb.so $(BUILD)/libpmudb.a $(BUILD)/pmudb.
 	install -m 644 $(BUILD)/pmudb.pc $(DESTDIR)$(PREFIX)/lib/pkgconfig/pmudb.pc
 	install -m 644 docs/pmudb.1 $(DESTDIR)$(PREFIX)/share/man/man1/pmudb.1
 	install -m 644 docs/libpmudb.3 $(DESTDIR)$(PREFIX)/share/man/man3/libpmudb.3
+	install -d $(DESTDIR)$(PREFIX)/$(PYTHON_SITE)/pmudb
+	install -m 644 python/pmudb/__init__.py $(DESTDIR)$(PREFIX)/$(PYTHON_SITE)/pmudb/__init__.py
 
 uninstall:
 	rm -f $(addprefix $(DESTDIR)$(PREFIX)/,$(INSTALLED_FILES))
 	rmdir $(DESTDIR)$(PREFIX)/share/pmudb 2>/dev/null || true
+	rmdir $(DESTDIR)$(PREFIX)/$(PYTHON_SITE)/pmudb 2>/dev/null || true
 

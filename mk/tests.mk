@@ -9,8 +9,9 @@ TESTS := $(BUILD)/tests/test_catalog $(BUILD)/tests/test_tables $(BUILD)/tests/t
 # The static binaries cannot link the sanitizers: test_static runs in the
 # plain pass only.  Nor can a program link an ASan-built libpmudb.so
 # without the sanitizer runtime first: test_install runs in the plain pass too.
+# test_python loads libpmudb.so into Python, which an ASan build cannot be.
 ifeq ($(SAN),)
-TESTS += $(BUILD)/tests/test_static $(BUILD)/tests/test_install
+TESTS += $(BUILD)/tests/test_static $(BUILD)/tests/test_install $(BUILD)/tests/test_python
 endif
 
 $(BUILD)/tests/%.o: tests/%.c $(PFM_ID)
@@ -33,6 +34,12 @@ $(BUILD)/tests/test_reconcile: tests/test_reconcile.c $(TEST_LIBS) $(BUILD)/comp
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(PFM_CFLAGS) $< $(TEST_LIBS) $(BUILD)/compiler/sysfs_spy.o -o $@ $(LDFLAGS) $(BUILD)/libpmudb.a \
 		$(BUILD)/libpfm-spied.a $(SQLITE_LIBS) $(ZSTD_LIBS) $(JSON_LIBS) $(CMOCKA_LIBS) -lpthread
+
+# test_python samples the harness corpus (libpfm enumerates it).
+$(BUILD)/tests/test_python: tests/test_python.c $(TEST_LIBS) $(BUILD)/tests/corpus.o $(BUILD)/libpmudb.a $(BUILD)/libpmudb.so $(PFM_ID)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(PFM_CFLAGS) $< $(TEST_LIBS) $(BUILD)/tests/corpus.o -o $@ $(LDFLAGS) $(BUILD)/libpmudb.a \
+		$(PFM_LIBS) $(SQLITE_LIBS) $(ZSTD_LIBS) $(JSON_LIBS) $(CMOCKA_LIBS) -lpthread
 
 # The differential harness links libpfm (test-only) and the compiler's
 # sysfs spy, so that libpfm encodes uncore PMUs here too; and the runtime
@@ -124,7 +131,7 @@ check: all $(TESTS) $(BUILD)/tests/harness $(BUILD)/tests/decode_property $(BUIL
 		PMUDB_FUZZ_SEED=$(BUILD)/fuzz/seed.db $(BUILD)/tests/fuzz/replay_$$t tests/fuzz/seeds/$$t \
 			tests/fuzz/regressions/$$t $$(ls -d $(BUILD)/fuzz/seeds/$$t 2>/dev/null) || exit 1; \
 	done
-	$(if $(SAN),@echo "== test_static and test_install: in the plain pass only (a static binary cannot link the sanitizers; a program cannot link an ASan library without them)")
+	$(if $(SAN),@echo "== test_static, test_install and test_python: in the plain pass only (a static binary cannot link the sanitizers; a program, Python too, cannot load an ASan library without them)")
 	@echo "== $(BUILD)/tests/harness $(HARNESS_ARGS)"
 	@start=$$(date +%s); $(BUILD)/tests/harness $(HARNESS_ARGS) && echo "== harness: $$(( $$(date +%s) - start )) s"
 	@echo "== $(BUILD)/tests/decode_property $(DECODE_ARGS)  (decoding core-PMU strings of the corpus)"

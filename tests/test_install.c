@@ -148,6 +148,16 @@ static void test_install_build_run_uninstall(void **state)
 	assert_non_null(strstr(r.out, want));	/* the installed library, not the build's */
 	test_run_free(&r);
 
+	/* the installed Python module, with the installed library */
+	sh(&r, "cd '%s' && site=$(ls -d '%s'/lib/python3*/site-packages) && PYTHONDONTWRITEBYTECODE=1 PYTHONPATH=\"$site\" python3 -c "
+	       "'import pmudb; print(pmudb._find_library()); print(pmudb.encode(\"gnr::MEM_LOAD_RETIRED.L3_MISS\")[\"config\"])'",
+	   tmp, prefix);
+	if (r.status)
+		fail_msg("the installed Python module: %s", r.err);
+	snprintf(want, sizeof(want), "%s/lib/libpmudb.so.0\n8401\n", prefix);
+	assert_string_equal(r.out, want);
+	test_run_free(&r);
+
 	/* the installed command, and the man page man can read */
 	sh(&r, "'%s/bin/pmudb' encode --format perf perf::PERF_COUNT_HW_CPU_CYCLES:u && "
 	       "'%s/bin/pmudb' --db '%s/share/pmudb/pmudb.db' encode --format perf skl::INST_RETIRED:ANY_P:u",
