@@ -18,6 +18,11 @@ struct writer {
 	struct cli *c;
 	struct out o;
 	bool csv;
+	int pending_set;	/* the id modifiers() found for the event being written */
+	/* json: the modifier lists of the PMU being written, each once as a
+	 * "modifiers" record that its events name by id */
+	char **sets;
+	int nsets;
 };
 
 static void key(struct out *o, const char *name, bool first)
@@ -81,10 +86,9 @@ static void encoding(struct writer *w, const struct export_item *it)
 	out_char(o, '}');
 }
 
-static void modifiers(struct writer *w, const struct export_item *it)
+/* The modifiers IT's event takes, as a JSON array, into O. */
+static void modifier_list(struct writer *w, struct out *o, const struct export_item *it)
 {
-	struct out *o = &w->o;
-	key(o, "modifiers", false);
 	out_char(o, '[');
 	for (int m = 0; m < it->ev->modifier_count; m++) {
 		struct pmudb_modifier_info mi;
@@ -108,9 +112,58 @@ static void modifiers(struct writer *w, const struct export_item *it)
 	out_char(o, ']');
 }
 
+static void forget_sets(struct writer *w)
+{
+	for (int i = 0; i < w->nsets; i++)
+		free(w->sets[i]);
+	free(w->sets);
+	w->sets = NULL;
+	w->nsets = 0;
+}
+
+/* "modifiers": the id of IT's event's modifier list among its PMU's, the
+ * list written first as a "modifiers" record where it is new (most events
+ * of a PMU share one: written whole in every event, they were most of the
+ * export).  -1 (and "modifiers": null) when memory runs out. */
+static void modifiers(struct writer *w, const struct export_item *it)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	int id = -1;
+	if (f) {
+		struct out list;
+		out_start(&list, f);
+		modifier_list(w, &list, it);
+		out_flush(&list);
+		fclose(f);
+	}
+	for (int i = 0; text && i < w->nsets && id < 0; i++)
+		if (!strcmp(w->sets[i], text))
+			id = i;
+	char **more = text && id < 0 ? realloc(w->sets, (size_t)(w->nsets + 1) * sizeof(*more)) : NULL;
+	if (more) {
+		w->sets = more;
+		id = w->nsets;
+		w->sets[w->nsets++] = text;
+		text = NULL;
+		struct out *o = &w->o;
+		key(o, "record", true);
+		out_str(o, "\"modifiers\"");
+		key_string(o, "pmu", it->p->name);
+		key_uint(o, "id", (uint64_t)id);
+		key(o, "modifiers", false);
+		out_str(o, w->sets[id]);
+		out_str(o, "}\n");
+	}
+	free(text);
+	w->pending_set = id;
+}
+
 static void json_pmu(struct writer *w, const struct pmudb_pmu_info *p)
 {
 	struct out *o = &w->o;
+	forget_sets(w);
 	key(o, "record", true);
 	out_str(o, "\"pmu\"");
 	key_string(o, "pmu", p->name);
@@ -129,6 +182,8 @@ static void json_pmu(struct writer *w, const struct pmudb_pmu_info *p)
 static void json_item(struct writer *w, const struct export_item *it)
 {
 	struct out *o = &w->o;
+	if (!it->um)
+		modifiers(w, it);	/* its list's record, where new, goes first */
 	key(o, "record", true);
 	out_str(o, it->um ? "\"umask\"" : "\"event\"");
 	key_string(o, "pmu", it->p->name);
@@ -147,7 +202,11 @@ static void json_item(struct writer *w, const struct export_item *it)
 		key_string(o, "equiv", it->ev->equiv);
 		key_bool(o, "precise", it->ev->is_precise);
 		key_uint(o, "umasks", (uint64_t)it->ev->umask_count);
-		modifiers(w, it);
+		key(o, "modifiers", false);
+		if (w->pending_set >= 0)
+			out_uint(o, (uint64_t)w->pending_set);
+		else
+			out_str(o, "null");
 	}
 	encoding(w, it);
 	out_str(o, "}\n");
@@ -237,8 +296,9 @@ static int write_one(void *ctx, int pmu, const struct pmudb_pmu_info *p, const s
 static const char help[] =
 	"usage: pmudb export --format json|csv|perf-json [--pmu P]... [--out FILE|DIR [--replace]]\n"
 	"  json       pmudb's own: one JSON object a line, a PMU then its events and unit masks, each\n"
-	"             with its codes, the encoding of its bare string, defaults, modifiers, description\n"
-	"             and source (docs/export.md); to FILE or standard output\n"
+	"             with its codes, the encoding of its bare string, defaults, description and source,\n"
+	"             an event's modifiers by the id of a \"modifiers\" record of its PMU written before\n"
+	"             it (docs/export.md); to FILE or standard output\n"
 	"  csv        one row per event and unit mask (RFC 4180, a header row); to FILE or standard output\n"
 	"  perf-json  perf's tools/perf/pmu-events/arch layout into DIR (required): ARCH/mapfile.csv and\n"
 	"             ARCH/UARCH/*.json, which perf's jevents.py reads; written beside DIR and moved into\n"
@@ -299,6 +359,7 @@ static int write_stream(struct cli *c, const int *pmus, int count, bool csv, con
 		}
 	}
 	out_flush(&w.o);
+	forget_sets(&w);
 	errno = 0;
 	bool failed = fflush(f) || ferror(f);
 	int saved = errno;

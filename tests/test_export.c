@@ -67,6 +67,7 @@ static void test_json(void **state)
 	run(&r, "export", "--format", "json", "--pmu", "skl", "--pmu", "amd64_fam1ah_zen5");
 	assert_int_equal(r.status, 0);
 	int pmus = 0, events = 0, umasks = 0, checked = 0, metrics = 0;
+	long lists = 0;	/* the modifier lists of the PMU being read */
 	bool any_p = false;
 	for (char *line = strtok(r.out, "\n"); line; line = strtok(NULL, "\n")) {
 		json_error_t jerr;
@@ -76,6 +77,10 @@ static void test_json(void **state)
 		assert_non_null(rec);
 		if (!strcmp(rec, "pmu")) {
 			pmus++;
+			lists = 0;
+		} else if (!strcmp(rec, "modifiers")) {
+			assert_int_equal(json_integer_value(json_object_get(o, "id")), lists++);
+			assert_true(json_array_size(json_object_get(o, "modifiers")) > 0);
 		} else if (!strcmp(rec, "metric")) {
 			/* a vendor metric of the PMUs exported, as written */
 			const char *of = json_string_value(json_object_get(o, "pmu"));
@@ -101,8 +106,11 @@ static void test_json(void **state)
 				assert_true(json_is_true(json_object_get(o, "default")));
 				assert_string_equal(json_string_value(json_object_get(enc, "perf")), "cpu/config=0xc0/");
 			}
-			if (!strcmp(rec, "event"))
-				assert_true(json_is_array(json_object_get(o, "modifiers")));
+			/* an event names a modifier list of its PMU written before it */
+			if (!strcmp(rec, "event")) {
+				json_t *id = json_object_get(o, "modifiers");
+				assert_true(json_is_integer(id) && json_integer_value(id) < lists);
+			}
 		}
 		json_decref(o);
 	}
