@@ -80,12 +80,17 @@ static void where_text(const struct pmudb_group_member *m, char *buf, size_t siz
 		 m->where.taken_alone ? ", taken alone" : "");
 }
 
-static void print_text(const struct pmudb_group *g, char **events)
+static void print_text(const struct pmudb_group *g, char **events, bool smt_off)
 {
 	for (int p = 0; p < g->npmus; p++) {
 		const struct pmudb_group_pmu *u = &g->pmus[p];
 		const struct pmudb_group_member *m = g->members + u->first;
-		printf("%s: %d general, %d fixed counters (%s)\n", u->pmu, u->count.generic, u->count.fixed, u->count.source);
+		if (smt_off && u->count.generic_smt_off > 0 && u->count.generic_smt_off != u->count.generic)
+			printf("%s: %d general counters with SMT off (%d with it on), %d fixed (%s)\n", u->pmu,
+			       u->count.generic_smt_off, u->count.generic, u->count.fixed, u->count.source);
+		else
+			printf("%s: %d general, %d fixed counters (%s)\n", u->pmu, u->count.generic, u->count.fixed,
+			       u->count.source);
 		if (u->fits)
 			printf("  fits: yes\n");
 		else if (u->parts < 0)
@@ -259,7 +264,7 @@ int cmd_group(struct cli *c, int argc, char **argv)
 	if (json)
 		print_json(&g, events, all_fit);
 	else
-		print_text(&g, events);
+		print_text(&g, events, o.smt_off);
 	pmudb_group_free(&g);
 	cli_close(c);
 	return all_fit ? EXIT_GOOD : EXIT_DOES_NOT_FIT;

@@ -136,11 +136,19 @@ static bool says_nothing(const struct counter_rule *r, uint64_t general, uint64_
  * encoding are merged first, as one that restricts it may share its
  * encoding with one that does not (Knights Landing's INST_RETIRED.ANY_PS
  * on counter 0, INST_RETIRED.ANY_P on both). */
-static void drop_silent_rules(struct model *m, size_t first, uint64_t general, uint64_t smt_off)
+static void drop_silent_rules(struct model *m, size_t first, uint64_t general, uint64_t smt_off, int nfixed)
 {
 	size_t kept = first;
 	for (size_t i = first; i < m->counter_rules.count; i++) {
 		struct counter_rule *r = &m->counter_rules.items[i];
+		/* a fixed counter the PMU lacks (a list's "Fixed counter 3"
+		 * where counter.json says 3 fixed ones) is none: the runtime
+		 * refuses a rule that names one */
+		if (r->fixed_counters & ~all_counters(nfixed)) {
+			model_note(m, "counters: %s: %s names fixed counters 0x%llx, the PMU has %d: left out", r->pmu, r->event,
+				   (unsigned long long)r->fixed_counters, nfixed);
+			r->fixed_counters &= all_counters(nfixed);
+		}
 		if (says_nothing(r, general, smt_off)) {
 			free(r->pmu);
 			free(r->event);
@@ -205,7 +213,7 @@ static void core_rules(struct model *m, const struct pmu *p, const struct vendor
 		free(r->source);
 		r->source = xprintf("%s:%d: %s", f->file, f->line, f->why);
 	}
-	drop_silent_rules(m, first, general, smt_off);
+	drop_silent_rules(m, first, general, smt_off, c->fixed);
 }
 
 static void uncore_rules(struct model *m, const struct pmu *p, const struct vendor_uarch *u, const char *kpmu,
@@ -223,7 +231,7 @@ static void uncore_rules(struct model *m, const struct pmu *p, const struct vend
 		uint64_t mask = 0xffff | (v->encoding[0] >> 32 ? 0xffffffff00000000ULL : 0);
 		add_vendor_rule(m, p, first, v, v->encoding[0], mask);
 	}
-	drop_silent_rules(m, first, general, 0);
+	drop_silent_rules(m, first, general, 0, c->fixed);
 }
 
 void counters_derive(struct model *m)

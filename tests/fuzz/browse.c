@@ -53,6 +53,35 @@ static void encode(pmudb_t *db, const char *s, const struct pmudb_scope *scope)
 		fuzz_fail("%s: an encoding without a PMU or a terminated fstr", s);
 }
 
+/* A group of EVENTS in SCOPE: refused in one line, or placed with every
+ * number in range (the counter rows are the catalog's, untrusted). */
+static void group(pmudb_t *db, const char *const *events, int n, const struct pmudb_scope *scope)
+{
+	struct pmudb_group g;
+	struct pmudb_error err;
+	int r = pmudb_group(db, events, n, scope, NULL, &g, &err);
+	if (r) {
+		check_refusal(r, &err, "group");
+		return;
+	}
+	if (g.nmembers < 0 || g.npmus < 0 || g.npmus > g.nmembers + 1)
+		fuzz_fail("group: %d PMUs for %d members", g.npmus, g.nmembers);
+	for (int p = 0; p < g.npmus; p++) {
+		const struct pmudb_group_pmu *u = &g.pmus[p];
+		if (u->first < 0 || u->n < 0 || u->first + u->n > g.nmembers || u->parts > u->n
+		    || u->count.generic < 0 || u->count.generic > 64 || u->count.fixed < 0 || u->count.fixed > 32)
+			fuzz_fail("group: PMU %d out of range", p);
+		for (int i = u->first; i < u->first + u->n; i++) {
+			const struct pmudb_group_member *m = &g.members[i];
+			if (m->event < 0 || m->event >= n || m->counter < -1 || m->counter >= PMUDB_GROUP_FIXED + 32
+			    || m->part < -1 || m->part >= (u->parts > 0 ? u->parts : 1)
+			    || !memchr(m->where.source, '\0', sizeof(m->where.source)))
+				fuzz_fail("group: member %d out of range", i);
+		}
+	}
+	pmudb_group_free(&g);
+}
+
 static int count_finding(void *ctx, const struct pmudb_finding *f)
 {
 	if (!f->uarch || !f->match || !f->vendor_name || !f->vendor_file)
@@ -183,6 +212,7 @@ void browse(pmudb_t *db, struct browse_result *r)
 		}
 		for (size_t i = 0; i < sizeof(events) / sizeof(events[0]); i++)
 			encode(db, events[i], &scope);
+		group(db, events, 2, &scope);
 	}
 	for (size_t i = 0; i < sizeof(events) / sizeof(events[0]); i++)
 		encode(db, events[i], NULL);

@@ -44,7 +44,7 @@ struct table {
 	char key[200];		/* its primary key's columns, "a, b" */
 };
 
-static struct table tables[32];
+static struct table tables[48];
 static int ntables;
 static unsigned char *seed;	/* the seed catalog, constraints dropped */
 static char *declared;		/* SQL that puts the seed's schema back */

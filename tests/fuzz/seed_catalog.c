@@ -23,6 +23,7 @@
  * catalog's schema and the packed format as they change.
  */
 #include <sqlite3.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -61,6 +62,7 @@ static const char keep_pmus[] =
 	"DELETE FROM override_log WHERE substr(target, 1, instr(target, '::') - 1) NOT IN (SELECT name FROM keep_pmu);"
 	"DELETE FROM cpuid_map_pmu WHERE pmu_name NOT IN (SELECT name FROM keep_pmu);"
 	"DELETE FROM cpuid_map WHERE id NOT IN (SELECT map_id FROM cpuid_map_pmu);"
+
 	"UPDATE cpuid_map_pmu SET position = (SELECT count(*) FROM cpuid_map_pmu c"
 	" WHERE c.map_id = cpuid_map_pmu.map_id AND c.position < cpuid_map_pmu.position);";
 
@@ -110,9 +112,25 @@ static const char cascade[] =
 	" row_number() OVER (PARTITION BY table_id, attrs IS NULL ORDER BY name) AS n FROM event_alias) WHERE n <= 6);"
 	"DELETE FROM finding WHERE id NOT IN (SELECT min(id) FROM finding GROUP BY pmu, match, explained);";
 
+/* The counter rows of the PMUs kept: in catalogs built with vendor lists. */
+static const char keep_counters[] =
+	"DELETE FROM counter_count WHERE pmu NOT IN (SELECT name FROM keep_pmu);"
+	"DELETE FROM counter_rule WHERE pmu NOT IN (SELECT name FROM keep_pmu);";
+
+static bool has_table(const char *name)
+{
+	sqlite3_stmt *st = NULL;
+	bool has = sqlite3_prepare_v2(db, "SELECT 1 FROM sqlite_schema WHERE name = ?", -1, &st, NULL) == SQLITE_OK
+		   && sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW;
+	sqlite3_finalize(st);
+	return has;
+}
+
 static void keep(int events)
 {
 	exec(keep_pmus);
+	if (has_table("counter_rule"))
+		exec(keep_counters);
 	sqlite3_stmt *st = NULL;
 	const char *tail = keep_events;
 	while (*tail) {
