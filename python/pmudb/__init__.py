@@ -259,7 +259,10 @@ class Catalog:
         self.close()
 
     def __del__(self):
-        self.close()
+        try:
+            self.close()
+        except Exception:       # at interpreter exit the library may be gone first
+            pass
 
     # ---- scopes ---------------------------------------------------------
 
