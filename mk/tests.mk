@@ -131,7 +131,7 @@ check: all $(TESTS) $(BUILD)/tests/harness $(BUILD)/tests/decode_property $(BUIL
 		PMUDB_FUZZ_SEED=$(BUILD)/fuzz/seed.db $(BUILD)/tests/fuzz/replay_$$t tests/fuzz/seeds/$$t \
 			tests/fuzz/regressions/$$t $$(ls -d $(BUILD)/fuzz/seeds/$$t 2>/dev/null) || exit 1; \
 	done
-	$(if $(SAN),@echo "== test_static, test_install and test_python: in the plain pass only (a static binary cannot link the sanitizers; a program, Python too, cannot load an ASan library without them)")
+	$(if $(SAN),@echo "== test_static and test_install and test_python: in the plain pass only (a static binary cannot link the sanitizers; a program cannot load an ASan library without them: Python neither)")
 	@echo "== $(BUILD)/tests/harness $(HARNESS_ARGS)"
 	@start=$$(date +%s); $(BUILD)/tests/harness $(HARNESS_ARGS) && echo "== harness: $$(( $$(date +%s) - start )) s"
 	@echo "== $(BUILD)/tests/decode_property $(DECODE_ARGS)  (decoding core-PMU strings of the corpus)"
