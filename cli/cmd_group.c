@@ -85,7 +85,9 @@ static void print_text(const struct pmudb_group *g, char **events, bool smt_off)
 	for (int p = 0; p < g->npmus; p++) {
 		const struct pmudb_group_pmu *u = &g->pmus[p];
 		const struct pmudb_group_member *m = g->members + u->first;
-		if (smt_off && u->count.generic_smt_off > 0 && u->count.generic_smt_off != u->count.generic)
+		if (!u->count.known)
+			printf("%s: its events need no counter\n", u->pmu);	/* else place_pmu refused */
+		else if (smt_off && u->count.generic_smt_off > 0 && u->count.generic_smt_off != u->count.generic)
 			printf("%s: %d general counters with SMT off (%d with it on), %d fixed (%s)\n", u->pmu,
 			       u->count.generic_smt_off, u->count.generic, u->count.fixed, u->count.source);
 		else
@@ -145,7 +147,7 @@ static void print_json(const struct pmudb_group *g, char **events, bool all_fit)
 			printf(",\"generic_smt_off\":%d", u->count.generic_smt_off);
 		else
 			printf(",\"generic_smt_off\":null");
-		cli_json_field("counters_source", u->count.source);
+		cli_json_field("counters_source", u->count.known ? u->count.source : NULL);
 		printf(",\"fits\":%s,\"could_fit\":%s,\"parts\":%d,\"exact\":%s,\"competing_counters\":%d,\"events\":[",
 		       u->fits ? "true" : "false", u->could_fit ? "true" : "false", u->parts, u->exact ? "true" : "false", u->competing_counters);
 		for (int i = 0; i < u->n; i++) {

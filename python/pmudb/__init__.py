@@ -467,7 +467,7 @@ class Catalog:
                 out["pmus"].append({"pmu": _s(u.pmu), "generic": u.count.generic, "fixed": u.count.fixed,
                                     "generic_smt_off": u.count.generic_smt_off if u.count.generic_smt_off >= 0
                                     else None,
-                                    "counters_source": _s(u.count.source), "fits": u.fits, "could_fit": u.could_fit,
+                                    "counters_source": _s(u.count.source) if u.count.known else None, "fits": u.fits, "could_fit": u.could_fit,
                                     "parts": u.parts, "exact": u.exact, "competing_counters": u.competing_counters,
                                     "events": members})
             return out
