@@ -95,6 +95,12 @@ int cli_kernel_boxes(const char *kpmu, int **boxes, bool *itself);
 void json_quoted(FILE *f, const char *s);
 /* Writes ,"KEY": and VALUE as a JSON string, or null, to stdout. */
 void cli_json_field(const char *key, const char *value);
+/* Where an encoding may be counted (pmudb_counters), as the fields of a
+ * JSON object, "general" first (no comma before it), to stdout. */
+void cli_counters_json(const struct pmudb_counters *w);
+/* This host's /sys/devices/system/cpu/smt/active: 1 SMT on, 0 off, -1
+ * not known. */
+int cli_smt_active(void);
 /* A metric's ScaleUnit ("100%", "1GB/s", or NULL): its factor (1 where it
  * gives none) and its unit, the text after the number. */
 double cli_scale_unit(const char *scale_unit, const char **unit);

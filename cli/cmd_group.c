@@ -160,27 +160,13 @@ static void print_json(const struct pmudb_group *g, char **events, bool all_fit)
 			else
 				printf("{\"kind\":\"%s\",\"number\":%d}", m[i].counter >= PMUDB_GROUP_FIXED ? "fixed" : "general",
 				       m[i].counter % PMUDB_GROUP_FIXED);
-			printf(",\"general\":\"0x%llx\",\"fixed\":\"0x%llx\",\"pebs\":\"0x%llx\",\"taken_alone\":%s,"
-			       "\"no_counter\":%s,\"stated\":%s",
-			       (unsigned long long)w->general, (unsigned long long)w->fixed, (unsigned long long)w->pebs,
-			       w->taken_alone ? "true" : "false", w->no_counter ? "true" : "false", w->stated ? "true" : "false");
-			cli_json_field("rule", w->stated ? w->event : NULL);
-			cli_json_field("source", w->source);
+			putchar(',');
+			cli_counters_json(w);
 			printf(",\"part\":%d,\"competes\":%s}", m[i].part, m[i].competes ? "true" : "false");
 		}
 		printf("]}");
 	}
 	printf("]}\n");
-}
-
-/* SMT as this host has it: off only where the kernel says so. */
-static bool host_smt_off(void)
-{
-	FILE *f = fopen("/sys/devices/system/cpu/smt/active", "r");
-	int c = f ? fgetc(f) : EOF;
-	if (f)
-		fclose(f);
-	return c == '0';
 }
 
 int cmd_group(struct cli *c, int argc, char **argv)
@@ -234,7 +220,7 @@ int cmd_group(struct cli *c, int argc, char **argv)
 		return status;
 	}
 	if (!smt_given && !c->cpu && !c->npmus && !c->cpuinfo)
-		o.smt_off = host_smt_off();
+		o.smt_off = cli_smt_active() == 0;	/* off only where the kernel says so */
 	/* each event encodes first, on its own, for an error that names it
 	 * (and the host's missing CPU, and the names near it) */
 	const struct pmudb_scope *scope = NULL;

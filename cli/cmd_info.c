@@ -64,19 +64,23 @@ static void print_provenance(struct cli *c, const char *source)
 	pmudb_vendor_lists(c->db, name, print_list, NULL, NULL);
 }
 
-/* Prints the event; EXIT_USAGE (the error printed) when the catalog
- * cannot give it. */
-/* Where STRING (PMU::EVENT[:UMASK]) may be counted, into BUF: "" where it
- * does not encode alone; with ALWAYS, also where no list restricts it. */
-static void counters_of(struct cli *c, const char *string, bool always, char buf[1200])
+/* Where STRING (PMU::EVENT[:UMASK]) may be counted, into *W; false where
+ * it does not encode alone. */
+static bool where_counted(struct cli *c, const char *string, struct pmudb_counters *w)
 {
 	struct pmudb_encoding enc[8];
 	struct pmudb_counter_count count;
+	return pmudb_encode_each(c->db, string, NULL, enc, 8, NULL) >= 1 && !pmudb_counters(c->db, &enc[0], false, &count, w, NULL);
+}
+
+/* The same in words, into BUF: "" where it does not encode alone; with
+ * ALWAYS, also where no list restricts it. */
+static void counters_of(struct cli *c, const char *string, bool always, char buf[1200])
+{
 	struct pmudb_counters w;
 	char g[200], f[100];
 	buf[0] = '\0';
-	if (pmudb_encode_each(c->db, string, NULL, enc, 8, NULL) < 1 || pmudb_counters(c->db, &enc[0], false, &count, &w, NULL)
-	    || (!always && !w.stated))
+	if (!where_counted(c, string, &w) || (!always && !w.stated))
 		return;
 	cli_counter_list(w.general, g, sizeof(g));
 	cli_counter_list(w.fixed, f, sizeof(f));
@@ -95,19 +99,13 @@ static bool json;
  * encode). */
 static void counters_json(struct cli *c, const char *string)
 {
-	struct pmudb_encoding enc[8];
-	struct pmudb_counter_count count;
 	struct pmudb_counters w;
-	if (pmudb_encode_each(c->db, string, NULL, enc, 8, NULL) < 1 || pmudb_counters(c->db, &enc[0], false, &count, &w, NULL)) {
+	if (!where_counted(c, string, &w)) {
 		fputs("null", stdout);
 		return;
 	}
-	printf("{\"general\":\"0x%llx\",\"fixed\":\"0x%llx\",\"pebs\":\"0x%llx\",\"taken_alone\":%s,\"no_counter\":%s,"
-	       "\"stated\":%s",
-	       (unsigned long long)w.general, (unsigned long long)w.fixed, (unsigned long long)w.pebs,
-	       w.taken_alone ? "true" : "false", w.no_counter ? "true" : "false", w.stated ? "true" : "false");
-	cli_json_field("rule", w.stated ? w.event : NULL);
-	cli_json_field("source", w.source);
+	putchar('{');
+	cli_counters_json(&w);
 	putchar('}');
 }
 
@@ -171,6 +169,8 @@ static int event_json(struct cli *c, int pmu, int event)
 	return EXIT_GOOD;
 }
 
+/* Prints the event; EXIT_USAGE (the error printed) when the catalog
+ * cannot give it. */
 static int print_event(struct cli *c, int pmu, int event)
 {
 	if (json)
@@ -212,15 +212,11 @@ static int print_event(struct cli *c, int pmu, int event)
 	/* where it may be counted (pmudb group), and the PMU's counters */
 	char string[400], where[1200];
 	struct pmudb_counter_count count;
-	struct pmudb_counters w;
 	snprintf(string, sizeof(string), "%s::%s", p.name, ev.name);
 	counters_of(c, string, true, where);
 	if (where[0])
 		printf("  counters: %s\n", where);
-	/* the PMU's counters: asked with an encoding of no event on it */
-	struct pmudb_encoding any = { .type = -1 };
-	snprintf(any.pmu, sizeof(any.pmu), "%s", p.name);
-	if (!pmudb_counters(c->db, &any, false, &count, &w, NULL) && count.known)
+	if (!pmudb_pmu_counters(c->db, p.name, &count, NULL) && count.known)
 		printf("  %s has %d general and %d fixed counters (%s)\n", p.name, count.generic, count.fixed, count.source);
 	/* another name encodes as the event it stands for: that event's unit
 	 * masks, with their overrides, are the ones that count (tmt::OCR is

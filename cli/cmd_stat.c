@@ -425,6 +425,18 @@ static const char *row_name(const struct stat_run *s, const struct event *ev)
 	return !s->per_box && ev->boxes ? ev->all_boxes_name : ev->name;
 }
 
+/* Event I's encoding: made already (a core type's, a box's), else the
+ * catalog's; false where it does not encode (encode_events says why). */
+static bool event_encoding(struct stat_run *s, int i, struct pmudb_encoding *enc)
+{
+	const struct event *ev = &s->events[i];
+	if (ev->encoded) {
+		*enc = ev->enc;
+		return true;
+	}
+	return !pmudb_encode(s->cli->db, ev->name, cli_scope_for(s->cli, ev->name), enc, NULL);
+}
+
 /*
  * A group the counters cannot hold at once is never counted (the kernel
  * refuses to schedule it: perf's <not counted>): each is checked with the
@@ -453,9 +465,7 @@ static int fit_groups(struct stat_run *s, int metrics_group)
 		struct pmudb_group g = {0};
 		bool encoded = enc != NULL;
 		for (int k = 0; encoded && k < n; k++)
-			encoded = s->events[i + k].encoded ? (enc[k] = s->events[i + k].enc, true)
-				  : !pmudb_encode(s->cli->db, s->events[i + k].name, cli_scope_for(s->cli, s->events[i + k].name),
-						  &enc[k], NULL);
+			encoded = event_encoding(s, i + k, &enc[k]);
 		/* left as given: an event that does not encode, a PMU whose
 		 * counters nobody states, an event with no counter at all */
 		bool fits = !encoded || pmudb_group_encoded(s->cli->db, enc, n, &o, &g, NULL);
@@ -537,9 +547,7 @@ static void note_multiplexing(struct stat_run *s)
 	for (int i = 0; enc && i < s->nevents && n < 256; i++) {
 		bool alone = (i == 0 || s->events[i - 1].group != s->events[i].group)
 			     && (i + 1 == s->nevents || s->events[i + 1].group != s->events[i].group);
-		if (alone && (s->events[i].encoded ? (enc[n] = s->events[i].enc, true)
-				 : !pmudb_encode(s->cli->db, s->events[i].name, cli_scope_for(s->cli, s->events[i].name),
-						 &enc[n], NULL)))
+		if (alone && event_encoding(s, i, &enc[n]))
 			n++;
 	}
 	struct pmudb_group g = {0};

@@ -162,6 +162,28 @@ void cli_json_field(const char *key, const char *value)
 		fputs("null", stdout);
 }
 
+void cli_counters_json(const struct pmudb_counters *w)
+{
+	printf("\"general\":\"0x%llx\",\"fixed\":\"0x%llx\",\"pebs\":\"0x%llx\",\"taken_alone\":%s,\"no_counter\":%s,"
+	       "\"stated\":%s",
+	       (unsigned long long)w->general, (unsigned long long)w->fixed, (unsigned long long)w->pebs,
+	       w->taken_alone ? "true" : "false", w->no_counter ? "true" : "false", w->stated ? "true" : "false");
+	cli_json_field("rule", w->stated ? w->event : NULL);
+	cli_json_field("source", w->source);
+}
+
+int cli_smt_active(void)
+{
+	FILE *f = fopen("/sys/devices/system/cpu/smt/active", "r");
+	int on = -1;
+	if (f) {
+		if (fscanf(f, "%d", &on) != 1)
+			on = -1;
+		fclose(f);
+	}
+	return on;
+}
+
 double cli_scale_unit(const char *scale_unit, const char **unit)
 {
 	*unit = "";

@@ -312,18 +312,6 @@ static int distinct_topology(const char *file)
 	return n;
 }
 
-static bool smt_on(void)
-{
-	FILE *f = fopen("/sys/devices/system/cpu/smt/active", "r");
-	int on = 0;
-	if (f) {
-		if (fscanf(f, "%d", &on) != 1)
-			on = 0;
-		fclose(f);
-	}
-	return on == 1;
-}
-
 struct computing {
 	struct stat_metrics *m;
 	stat_count_fn count;
@@ -343,11 +331,11 @@ static int value_of(void *ctx, const char *name, double *value)
 		return 0;
 	}
 	if (!strcmp(name, "#smt_on")) {
-		*value = smt_on();
+		*value = cli_smt_active() == 1;
 		return 0;
 	}
 	if (!strcmp(name, "#core_wide")) {
-		*value = cp->sc->system_wide || !smt_on();
+		*value = cp->sc->system_wide || cli_smt_active() != 1;
 		return 0;
 	}
 	if (!strcmp(name, "#num_cpus_online") || !strcmp(name, "#num_cpus")) {
