@@ -52,6 +52,13 @@ static bool core_unit(const struct pmu *p, const char *unit)
 	return !strcmp(unit, "core") || (p->unit && !strcmp(unit, p->unit));
 }
 
+/* Whether core entry V is of P's core type (a hybrid's cpu_core or
+ * cpu_atom; every entry, on a PMU or a list of one core type). */
+static bool of_core_type(const struct pmu *p, const struct vendor_event *v)
+{
+	return !p->unit || !v->unit || !strcmp(p->unit, v->unit);
+}
+
 /* P's counters, or false where nothing states them (the runtime then
  * takes libpfm's). */
 static bool count_of(const struct model *m, const struct pmu *p, const struct vendor_uarch *u, const char *kpmu,
@@ -86,7 +93,7 @@ static bool count_of(const struct model *m, const struct pmu *p, const struct ve
 	for (size_t i = 0; i < count; i++) {
 		const struct vendor_event *v = &entries[i];
 		if (kpmu ? (v->taken && v->kernel_pmu && !strcmp(v->kernel_pmu, kpmu))
-			 : (!p->unit || !v->unit || !strcmp(p->unit, v->unit))) {
+			 : of_core_type(p, v)) {
 			general |= v->counters;
 			fixed |= v->fixed_counters;
 		}
@@ -185,7 +192,7 @@ static void core_rules(struct model *m, const struct pmu *p, const struct vendor
 	for (size_t i = 0; mask && u && i < u->events.count; i++) {
 		const struct vendor_event *v = &u->events.items[i];
 		uint64_t config, config1;
-		if ((p->unit && v->unit && strcmp(p->unit, v->unit)) || vendor_config(p->family, v, &config, &config1))
+		if (!of_core_type(p, v) || vendor_config(p->family, v, &config, &config1))
 			continue;
 		add_vendor_rule(m, p, first, v, config, mask);
 	}
@@ -248,7 +255,7 @@ void counters_derive(struct model *m)
 			continue;
 		uint64_t smt_off = 0;
 		for (size_t k = 0; u && !kpmu && k < u->events.count; k++)
-			if (!p->unit || !u->events.items[k].unit || !strcmp(p->unit, u->events.items[k].unit))
+			if (of_core_type(p, &u->events.items[k]))
 				smt_off |= u->events.items[k].counters_ht_off;
 		if (smt_off)
 			c.generic_smt_off = high_bit(smt_off) > c.generic ? high_bit(smt_off) : c.generic;
