@@ -24,11 +24,8 @@ static void print_json(struct cli *c, const struct pmudb_pmu_info *p, bool first
 	cli_json_field("sysfs_pmu", p->sysfs_pmu);
 	printf(",\"perf_type\":%d", p->perf_type);
 	cli_json_field("description", p->description);
-	struct pmudb_encoding any = { .type = -1 };
 	struct pmudb_counter_count count;
-	struct pmudb_counters where;
-	snprintf(any.pmu, sizeof(any.pmu), "%s", p->name);
-	if (!pmudb_counters(c->db, &any, false, &count, &where, NULL) && count.known) {
+	if (!pmudb_pmu_counters(c->db, p->name, &count, NULL) && count.known) {
 		printf(",\"counters\":{\"generic\":%d,\"fixed\":%d,\"generic_smt_off\":", count.generic, count.fixed);
 		if (count.generic_smt_off >= 0)
 			printf("%d", count.generic_smt_off);

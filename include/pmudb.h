@@ -326,6 +326,10 @@ struct pmudb_counters {
 int pmudb_counters(pmudb_t *db, const struct pmudb_encoding *enc, bool smt_off, struct pmudb_counter_count *count,
 		   struct pmudb_counters *where, struct pmudb_error *err);
 
+/* The counters of PMU (a catalog PMU's name), as pmudb_counters gives
+ * them for an encoding of it. */
+int pmudb_pmu_counters(pmudb_t *db, const char *pmu, struct pmudb_counter_count *count, struct pmudb_error *err);
+
 #define PMUDB_GROUP_FIXED 64	/* a counter number at or past it is fixed counter n - 64 */
 
 struct pmudb_group_options {

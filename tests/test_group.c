@@ -379,11 +379,8 @@ static void check_arch(const char *arch, struct totals *t)
 			/* the PMU's counters: counter.json's, else the highest
 			 * the Counter fields name; where the list says none
 			 * (AMD, Arm), the catalog's other sources', unchecked */
-			struct pmudb_encoding any = { .type = -1 };
 			struct pmudb_counter_count count;
-			struct pmudb_counters w;
-			snprintf(any.pmu, sizeof(any.pmu), "%s", info.name);
-			assert_int_equal(pmudb_counters(db, &any, false, &count, &w, NULL), 0);
+			assert_int_equal(pmudb_pmu_counters(db, info.name, &count, NULL), 0);
 			if (list_counts(dir, list, unit, &pc.generic, &pc.fixed)) {
 				if (count.generic != pc.generic || count.fixed != pc.fixed)
 					fail_msg("%s (%s): %d general and %d fixed counters, the list says %d and %d", info.name,

@@ -166,6 +166,17 @@ int pmudb_counters(pmudb_t *db, const struct pmudb_encoding *enc, bool smt_off, 
 	return r;
 }
 
+int pmudb_pmu_counters(pmudb_t *db, const char *pmu, struct pmudb_counter_count *count, struct pmudb_error *err)
+{
+	if (!db || !pmu || !count)
+		return set_error(err, PMUDB_ERR_INVAL, "%s: no catalog, PMU or result", pmudb_strerror(PMUDB_ERR_INVAL));
+	pthread_mutex_lock(&db->lock);
+	bool tables = catalog_has_table(db, "counter_rule") && catalog_has_table(db, "counter_count");
+	int r = read_count(db, pmu, tables, count, err);
+	pthread_mutex_unlock(&db->lock);
+	return r;
+}
+
 /* ---- groups -------------------------------------------------------------- */
 
 #define PER_EVENT 8	/* encodings of one event: a hybrid's core types */
@@ -227,10 +238,22 @@ static int place_pmu(struct pmudb_group *g, struct pmudb_group_pmu *p, const str
 	return 0;
 }
 
-/* Places FLAT[0..NFLAT): one group per PMU, in the order the PMUs first
- * appear, each PMU's members in the order given. */
-static int place_all(pmudb_t *db, struct pmudb_group_member *flat, int nflat, const struct pmudb_group_options *options,
-		     struct pmudb_group *out, struct pmudb_error *err)
+/* FLAT[*N]: ENC of event EVENT, where it may be counted, its PMU's
+ * counters in COUNTS[*N]. */
+static int add_member(pmudb_t *db, struct pmudb_group_member *flat, struct pmudb_counter_count *counts, int *n, int event,
+		      const struct pmudb_encoding *enc, const struct pmudb_group_options *options, struct pmudb_error *err)
+{
+	flat[*n] = (struct pmudb_group_member){ .event = event, .enc = *enc, .counter = -1 };
+	int r = pmudb_counters(db, enc, options && options->smt_off, &counts[*n], &flat[*n].where, err);
+	(*n)++;
+	return r;
+}
+
+/* Places FLAT[0..NFLAT) (their PMUs' counters in COUNTS): one group per
+ * PMU, in the order the PMUs first appear, each PMU's members in the
+ * order given. */
+static int place_all(struct pmudb_group_member *flat, const struct pmudb_counter_count *counts, int nflat,
+		     const struct pmudb_group_options *options, struct pmudb_group *out, struct pmudb_error *err)
 {
 	struct pmudb_group g = { .members = calloc((size_t)nflat + 1, sizeof(*g.members)),
 				 .pmus = calloc((size_t)nflat + 1, sizeof(*g.pmus)) };
@@ -250,10 +273,8 @@ static int place_all(pmudb_t *db, struct pmudb_group_member *flat, int nflat, co
 				g.members[g.nmembers++] = flat[j];
 				p->n++;
 			}
-		struct pmudb_counters ignored;
-		r = pmudb_counters(db, &flat[i].enc, options && options->smt_off, &p->count, &ignored, err);
-		if (!r)
-			r = place_pmu(&g, p, options, err);
+		p->count = counts[i];
+		r = place_pmu(&g, p, options, err);
 	}
 	free(taken);
 	if (r) {
@@ -272,15 +293,15 @@ int pmudb_group_encoded(pmudb_t *db, const struct pmudb_encoding *encs, int n, c
 				 SCHED_MAX_EVENTS);
 	*out = (struct pmudb_group){0};
 	struct pmudb_group_member *flat = calloc((size_t)n + 1, sizeof(*flat));
-	int r = flat ? 0 : set_error(err, PMUDB_ERR_NOMEM, "%s", pmudb_strerror(PMUDB_ERR_NOMEM));
-	for (int i = 0; !r && i < n; i++) {
-		struct pmudb_counter_count pmu_counters;
-		flat[i] = (struct pmudb_group_member){ .event = i, .enc = encs[i], .counter = -1 };
-		r = pmudb_counters(db, &encs[i], options && options->smt_off, &pmu_counters, &flat[i].where, err);
-	}
+	struct pmudb_counter_count *counts = calloc((size_t)n + 1, sizeof(*counts));
+	int nflat = 0;
+	int r = flat && counts ? 0 : set_error(err, PMUDB_ERR_NOMEM, "%s", pmudb_strerror(PMUDB_ERR_NOMEM));
+	for (int i = 0; !r && i < n; i++)
+		r = add_member(db, flat, counts, &nflat, i, &encs[i], options, err);
 	if (!r)
-		r = place_all(db, flat, n, options, out, err);
+		r = place_all(flat, counts, nflat, options, out, err);
 	free(flat);
+	free(counts);
 	return r;
 }
 
@@ -292,22 +313,20 @@ int pmudb_group(pmudb_t *db, const char *const *events, int n, const struct pmud
 				 SCHED_MAX_EVENTS / PER_EVENT);
 	*out = (struct pmudb_group){0};
 	struct pmudb_group_member *flat = calloc((size_t)n * PER_EVENT + 1, sizeof(*flat));
+	struct pmudb_counter_count *counts = calloc((size_t)n * PER_EVENT + 1, sizeof(*counts));
 	int nflat = 0;
-	int r = flat ? 0 : set_error(err, PMUDB_ERR_NOMEM, "%s", pmudb_strerror(PMUDB_ERR_NOMEM));
+	int r = flat && counts ? 0 : set_error(err, PMUDB_ERR_NOMEM, "%s", pmudb_strerror(PMUDB_ERR_NOMEM));
 	for (int i = 0; !r && i < n; i++) {
 		struct pmudb_encoding encs[PER_EVENT];
 		int k = pmudb_encode_each(db, events[i], scope, encs, PER_EVENT, err);
 		if (k < 0)
 			r = k;
-		for (int j = 0; !r && j < k; j++) {
-			struct pmudb_counter_count pmu_counters;
-			flat[nflat] = (struct pmudb_group_member){ .event = i, .enc = encs[j], .counter = -1 };
-			r = pmudb_counters(db, &encs[j], options && options->smt_off, &pmu_counters, &flat[nflat].where, err);
-			nflat++;
-		}
+		for (int j = 0; !r && j < k; j++)
+			r = add_member(db, flat, counts, &nflat, i, &encs[j], options, err);
 	}
 	if (!r)
-		r = place_all(db, flat, nflat, options, out, err);
+		r = place_all(flat, counts, nflat, options, out, err);
 	free(flat);
+	free(counts);
 	return r;
 }
