@@ -52,7 +52,7 @@ char *xprintf(const char *fmt, ...)
 	return s;
 }
 
-static void free_umask(struct umask *u)
+void model_free_umask(struct umask *u)
 {
 	free(u->name);
 	free(u->description);
@@ -67,7 +67,7 @@ static void free_umask(struct umask *u)
 static void free_event(struct event *e)
 {
 	for (size_t i = 0; i < e->umasks.count; i++)
-		free_umask(&e->umasks.items[i]);
+		model_free_umask(&e->umasks.items[i]);
 	for (size_t i = 0; i < e->modifiers.count; i++) {
 		free(e->modifiers.items[i].name);
 		free(e->modifiers.items[i].description);

@@ -427,6 +427,8 @@ void vendor_list_free(struct vendor_list *l);
 /* Frees COUNT strings of ITEMS and ITEMS itself. */
 void free_strings(char **items, size_t count);
 void model_free_pmu(struct pmu *p);
+/* Frees what U holds, not U. */
+void model_free_umask(struct umask *u);
 
 struct pmu *model_find_pmu(struct model *m, const char *name);
 /* PMUs whose name matches the glob PATTERN, case-insensitively, in model

@@ -22,6 +22,7 @@
 #include "compiler/vendor_events.h"
 #include "catalog/limits.h"
 
+#include <assert.h>
 #include <perfmon/pfmlib.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -290,6 +291,43 @@ char *vendor_umask_name_after(const char *vendor_name, int depth)
 	return s;
 }
 
+static bool same_implied(const struct umask *a, const struct umask *b)
+{
+	if (a->implied.count != b->implied.count)
+		return false;
+	for (size_t i = 0; i < a->implied.count; i++)
+		if (a->implied.items[i].modifier != b->implied.items[i].modifier
+		    || a->implied.items[i].value != b->implied.items[i].value
+		    || a->implied.items[i].hardwired != b->implied.items[i].hardwired)
+			return false;
+	return true;
+}
+
+bool vendor_umask_repeated(struct model *m, struct event *ev, const struct vendor_event *v, bool *same_fields)
+{
+	assert(ev->umasks.count > 0);
+	struct umask *um = &ev->umasks.items[ev->umasks.count - 1];
+	const struct umask *first = NULL;
+	for (size_t i = 0; i + 1 < ev->umasks.count && !first; i++)
+		if (!strcasecmp(ev->umasks.items[i].name, um->name))
+			first = &ev->umasks.items[i];
+	if (!first)
+		return false;
+	bool same = first->code == um->code && first->filter_config1 == um->filter_config1
+		    && first->filter_config2 == um->filter_config2 && same_implied(first, um);
+	*same_fields = same;
+	model_note(m, "%s:%d:%d: %s is unit mask %s, as an earlier entry is%s", v->file, v->line, v->column, v->name,
+		   um->name, same ? ", with the same fields: another name of it" : ", with other fields: left out");
+	if (same && strchr(strchr(v->name, '.') + 1, '.')) {
+		struct event_alias *a = vec_push(&ev->aliases);
+		a->name = xstrdup(v->name);
+		a->attrs = xstrdup(first->name);
+	}
+	model_free_umask(um);
+	ev->umasks.count--;
+	return true;
+}
+
 /* Adds the unit masks of G to EV; returns whether they may combine (AMD's
  * OR together, as libpfm's amd64 tables allow; Intel's entries are each a
  * whole encoding). */
@@ -313,6 +351,9 @@ static bool add_umasks(struct model *m, const struct pmu *p, struct event *ev, c
 				model_note(m, "%s:%d:%d: %s: its flags or event code do not fit %s's encoder: encoded without them",
 					   v->file, v->line, v->column, v->name, p->family);
 		}
+		bool same;
+		if (vendor_umask_repeated(m, ev, v, &same))
+			continue;
 		if (strchr(strchr(v->name, '.') + 1, '.')) {
 			/* OCR.DEMAND_DATA_RD.ANY_RESPONSE: typable as a whole too */
 			struct event_alias *a = vec_push(&ev->aliases);

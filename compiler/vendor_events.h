@@ -54,6 +54,12 @@ char *vendor_umask_name_after(const char *vendor_name, int depth);
 uint64_t vendor_intel_upper_bits(const struct vendor_event *v);
 void vendor_intel_umask(struct event *ev, struct umask *um, const struct vendor_event *v);
 
+/* Whether EV's last unit mask, just made from V, has the name of an
+ * earlier one (A.B.C and A.B_C both give B_C): then no string could reach
+ * it, and it is taken back with a note; where it sets what the first
+ * sets (*SAME_FIELDS), V's name becomes another name of the first. */
+bool vendor_umask_repeated(struct model *m, struct event *ev, const struct vendor_event *v, bool *same_fields);
+
 /* Hard-wires EV's modifier NAME to VALUE for unit mask U; false when EV
  * has no such modifier. */
 bool vendor_hardwire(struct event *ev, struct umask *u, const char *name, uint64_t value);

@@ -333,6 +333,15 @@ static void make_event(struct model *m, struct pmu *p, const struct event *tmpl,
 				iv->value = pl.implied[k].value;
 				iv->hardwired = pl.implied[k].hardwired;
 			}
+			bool same;
+			if (vendor_umask_repeated(m, &ev, v, &same)) {
+				if (same) {
+					/* its name still encodes: as the first's */
+					whole_encoding(fs, &ev, &pl, v->encoding);
+					v->taken = true;
+				}
+				continue;
+			}
 			if (strchr(strchr(v->name, '.') + 1, '.')) {
 				/* UNC_CHA_TOR_INSERTS.IA_MISS.DRD: typable whole too */
 				struct event_alias *a = vec_push(&ev.aliases);

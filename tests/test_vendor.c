@@ -853,7 +853,10 @@ static int nth_place(const char *text, const char *name, int nth, int *line, int
 }
 
 /* A name a list gives twice, at once or later: the first entry is kept,
- * and the note names the second, where it is listed again. */
+ * and the note names the second, where it is listed again.  So too two
+ * names of one unit-mask name (ls_dispatch.ld.any and .ld_any are both
+ * ld_any): one unit mask where they say the same, the dotted name another
+ * name of it; the first where they do not. */
 static void test_a_name_listed_twice_is_noted_where_listed_again(void **state)
 {
 	(void)state;
@@ -875,12 +878,40 @@ static void test_a_name_listed_twice_is_noted_where_listed_again(void **state)
 		if (!strstr(r.out, note))
 			fail_msg("expected the note '%s' in:\n%s", note, r.out);
 	}
+	const struct { const char *name, *rest; } repeated[] = {
+		{ "ls_dispatch.ld_any", "is unit mask ld_any, as an earlier entry is, with the same fields: another name of it" },
+		{ "ls_dispatch.st_any", "is unit mask st_any, as an earlier entry is, with other fields: left out" },
+	};
+	for (int i = 0; i < 2; i++) {
+		int line = 0, column = 0;
+		assert_true(nth_place(text, repeated[i].name, 1, &line, &column));
+		char note[256];
+		snprintf(note, sizeof(note), "x86/fakezen/core.json:%d:%d: %s %s", line, column, repeated[i].name,
+			 repeated[i].rest);
+		if (!strstr(r.out, note))
+			fail_msg("expected the note '%s' in:\n%s", note, r.out);
+	}
 	test_run_free(&r);
 	struct pmudb_error err;
 	pmudb_t *db = pmudb_open(out, &err);
 	assert_non_null(db);
 	expect_encoding(db, "fakezen5::ex_ret_instr", 0xc0, 0, NULL);
 	expect_encoding(db, "fakezen5::ls_dispatch:ld_dispatch", 0x129, 0, NULL);
+	expect_encoding(db, "fakezen5::ls_dispatch:ld_any", 0x129, 0, NULL);
+	expect_encoding(db, "fakezen5::ls_dispatch.ld.any", 0x129, 0, NULL);
+	expect_encoding(db, "fakezen5::ls_dispatch:st_any", 0x229, 0, NULL);
+	/* each unit-mask name once on the vendor PMU (libpfm's own tables may repeat one: hswep_unc_ha) */
+	sqlite3 *raw;
+	sqlite3_stmt *st;
+	assert_int_equal(sqlite3_open_v2(out, &raw, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_prepare_v2(raw, "SELECT count(*), (SELECT count(*) FROM pmu_event_umask WHERE pmu ="
+					    " 'fakezen5') FROM (SELECT 1 FROM pmu_event_umask WHERE pmu = 'fakezen5'"
+					    " GROUP BY event, umask HAVING count(*) > 1)", -1, &st, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+	assert_int_equal(sqlite3_column_int(st, 0), 0);
+	assert_true(sqlite3_column_int(st, 1) >= 3);
+	sqlite3_finalize(st);
+	sqlite3_close(raw);
 	pmudb_close(db);
 	free(text);
 	free(out);
