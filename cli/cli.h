@@ -75,10 +75,6 @@ bool cli_take_dashes(int *argc, char ***argv);
  * "event %d of PMU %s"): it is damaged (the library has refused it). */
 void cli_damaged(const struct cli *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-/* This machine's kernel PMUs: /sys/bus/event_source/devices, or
- * $PMUDB_SYSFS_DEVICES (a stand-in, for tests). */
-const char *cli_devices_dir(void);
-
 /* The numbered boxes KPMU_N of kernel PMU KPMU that sysfs lists, their
  * numbers sorted into *BOXES (the caller frees; BOXES may be NULL), gaps
  * kept; how many.  *ITSELF (may be NULL): whether sysfs has KPMU itself,

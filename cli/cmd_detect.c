@@ -44,7 +44,7 @@ static int compare_names(const void *a, const void *b)
  * freed by the caller); how many. */
 static int sysfs_pmus(char **names, int max)
 {
-	DIR *d = opendir(cli_devices_dir());
+	DIR *d = opendir(pmudb_sysfs_devices());
 	int n = 0;
 	for (struct dirent *e; d && n < max && (e = readdir(d));)
 		if (e->d_name[0] != '.' && (names[n] = strdup(e->d_name)))

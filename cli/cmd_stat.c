@@ -186,7 +186,7 @@ static int read_paranoid(void)
  * and cpu_atom, Arm's armv8_*.  A VM without PMU passthrough has none. */
 static bool has_core_pmu(void)
 {
-	DIR *d = opendir(cli_devices_dir());
+	DIR *d = opendir(pmudb_sysfs_devices());
 	bool found = false;
 	if (!d)
 		return false;
@@ -911,10 +911,10 @@ static void explain(char *buf, size_t n, const struct stat_run *s, const struct 
 		   pmudb_kernel_pmu_cpus(ev->enc.sysfs_pmu, NULL, 0, NULL) == PMUDB_ERR_NOTFOUND) {
 		/* the catalog's fallback type (a hybrid's PERF_TYPE_RAW) was refused */
 		snprintf(buf, n, "no such PMU on this machine: the kernel has no PMU %s (%s/%s is missing; the "
-			 "kernel said %s)", ev->enc.sysfs_pmu, cli_devices_dir(), ev->enc.sysfs_pmu, strerrorname_np(e));
+			 "kernel said %s)", ev->enc.sysfs_pmu, pmudb_sysfs_devices(), ev->enc.sysfs_pmu, strerrorname_np(e));
 	} else if (refusal_text(e) && is_core_type(a->type) && !has_core_pmu()) {
 		snprintf(buf, n, "no such PMU on this machine: the kernel has no hardware PMU (%s/cpu is missing, "
-			 "as in a VM without PMU passthrough; the kernel said %s)", cli_devices_dir(), strerrorname_np(e));
+			 "as in a VM without PMU passthrough; the kernel said %s)", pmudb_sysfs_devices(), strerrorname_np(e));
 	} else if ((e == EINVAL || e == ENODEV || e == ENXIO) && t->cpu >= 0 && !cpu_online(t->cpu)) {
 		snprintf(buf, n, "CPU %d is not online on this machine (counting on %s; the kernel said %s)", t->cpu,
 			 g->where, strerrorname_np(e));

@@ -195,12 +195,6 @@ double cli_scale_unit(const char *scale_unit, const char **unit)
 	return end == scale_unit || !isfinite(scale) ? 1 : scale;
 }
 
-const char *cli_devices_dir(void)
-{
-	const char *d = getenv("PMUDB_SYSFS_DEVICES");
-	return d && *d ? d : "/sys/bus/event_source/devices";
-}
-
 static int compare_ints(const void *a, const void *b)
 {
 	int x = *(const int *)a, y = *(const int *)b;
@@ -232,7 +226,7 @@ int cli_kernel_devices(const char *kpmu, char ***names)
 	*names = NULL;
 	char path[PATH_MAX];
 	struct stat st;
-	if (snprintf(path, sizeof(path), "%s/%s", cli_devices_dir(), kpmu) < (int)sizeof(path) && !strpbrk(kpmu, "*?[")
+	if (snprintf(path, sizeof(path), "%s/%s", pmudb_sysfs_devices(), kpmu) < (int)sizeof(path) && !strpbrk(kpmu, "*?[")
 	    && !stat(path, &st)) {
 		/* the kernel PMU itself: one device */
 		*names = malloc(sizeof(**names));
@@ -243,7 +237,7 @@ int cli_kernel_devices(const char *kpmu, char ***names)
 		}
 		return 1;
 	}
-	DIR *d = opendir(cli_devices_dir());
+	DIR *d = opendir(pmudb_sysfs_devices());
 	int count = 0;
 	for (struct dirent *e; d && (e = readdir(d));) {
 		if (e->d_name[0] == '.' || !device_of(e->d_name, kpmu))
@@ -277,10 +271,10 @@ int cli_kernel_boxes(const char *kpmu, int **boxes, bool *itself)
 	struct stat st;
 	if (boxes)
 		*boxes = NULL;
-	bool whole = snprintf(path, sizeof(path), "%s/%s", cli_devices_dir(), kpmu) < (int)sizeof(path) && !stat(path, &st);
+	bool whole = snprintf(path, sizeof(path), "%s/%s", pmudb_sysfs_devices(), kpmu) < (int)sizeof(path) && !stat(path, &st);
 	if (itself)
 		*itself = whole;
-	DIR *d = whole ? NULL : opendir(cli_devices_dir());
+	DIR *d = whole ? NULL : opendir(pmudb_sysfs_devices());
 	if (!d)
 		return 0;
 	size_t n = strlen(kpmu);

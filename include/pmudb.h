@@ -556,6 +556,12 @@ struct perf_event_attr;
 int pmudb_to_perf_attr(const struct pmudb_encoding *enc, struct perf_event_attr *attr, size_t attr_size,
 		       struct pmudb_error *err);
 
+/* The directory whose entries are this machine's kernel PMUs, which every
+ * call that reads sysfs (perf types, formats, cpumasks, identifiers, the
+ * perf syntax's PMU names) reads: $PMUDB_SYSFS_DEVICES when set and not
+ * empty, else /sys/bus/event_source/devices.  Never NULL. */
+const char *pmudb_sysfs_devices(void);
+
 /* The CPUs kernel PMU NAME counts on, from its sysfs cpumask (uncore PMUs
  * have one; open one event per CPU there, pid -1).  Fills up to MAX of
  * them into CPUS and returns how many there are (which may exceed MAX);

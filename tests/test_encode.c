@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <cmocka.h>
 
 #include "catalog/catalog.h"
@@ -163,15 +164,54 @@ static void test_scope_resolves_unprefixed_names(void **state)
 	assert_int_equal(pmudb_scope_pmu(db, "no_such_pmu", &scope, &err), PMUDB_ERR_NOTFOUND);
 }
 
+/* The type of STRING's encoding on a fresh handle (a handle reads each
+ * kernel PMU's sysfs type once), and its kernel PMU into SYSFS_PMU. */
+static int type_with_sysfs(const char *string, char sysfs_pmu[static 64])
+{
+	struct pmudb_encoding e;
+	struct pmudb_error err;
+	pmudb_t *fresh = pmudb_open(NULL, &err);
+	assert_non_null(fresh);
+	assert_int_equal(pmudb_encode(fresh, string, NULL, &e, &err), 0);
+	snprintf(sysfs_pmu, 64, "%s", e.sysfs_pmu);
+	pmudb_close(fresh);
+	return e.type;
+}
+
+static void write_type(const char *dir, const char *pmu, int type)
+{
+	char path[4096];
+	snprintf(path, sizeof(path), "%s/%s", dir, pmu);
+	assert_int_equal(mkdir(path, 0755), 0);
+	snprintf(path, sizeof(path), "%s/%s/type", dir, pmu);
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	fprintf(f, "%d\n", type);
+	fclose(f);
+}
+
+/* An uncore event encodes with no kernel PMU of its name (type -1, the
+ * kernel PMU named), and takes the perf type from the sysfs directory
+ * $PMUDB_SYSFS_DEVICES names, as pmudb_to_perf_attr does: a box's own
+ * type, or box 0's for a PMU of numbered boxes. */
 static void test_uncore_encodes_offline(void **state)
 {
 	(void)state;
-	struct pmudb_encoding e;
-	struct pmudb_error err;
-	assert_int_equal(pmudb_encode(db, "skx_unc_cha3::UNC_C_CLOCKTICKS", NULL, &e, &err), 0);
-	assert_string_equal(e.sysfs_pmu, "uncore_cha_3");
-	/* this machine has no such kernel PMU: the type is unresolved */
-	assert_int_equal(e.type, -1);
+	char *dir = test_tempdir(), kpmu[64];
+	assert_int_equal(setenv("PMUDB_SYSFS_DEVICES", dir, 1), 0);
+	assert_int_equal(type_with_sysfs("skx_unc_cha3::UNC_C_CLOCKTICKS", kpmu), -1);
+	assert_string_equal(kpmu, "uncore_cha_3");
+	write_type(dir, "uncore_cha_3", 33);
+	assert_int_equal(type_with_sysfs("skx_unc_cha3::UNC_C_CLOCKTICKS", kpmu), 33);
+	assert_int_equal(type_with_sysfs("spr_unc_cha::UNC_CHA_CLOCKTICKS", kpmu), -1);
+	assert_string_equal(kpmu, "uncore_cha");
+	write_type(dir, "uncore_cha_0", 34);
+	assert_int_equal(type_with_sysfs("spr_unc_cha::UNC_CHA_CLOCKTICKS", kpmu), 34);
+	assert_string_equal(pmudb_sysfs_devices(), dir);
+	unsetenv("PMUDB_SYSFS_DEVICES");
+	assert_string_equal(pmudb_sysfs_devices(), "/sys/bus/event_source/devices");
+	test_rmtree(dir);
+	free(dir);
 }
 
 /* ---- catalogs that are not good --------------------------------------- */

@@ -20,17 +20,10 @@
 
 #include "catalog/catalog.h"
 #include "catalog/limits.h"
-
-#define DEFAULT_DEVICES "/sys/bus/event_source/devices"
+#include "runtime/sysfs/sysfs.h"
 
 /* The longest identifier file read; the kernel's are one short line. */
 #define IDENTIFIER_MAX 256
-
-static const char *devices_dir(void)
-{
-	const char *d = getenv("PMUDB_SYSFS_DEVICES");
-	return d && *d ? d : DEFAULT_DEVICES;
-}
 
 static const char *text_at(sqlite3_stmt *st, int col)
 {
@@ -107,7 +100,7 @@ static bool instance_of(const char *device, const char *kpmu)
 static bool read_identifier(const char *device, char *out, size_t n)
 {
 	char path[4096];
-	if (snprintf(path, sizeof(path), "%s/%s/identifier", devices_dir(), device) >= (int)sizeof(path))
+	if (snprintf(path, sizeof(path), "%s/%s/identifier", sysfs_devices_dir(), device) >= (int)sizeof(path))
 		return false;
 	FILE *f = fopen(path, "r");
 	if (!f)
@@ -198,7 +191,7 @@ int pmudb_scope_add_devices(pmudb_t *db, struct pmudb_scope *scope, struct pmudb
 	int n = read_system_pmus(db, &sys, err);
 	if (n <= 0)
 		return n;
-	DIR *d = opendir(devices_dir());
+	DIR *d = opendir(sysfs_devices_dir());
 	int added = 0;
 	for (struct dirent *e; d && (e = readdir(d));) {
 		char identifier[IDENTIFIER_MAX];

@@ -16,6 +16,7 @@
 
 #include "runtime/encode/fstr_form.h"
 #include "runtime/encode/perf_defaults.h"
+#include "runtime/sysfs/sysfs.h"
 
 int perf_take(struct perf_state *st, struct pmudb_encoding *out, enum perf_mod which, uint64_t v)
 {
@@ -100,15 +101,15 @@ static int sysfs_type(const struct pmu *p)
 	int type = atomic_load_explicit(&mp->sysfs_type, memory_order_relaxed);
 	if (type != INT32_MIN)
 		return type;
-	char path[256];
-	snprintf(path, sizeof(path), "/sys/bus/event_source/devices/%s/type", p->sysfs_name);
-	FILE *f = fopen(path, "r");
-	if (!f) {
-		/* a kernel PMU of numbered boxes (uncore_cha_0 ...), which perf's
-		 * uncore_cha/.../ takes by prefix: box 0's type */
-		snprintf(path, sizeof(path), "/sys/bus/event_source/devices/%s_0/type", p->sysfs_name);
+	char path[PATH_MAX];
+	const char *devices = sysfs_devices_dir();
+	FILE *f = NULL;
+	if (snprintf(path, sizeof(path), "%s/%s/type", devices, p->sysfs_name) < (int)sizeof(path))
 		f = fopen(path, "r");
-	}
+	/* a kernel PMU of numbered boxes (uncore_cha_0 ...), which perf's
+	 * uncore_cha/.../ takes by prefix: box 0's type */
+	if (!f && snprintf(path, sizeof(path), "%s/%s_0/type", devices, p->sysfs_name) < (int)sizeof(path))
+		f = fopen(path, "r");
 	type = -1;
 	if (f) {
 		if (fscanf(f, "%d", &type) != 1 || type < 0)

@@ -19,9 +19,9 @@
 #include <linux/perf_event.h>
 
 #include "runtime/perf/encoding_check.h"
+#include "runtime/sysfs/sysfs.h"
 #include "pmudb.h"
 
-#define DEFAULT_DEVICES "/sys/bus/event_source/devices"
 /* A sysfs attribute is at most a page; a longer file is not sysfs's. */
 #define SYSFS_MAX 4096
 
@@ -57,12 +57,9 @@ static const char *quotable(const char *text, char buf[static 96])
 	return buf;
 }
 
-/* $PMUDB_SYSFS_DEVICES lets tests (and people with a copy of another
- * machine's tree) stand a directory in for the kernel's. */
-static const char *devices_dir(void)
+const char *pmudb_sysfs_devices(void)
 {
-	const char *d = getenv("PMUDB_SYSFS_DEVICES");
-	return d && *d ? d : DEFAULT_DEVICES;
+	return sysfs_devices_dir();
 }
 
 /* A kernel PMU name is one path component: the catalog is data, and a name
@@ -187,7 +184,7 @@ int pmudb_parse_cpulist(const char *text, int *cpus, int max, struct pmudb_error
 static int sysfs_type(const char *name, struct pmudb_error *err)
 {
 	char path[PATH_MAX], buf[64], q[96];
-	snprintf(path, sizeof(path), "%s/%s/type", devices_dir(), name);
+	snprintf(path, sizeof(path), "%s/%s/type", sysfs_devices_dir(), name);
 	int n = read_small(path, buf, sizeof(buf));
 	if (n == -ENOENT || n == -ENOTDIR)
 		return -1;
@@ -221,7 +218,7 @@ static int resolve_type(const struct pmudb_encoding *enc, struct pmudb_error *er
 		else if (type < 0)
 			return fail(err, PMUDB_ERR_NOTFOUND,
 				    "no such PMU on this machine: the kernel has no PMU %s (%s/%s is missing)",
-				    enc->sysfs_pmu, devices_dir(), enc->sysfs_pmu);
+				    enc->sysfs_pmu, sysfs_devices_dir(), enc->sysfs_pmu);
 	}
 	if (type < 0)
 		return fail(err, PMUDB_ERR_NOTFOUND, "the encoding has no perf type and names no kernel PMU");
@@ -284,11 +281,11 @@ int pmudb_kernel_pmu_cpus(const char *name, int *cpus, int max, struct pmudb_err
 		return fail(err, PMUDB_ERR_INVAL, "kernel PMU name \"%.64s\" is not a sysfs name", name ? name : "");
 	char path[PATH_MAX], buf[SYSFS_MAX];
 	struct stat st;
-	snprintf(path, sizeof(path), "%s/%s", devices_dir(), name);
+	snprintf(path, sizeof(path), "%s/%s", sysfs_devices_dir(), name);
 	if (stat(path, &st) || !S_ISDIR(st.st_mode))
 		return fail(err, PMUDB_ERR_NOTFOUND, "no such PMU on this machine: the kernel has no PMU %s (%s is missing)",
 			    name, path);
-	snprintf(path, sizeof(path), "%s/%s/cpumask", devices_dir(), name);
+	snprintf(path, sizeof(path), "%s/%s/cpumask", sysfs_devices_dir(), name);
 	int n = read_small(path, buf, sizeof(buf));
 	if (n == -ENOENT)
 		return 0;

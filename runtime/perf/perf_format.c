@@ -33,6 +33,7 @@
 #include <unistd.h>
 
 #include "catalog/errors.h"
+#include "runtime/sysfs/sysfs.h"
 
 struct format_row {
 	const char *pmu;	/* fnmatch pattern of kernel PMU names */
@@ -194,14 +195,12 @@ int pmudb_perf_format(const char *pmu, const char *family, struct pmudb_perf_for
 	if (!pmu || !fmt || !*pmu || strchr(pmu, '/') || strlen(pmu) > 200 || !strcmp(pmu, ".") || !strcmp(pmu, ".."))
 		return set_error(err, PMUDB_ERR_INVAL, "%s: not a kernel PMU name", pmudb_strerror(PMUDB_ERR_INVAL));
 	memset(fmt, 0, sizeof(*fmt));
-	const char *devices = getenv("PMUDB_SYSFS_DEVICES");
-	snprintf(fmt->source, sizeof(fmt->source), "%s/%s/format",
-		 devices && *devices ? devices : "/sys/bus/event_source/devices", pmu);
+	const char *devices = sysfs_devices_dir();
+	snprintf(fmt->source, sizeof(fmt->source), "%s/%s/format", devices, pmu);
 	int r = from_sysfs(fmt->source, fmt, err);
 	if (r > 0) {
 		/* numbered boxes (uncore_cha_0 ...): box 0's format */
-		snprintf(fmt->source, sizeof(fmt->source), "%s/%s_0/format",
-			 devices && *devices ? devices : "/sys/bus/event_source/devices", pmu);
+		snprintf(fmt->source, sizeof(fmt->source), "%s/%s_0/format", devices, pmu);
 		r = from_sysfs(fmt->source, fmt, err);
 	}
 	if (r <= 0)

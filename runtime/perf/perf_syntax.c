@@ -21,6 +21,7 @@
 
 #include "catalog/catalog.h"
 #include "runtime/perf/encoding_check.h"
+#include "runtime/sysfs/sysfs.h"
 
 #define TYPE_HARDWARE 0
 #define TYPE_SOFTWARE 1
@@ -75,12 +76,6 @@ static const char *cache_name(uint64_t config, char *buf, size_t size)
 	return buf;
 }
 
-static const char *devices_dir(void)
-{
-	const char *d = getenv("PMUDB_SYSFS_DEVICES");
-	return d && *d ? d : "/sys/bus/event_source/devices";
-}
-
 /*
  * The kernel registers an Arm core PMU under a name of its own: on ACPI
  * machines (every Arm server) "armv8_pmuv3_0" (drivers/perf/arm_pmu_acpi.c
@@ -91,7 +86,7 @@ static const char *devices_dir(void)
 static void arm_core_pmu(char *name, size_t size)
 {
 	snprintf(name, size, "armv8_pmuv3_0");
-	DIR *d = opendir(devices_dir());
+	DIR *d = opendir(sysfs_devices_dir());
 	if (!d)
 		return;
 	struct dirent *de;
@@ -223,11 +218,11 @@ static bool filters_guest_host(pmudb_t *db, const struct pmudb_encoding *e)
 	if (p < 0 || pmudb_pmu_info(db, p, &info))
 		return true;
 	for (int ev = 0; ev < info.event_count && ev < 8; ev++) {
-		struct pmudb_event_info ei;
+		struct pmudb_event_info ei = {0};
 		if (pmudb_event_info(db, p, ev, &ei) || !ei.modifier_count)
 			continue;
 		for (int m = 0; m < ei.modifier_count; m++) {
-			struct pmudb_modifier_info mi;
+			struct pmudb_modifier_info mi = {0};
 			if (!pmudb_modifier_info(db, p, ev, m, &mi) && !strcmp(mi.name, "mh"))
 				return true;
 		}
