@@ -22,7 +22,7 @@
 #include "catalog/shared_sets.h"
 #include "catalog/unpack.h"
 
-#define SCHEMA_VERSION 11
+#define SCHEMA_VERSION 12
 
 /* The catalog `make` built and its image, linked in by builtin.S. */
 extern const unsigned char pmudb_builtin_catalog[];

@@ -1,11 +1,11 @@
--- schema.sql - the pmudb catalog, version 11.  docs/schema.md explains every
+-- schema.sql - the pmudb catalog, version 12.  docs/schema.md explains every
 -- table; the columns of event, umask and modifier are declared in
 -- catalog/field_lists.h, and catalog/schema.c writes their CREATE TABLE where a
 -- "@fields" line stands, each column with its meaning.  Integers are
 -- SQLite's 64-bit signed integers: codes and masks that use bit 63 read
 -- back negative and are meant as unsigned.
 
-PRAGMA user_version = 11;
+PRAGMA user_version = 12;
 
 CREATE TABLE meta (
 	key TEXT PRIMARY KEY,
@@ -304,6 +304,61 @@ CREATE VIEW pmu_event_umask AS
 	       pe.event_id AS event_id
 	FROM pmu_event pe JOIN umask u ON u.event_id = pe.event_id JOIN text t ON t.id = u.description_id
 	WHERE u.retired = 0;
+
+-- NAME_ENCODING and NAME_ENCODING_PMU: the runtime's answer, as `pmudb encode` gives
+-- it, for the bare string of each live event (PMU::EVENT), unit mask
+-- (PMU::EVENT:UMASK) and other name of an event (PMU::ALIAS, event_alias):
+-- pmudb-build encodes each once the rest of the catalog is written.  Read
+-- them through the `encoding` view.  As on a machine whose sysfs lists no
+-- PMU, so that a catalog does not depend on the machine that built it.
+--
+-- NAME_ENCODING holds the answers of an event table, which every PMU
+-- sharing it gives alike: UMASK_POSITION -1 for the event alone, ALIAS ''
+-- but for an alias.  ERROR is 0 or the refusal (pfm_error), and then the
+-- rest is NULL.  TYPE is NULL but on a PMU whose encodings differ in type
+-- (perf's generic PMU); PERF is perf's syntax (`perf stat -e`) after
+-- NAME_ENCODING_PMU.PERF_PMU and its '/', the whole of it where PERF_PMU is NULL,
+-- and NULL where perf has no syntax for it.
+CREATE TABLE name_encoding (
+	event_id INTEGER NOT NULL REFERENCES event(id),
+	umask_position INTEGER NOT NULL,
+	alias TEXT NOT NULL,
+	error INTEGER NOT NULL REFERENCES pfm_error(code),
+	type INTEGER,
+	config INTEGER,
+	config1 INTEGER,
+	config2 INTEGER,
+	perf TEXT,
+	PRIMARY KEY (event_id, umask_position, alias)
+) WITHOUT ROWID;
+
+-- NAME_ENCODING_PMU: what each PMU's encodings share.  TYPE is perf_event_attr.type,
+-- NULL where it is the number the kernel gives KERNEL_PMU at run time (an
+-- uncore box, a hybrid's core type) or where it differs by event; PERF_PMU
+-- the PMU perf's syntax names ("cpu", "uncore_cha_0"), NULL where that
+-- differs by event.
+CREATE TABLE name_encoding_pmu (
+	pmu_id INTEGER PRIMARY KEY REFERENCES pmu(id),
+	type INTEGER,
+	kernel_pmu TEXT,
+	perf_pmu TEXT
+);
+
+-- Each bare string of each PMU with its encoding: STRING as `pmudb encode`
+-- takes it; ERROR 'PFM_SUCCESS' or how it is refused; TYPE NULL where it
+-- is KERNEL_PMU's number at run time; PERF perf's syntax, NULL where perf
+-- has none.
+CREATE VIEW encoding AS
+	SELECT p.name || '::' || coalesce(nullif(b.alias, ''), e.name) || coalesce(':' || u.name, '') AS string,
+	       p.name AS pmu, coalesce(nullif(b.alias, ''), e.name) AS event, u.name AS umask, f.name AS error,
+	       CASE WHEN b.error = 0 THEN coalesce(b.type, bp.type) END AS type,
+	       CASE WHEN b.error = 0 THEN bp.kernel_pmu END AS kernel_pmu,
+	       b.config AS config, b.config1 AS config1, b.config2 AS config2,
+	       CASE WHEN bp.perf_pmu IS NULL THEN b.perf ELSE bp.perf_pmu || '/' || b.perf END AS perf,
+	       p.id AS pmu_id, e.id AS event_id, nullif(b.umask_position, -1) AS umask_position
+	FROM pmu p JOIN name_encoding_pmu bp ON bp.pmu_id = p.id JOIN event e ON e.table_id = p.event_table_id
+	     JOIN name_encoding b ON b.event_id = e.id JOIN pfm_error f ON f.code = b.error
+	     LEFT JOIN umask u ON u.event_id = b.event_id AND u.position = b.umask_position;
 
 -- Names and descriptions to search, events and unit masks alike.
 CREATE VIEW search AS

@@ -7,7 +7,8 @@
  * learns libpfm's hidden rules from its encoder; vendor_build makes the
  * vendor PMUs on those rules; the overrides correct the tables; reconcile
  * compares libpfm with the vendors and adds what only they list; emit
- * writes SQLite.
+ * writes SQLite; last, the runtime opens the new catalog and encodes every
+ * bare string into it (name_encodings).
  *
  * The catalog is written to a temporary file beside the target, checked,
  * and renamed over the target only when complete: a failed or interrupted
@@ -29,6 +30,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "compiler/name_encodings.h"
 #include "compiler/derive.h"
 #include "compiler/emit.h"
 #include "compiler/family_check.h"
@@ -333,6 +335,7 @@ static int build(char **tables, int table_count, const struct vendor_args *vendo
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	struct model m = {0};
 	struct emit_stats st;
+	long strings = 0;
 	char err[512] = "";
 
 	struct tables *t = tables_load(tables, table_count, error);
@@ -379,8 +382,8 @@ static int build(char **tables, int table_count, const struct vendor_args *vendo
 	if (!r) {
 		temp_beside(temp_path, sizeof(temp_path), out);
 		unlink(temp_path);
-		r = emit_catalog(&m, temp_path, &st, error) || verify(temp_path, &st, error)
-		    || install(temp_path, out, error);
+		r = emit_catalog(&m, temp_path, &st, error) || name_encodings_fill(temp_path, &strings, error)
+		    || verify(temp_path, &st, error) || install(temp_path, out, error);
 		if (r)
 			unlink(temp_path);
 		temp_path[0] = '\0';
@@ -396,6 +399,7 @@ static int build(char **tables, int table_count, const struct vendor_args *vendo
 		printf("pmudb-build: stored as %ld event tables (%ld events, %ld unit masks) and %ld modifier sets,\n"
 		       "             shared where PMUs are identical\n",
 		       st.event_tables, st.stored_events, st.stored_umasks, st.modifier_sets);
+		printf("pmudb-build: %ld bare strings encoded by the runtime (the encoding view)\n", strings);
 		printf("pmudb-build: rules derived from libpfm's encoder for %zu PMUs in %.1f s; %zu of them share an\n"
 		       "             earlier PMU's table and took its rules\n", libpfm_pmus, derive_seconds, twins);
 		printf("pmudb-build: tables: %zu overrides applied, %zu CPUID map entries\n", m.overrides.count,

@@ -57,11 +57,6 @@ $(BUILD)/runtime/api/builtin.o: runtime/api/builtin.S $(BUILD)/pmudb.db $(BUILD)
 	@mkdir -p $(dir $@)
 	$(CC) -c -DCATALOG='"$(BUILD)/pmudb.db"' -DIMAGE='"$(BUILD)/pmudb.image"' $< -o $@
 
-# The catalog layer alone: what the compiler links.
-$(BUILD)/libpmudb-catalog.a: $(CATALOG_OBJ)
-	rm -f $@
-	gcc-ar rcs $@ $^
-
 $(BUILD)/libpmudb.a: $(LIB_OBJ)
 	rm -f $@
 	gcc-ar rcs $@ $^
@@ -75,9 +70,16 @@ $(BUILD)/libpmudb.so: $(LIB_OBJ)
 $(BUILD)/libpfm-spied.a: $(PFM_ID)
 	objcopy --redefine-sym fopen=sysfs_spy_fopen $(PFM_ARCHIVE) $@
 
-$(BUILD)/pmudb-build: $(COMPILER_OBJ) $(BUILD)/libpmudb-catalog.a $(BUILD)/libpfm-spied.a
-	$(CC) $(LDFLAGS) $(COMPILER_OBJ) $(BUILD)/libpmudb-catalog.a $(BUILD)/libpfm-spied.a -o $@ $(SQLITE_LIBS) \
-		$(ZSTD_LIBS) $(YAML_LIBS) $(JSON_LIBS)
+# It links the runtime too, without a built-in catalog (compiler/no_builtin.S):
+# the last step of a build encodes every bare string of the new catalog
+# with it (compiler/name_encodings.c).
+$(BUILD)/compiler/no_builtin.o: compiler/no_builtin.S
+	@mkdir -p $(dir $@)
+	$(CC) -c $< -o $@
+
+$(BUILD)/pmudb-build: $(COMPILER_OBJ) $(BUILD)/compiler/no_builtin.o $(RUNTIME_OBJ) $(CATALOG_OBJ) $(BUILD)/libpfm-spied.a
+	$(CC) $(LDFLAGS) $(COMPILER_OBJ) $(BUILD)/compiler/no_builtin.o $(RUNTIME_OBJ) $(CATALOG_OBJ) \
+		$(BUILD)/libpfm-spied.a -o $@ $(SQLITE_LIBS) $(ZSTD_LIBS) $(YAML_LIBS) $(JSON_LIBS) -lpthread -lm
 
 # Linked statically, libc included: no libpfm at run time, a binary that
 # runs on any Linux of its architecture, and a one-event process that
