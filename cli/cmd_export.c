@@ -23,6 +23,7 @@ struct writer {
 	 * "modifiers" record that its events name by id */
 	char **sets;
 	int nsets;
+	const char *events_of;	/* json: the PMU whose events the PMU being written has */
 };
 
 static void key(struct out *o, const char *name, bool first)
@@ -72,9 +73,8 @@ static void encoding(struct writer *w, const struct export_item *it)
 	}
 	const struct pmudb_encoding *e = &it->enc;
 	key(o, "encoding", false);
-	out_str(o, "{\"string\":");
-	out_json_string(o, it->string);
-	key_string(o, "fstr", e->fstr);
+	out_str(o, "{\"fstr\":");
+	out_json_string(o, e->fstr);
 	key(o, "type", false);
 	out_int(o, e->type);
 	key_hex(o, "config", e->config);
@@ -176,6 +176,7 @@ static void json_pmu(struct writer *w, const struct pmudb_pmu_info *p)
 	out_int(o, p->perf_type);
 	key_string(o, "sysfs_pmu", p->sysfs_pmu);
 	key_uint(o, "events", (uint64_t)p->event_count);
+	key_string(o, "events_of", w->events_of);
 	out_str(o, "}\n");
 }
 
@@ -298,7 +299,8 @@ static const char help[] =
 	"  json       pmudb's own: one JSON object a line, a PMU then its events and unit masks, each\n"
 	"             with its codes, the encoding of its bare string, defaults, description and source,\n"
 	"             an event's modifiers by the id of a \"modifiers\" record of its PMU written before\n"
-	"             it (docs/export.md); to FILE or standard output\n"
+	"             it; a PMU whose events answer as an earlier one's names it (\"events_of\") instead\n"
+	"             of repeating them (docs/export.md); to FILE or standard output\n"
 	"  csv        one row per event and unit mask (RFC 4180, a header row); to FILE or standard output\n"
 	"  perf-json  perf's tools/perf/pmu-events/arch layout into DIR (required): ARCH/mapfile.csv and\n"
 	"             ARCH/UARCH/*.json, which perf's jevents.py reads; written beside DIR and moved into\n"
@@ -343,12 +345,41 @@ static int write_stream(struct cli *c, const int *pmus, int count, bool csv, con
 	if (!f)
 		return EXIT_USAGE;
 	struct writer w = { .c = c, .csv = csv };
+	bool *shared = calloc((size_t)count + 1, sizeof(*shared));	/* json: written by events_of */
+	if (!shared) {
+		fputs("pmudb: export: out of memory\n", stderr);
+		if (out_path) {
+			fclose(f);
+			unlink(tmp);
+			free(tmp);
+		}
+		return EXIT_USAGE;
+	}
 	out_start(&w.o, f);
 	if (csv)
 		out_str(&w.o, "record,pmu,event,umask,code,default,string,type,config,config1,config2,error,source,"
 			      "description\r\n");
 	/* a walk that fails has said why; a write that fails, here */
-	int r = export_walk(c, pmus, count, write_one, &w);
+	int r = 0;
+	for (int i = 0; !r && i < count; i++) {
+		/* json: a PMU whose events answer as an earlier one's, written
+		 * whole, names that PMU and no event of its own */
+		int first = -1;
+		for (int k = 0; !csv && k < i && first < 0; k++)
+			if (!shared[k] && export_same_answers(c, pmus[k], pmus[i]))
+				first = pmus[k];
+		struct pmudb_pmu_info p;
+		if (first >= 0 && !pmudb_pmu_info(c->db, pmus[i], &p)) {
+			struct pmudb_pmu_info f;
+			pmudb_pmu_info(c->db, first, &f);
+			shared[i] = true;
+			w.events_of = f.name;
+			r = write_one(&w, pmus[i], &p, NULL);
+			w.events_of = NULL;
+		} else {
+			r = export_walk(c, &pmus[i], 1, write_one, &w);
+		}
+	}
 	/* then the vendors' metrics of the PMUs exported */
 	for (int i = 0; !r && i < count; i++) {
 		struct pmudb_scope one = { 1, { pmus[i] } };
@@ -360,6 +391,7 @@ static int write_stream(struct cli *c, const int *pmus, int count, bool csv, con
 	}
 	out_flush(&w.o);
 	forget_sets(&w);
+	free(shared);
 	errno = 0;
 	bool failed = fflush(f) || ferror(f);
 	int saved = errno;

@@ -29,6 +29,12 @@ int export_select(struct cli *c, int **pmus, int *count);
 /* Walks PMUS; stops at the first non-zero return of FN, which it returns. */
 int export_walk(struct cli *c, const int *pmus, int count, export_fn fn, void *ctx);
 
+/* Whether PMU B's events answer as PMU A's (the two share an event table):
+ * each bare string of B encodes as A's with A's name, in the string, the
+ * fstr and a refusal's message, and A's kernel PMU, in the encoding and
+ * perf's syntax, made B's. */
+bool export_same_answers(struct cli *c, int a, int b);
+
 /* perf's pmu-events tree under DIR (export_perf.c). */
 int export_perf_json(struct cli *c, const int *pmus, int count, const char *dir, bool replace);
 

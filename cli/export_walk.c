@@ -80,3 +80,74 @@ int export_walk(struct cli *c, const int *pmus, int count, export_fn fn, void *c
 		r = walk_pmu(c, pmus[i], fn, ctx);
 	return r;
 }
+
+/* S with every "FROM::" made "TO::", into BUF. */
+static void renamed(const char *s, const char *from, const char *to, char *buf, size_t size)
+{
+	char pattern[80];
+	snprintf(pattern, sizeof(pattern), "%s::", from);
+	size_t len = 0, plen = strlen(pattern);
+	buf[0] = '\0';
+	for (const char *at; (at = strstr(s, pattern)) && len < size; s = at + plen)
+		len += (size_t)snprintf(buf + len, size - len, "%.*s%s::", (int)(at - s), s, to);
+	if (len < size)
+		snprintf(buf + len, size - len, "%s", s);
+}
+
+/* IT_B, B's answer, is IT_A's with A's names made B's. */
+static bool answers_alike(struct cli *c, const struct export_item *ia, const struct export_item *ib)
+{
+	char want[1024];
+	if (ia->status != ib->status)
+		return false;
+	if (ia->status) {
+		renamed(ia->err.message, ia->p->name, ib->p->name, want, sizeof(want));
+		return !strcmp(want, ib->err.message);
+	}
+	const struct pmudb_encoding *a = &ia->enc, *b = &ib->enc;
+	const char *ka = ia->p->sysfs_pmu ? ia->p->sysfs_pmu : "", *kb = ib->p->sysfs_pmu ? ib->p->sysfs_pmu : "";
+	bool own_a = !strcmp(a->sysfs_pmu, ka), own_b = !strcmp(b->sysfs_pmu, kb);
+	renamed(a->fstr, ia->p->name, ib->p->name, want, sizeof(want));
+	if (a->type != b->type || a->config != b->config || a->config1 != b->config1 || a->config2 != b->config2
+	    || strcmp(want, b->fstr) || own_a != own_b || (!own_a && strcmp(a->sysfs_pmu, b->sysfs_pmu)))
+		return false;
+	char pa[1024], pb[1024];
+	bool has_a = !pmudb_perf_syntax(c->db, a, pa, sizeof(pa), NULL);
+	bool has_b = !pmudb_perf_syntax(c->db, b, pb, sizeof(pb), NULL);
+	if (has_a != has_b)
+		return false;
+	if (!has_a)
+		return true;
+	size_t n = strlen(ka);
+	if (*ka && !strncmp(pa, ka, n) && pa[n] == '/')
+		snprintf(want, sizeof(want), "%s%s", kb, pa + n);
+	else
+		snprintf(want, sizeof(want), "%s", pa);
+	return !strcmp(want, pb);
+}
+
+bool export_same_answers(struct cli *c, int a, int b)
+{
+	struct pmudb_pmu_info pa, pb;
+	if (pmudb_pmu_shares_events(c->db, a, b) != 1 || pmudb_pmu_info(c->db, a, &pa) || pmudb_pmu_info(c->db, b, &pb))
+		return false;
+	for (int e = 0; e < pa.event_count; e++) {
+		struct pmudb_event_info ev;
+		if (pmudb_event_info(c->db, a, e, &ev))
+			continue;	/* retired, or damaged: the full walk says so */
+		for (int u = -1; u < ev.umask_count; u++) {
+			struct pmudb_umask_info um;
+			if (u >= 0 && pmudb_umask_info(c->db, a, e, u, &um))
+				continue;
+			struct export_item ia = { .pmu = a, .event = e, .umask = u, .p = &pa, .ev = &ev, .um = u >= 0 ? &um : NULL };
+			struct export_item ib = ia;
+			ib.pmu = b;
+			ib.p = &pb;
+			encode_item(c, &ia);
+			encode_item(c, &ib);
+			if (!answers_alike(c, &ia, &ib))
+				return false;
+		}
+	}
+	return true;
+}

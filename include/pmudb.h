@@ -495,6 +495,10 @@ struct pmudb_modifier_info {
 int pmudb_pmu_count(pmudb_t *db);
 int pmudb_pmu_info(pmudb_t *db, int pmu, struct pmudb_pmu_info *info);
 int pmudb_find_pmu(pmudb_t *db, const char *name);	/* index, or -1 */
+/* 1 when PMUs A and B have one event table (the same events, unit masks
+ * and modifiers, in one order: the 28 CHA boxes of Skylake-X), 0 when not,
+ * PMUDB_ERR_INVAL for no such PMU. */
+int pmudb_pmu_shares_events(pmudb_t *db, int a, int b);
 int pmudb_event_info(pmudb_t *db, int pmu, int event, struct pmudb_event_info *info);
 int pmudb_umask_info(pmudb_t *db, int pmu, int event, int umask, struct pmudb_umask_info *info);
 int pmudb_modifier_info(pmudb_t *db, int pmu, int event, int modifier, struct pmudb_modifier_info *info);

@@ -3,7 +3,9 @@
  *
  * json: every line one JSON object (jansson reads it), every PMU's
  * record then its events' and unit masks', each encoding equal to what
- * pmudb_encode gives its string.  csv: a row per event and unit mask.
+ * pmudb_encode gives its string; a PMU that names an earlier one's events
+ * (events_of), read as docs/export.md says, gives every bare string of
+ * its own the library's encoding.  csv: a row per event and unit mask.
  * perf-json: the whole catalog exported, then perf's own jevents.py (from
  * the extracted kernel tree: $PMUDB_PMU_EVENTS/../jevents.py) compiles
  * the tree; it must accept it, and for every exported entry the terms
@@ -92,7 +94,12 @@ static void test_json(void **state)
 			json_t *enc = json_object_get(o, "encoding");
 			if (enc) {
 				struct pmudb_encoding e;
-				assert_int_equal(pmudb_encode(db, json_string_value(json_object_get(enc, "string")), NULL, &e, NULL), 0);
+				const char *um = json_string_value(json_object_get(o, "umask"));
+				char string[600];
+				snprintf(string, sizeof(string), "%s::%s%s%s", json_string_value(json_object_get(o, "pmu")),
+					 json_string_value(json_object_get(o, "event")), um ? ":" : "", um ? um : "");
+				assert_int_equal(pmudb_encode(db, string, NULL, &e, NULL), 0);
+				assert_string_equal(e.fstr, json_string_value(json_object_get(enc, "fstr")));
 				assert_int_equal(e.config, hex(json_object_get(enc, "config")));
 				assert_int_equal(e.config1, hex(json_object_get(enc, "config1")));
 				assert_int_equal(e.type, json_integer_value(json_object_get(enc, "type")));
@@ -158,6 +165,180 @@ static void test_json(void **state)
 	run(&r, "export", "--format", "perf-json", NULL, NULL, NULL, NULL);
 	assert_int_equal(r.status, 2);
 	assert_non_null(strstr(r.err, "--out"));
+	test_run_free(&r);
+}
+
+/* ---- json: a PMU with another's events ----------------------------------- */
+
+/* S with every "FROM::" made "TO::", into BUF (docs/export.md's rule). */
+static void renamed(const char *s, const char *from, const char *to, char *buf, size_t size)
+{
+	char pattern[80];
+	snprintf(pattern, sizeof(pattern), "%s::", from);
+	size_t len = 0;
+	buf[0] = '\0';
+	for (const char *at; (at = strstr(s, pattern)); s = at + strlen(pattern))
+		len += (size_t)snprintf(buf + len, len < size ? size - len : 0, "%.*s%s::", (int)(at - s), s, to);
+	if (len < size)
+		snprintf(buf + len, size - len, "%s", s);
+}
+
+struct exported_pmu {
+	json_t *record;
+	json_t *items;		/* its own event and unit-mask records, in order */
+	const char *events_of;	/* NULL: its own */
+};
+
+static struct exported_pmu *exported_named(struct exported_pmu *pmus, int n, const char *name)
+{
+	for (int i = 0; i < n; i++)
+		if (!strcmp(json_string_value(json_object_get(pmus[i].record, "pmu")), name))
+			return &pmus[i];
+	return NULL;
+}
+
+static const char *text_or_empty(json_t *o, const char *key)
+{
+	const char *s = json_string_value(json_object_get(o, key));
+	return s ? s : "";
+}
+
+/* Item O of PMU A's records, read as PMU P's (A == P for its own), against
+ * the library's answer for P's string. */
+static void expect_item(const struct exported_pmu *a, const struct exported_pmu *p, json_t *o)
+{
+	const char *an = json_string_value(json_object_get(a->record, "pmu"));
+	const char *pn = json_string_value(json_object_get(p->record, "pmu"));
+	const char *um = json_string_value(json_object_get(o, "umask"));
+	char string[600], want[1024];
+	snprintf(string, sizeof(string), "%s::%s%s%s", pn, text_or_empty(o, "event"), um ? ":" : "", um ? um : "");
+	struct pmudb_encoding e;
+	struct pmudb_error err;
+	int code = pmudb_encode(db, string, NULL, &e, &err);
+	json_t *enc = json_object_get(o, "encoding");
+	if (!enc) {
+		if (strcmp(text_or_empty(o, "error_code"), pmudb_error_name(code)))
+			fail_msg("%s: the export says %s, the library %s", string, text_or_empty(o, "error_code"),
+				 pmudb_error_name(code));
+		renamed(text_or_empty(o, "error"), an, pn, want, sizeof(want));
+		assert_string_equal(want, err.message);
+		return;
+	}
+	if (code)
+		fail_msg("%s: the export has an encoding, the library refuses it: %s", string, err.message);
+	renamed(text_or_empty(enc, "fstr"), an, pn, want, sizeof(want));
+	if (strcmp(want, e.fstr) || e.type != json_integer_value(json_object_get(enc, "type"))
+	    || e.config != hex(json_object_get(enc, "config")) || e.config1 != hex(json_object_get(enc, "config1"))
+	    || e.config2 != hex(json_object_get(enc, "config2")))
+		fail_msg("%s: the export (as %s's) says %s 0x%llx, the library %s 0x%llx", string, an, want,
+			 (unsigned long long)hex(json_object_get(enc, "config")), e.fstr, (unsigned long long)e.config);
+	const char *ka = text_or_empty(a->record, "sysfs_pmu"), *kp = text_or_empty(p->record, "sysfs_pmu");
+	const char *k = text_or_empty(enc, "sysfs_pmu");
+	assert_string_equal(!strcmp(k, ka) ? kp : k, e.sysfs_pmu);
+	char perf[1024];
+	const char *listed = json_string_value(json_object_get(enc, "perf"));
+	bool has = !pmudb_perf_syntax(db, &e, perf, sizeof(perf), NULL);
+	assert_int_equal(has, listed != NULL);
+	if (has) {
+		size_t n = strlen(ka);
+		if (*ka && !strncmp(listed, ka, n) && listed[n] == '/')
+			snprintf(want, sizeof(want), "%s%s", kp, listed + n);
+		else
+			snprintf(want, sizeof(want), "%s", listed);
+		assert_string_equal(want, perf);
+	}
+}
+
+/* The json export of PMUs sharing event tables: each PMU whose events
+ * answer as an earlier one's names it (events_of) and has no records of
+ * its own; read as docs/export.md says, every bare string of every PMU
+ * is there with the library's encoding.  The whole catalog (Skylake-X's
+ * and Sapphire Rapids' boxes among others; a selection under the
+ * sanitizers). */
+static void test_json_events_of(void **state)
+{
+	(void)state;
+	char *argv[64] = { pmudb, "export", "--format", "json" };
+	int argc = 4;
+#if defined(__SANITIZE_ADDRESS__)
+	static const char *const some[] = { "skl", "skx_unc_cha0", "skx_unc_cha1", "skx_unc_cha2", "skx_unc_imc0",
+					     "skx_unc_imc1", "adl_glc", "adl_grt", "perf", "amd64_fam19h_zen4" };
+	for (size_t i = 0; i < sizeof(some) / sizeof(some[0]); i++)
+		if (pmudb_find_pmu(db, some[i]) >= 0) {
+			argv[argc++] = "--pmu";
+			argv[argc++] = (char *)some[i];
+		}
+#endif
+	argv[argc] = NULL;
+	struct run_result r;
+	test_run(argv, NULL, &r);
+	assert_int_equal(r.status, 0);
+	int npmus = 0, cap = 1024, shared = 0;
+	long items = 0;
+	struct exported_pmu *pmus = calloc((size_t)cap, sizeof(*pmus));
+	for (char *line = strtok(r.out, "\n"); line; line = strtok(NULL, "\n")) {
+		json_error_t jerr;
+		json_t *o = json_loads(line, 0, &jerr);
+		assert_non_null(o);
+		const char *rec = text_or_empty(o, "record");
+		if (!strcmp(rec, "pmu")) {
+			assert_true(npmus < cap);
+			struct exported_pmu *p = &pmus[npmus++];
+			p->record = o;
+			p->items = json_array();
+			p->events_of = json_string_value(json_object_get(o, "events_of"));
+			if (p->events_of) {
+				/* an earlier PMU, with records of its own */
+				struct exported_pmu *a = exported_named(pmus, npmus - 1, p->events_of);
+				assert_non_null(a);
+				assert_null(a->events_of);
+				shared++;
+			}
+			continue;
+		}
+		if (strcmp(rec, "event") && strcmp(rec, "umask")) {
+			json_decref(o);
+			continue;
+		}
+		struct exported_pmu *p = &pmus[npmus - 1];
+		assert_null(p->events_of);
+		assert_string_equal(text_or_empty(o, "pmu"), text_or_empty(p->record, "pmu"));
+		json_array_append_new(p->items, o);
+	}
+	for (int i = 0; i < npmus; i++) {
+		struct exported_pmu *p = &pmus[i];
+		const struct exported_pmu *a = p->events_of ? exported_named(pmus, npmus, p->events_of) : p;
+		/* as many records as the PMU has live events and unit masks */
+		int pmu = pmudb_find_pmu(db, text_or_empty(p->record, "pmu"));
+		struct pmudb_pmu_info info;
+		assert_int_equal(pmudb_pmu_info(db, pmu, &info), 0);
+		size_t live = 0;
+		for (int e = 0; e < info.event_count; e++) {
+			struct pmudb_event_info ev;
+			if (pmudb_event_info(db, pmu, e, &ev))
+				continue;
+			live++;
+			for (int u = 0; u < ev.umask_count; u++) {
+				struct pmudb_umask_info um;
+				live += !pmudb_umask_info(db, pmu, e, u, &um);
+			}
+		}
+		assert_int_equal(json_array_size(a->items), live);
+		size_t k;
+		json_t *o;
+		json_array_foreach(a->items, k, o) {
+			expect_item(a, p, o);
+			items++;
+		}
+	}
+	print_message("json: %d PMUs, %d of them with an earlier one's events (events_of), %ld bare strings read "
+		      "back to the library's encodings\n", npmus, shared, items);
+	assert_true(shared > 0);
+	for (int i = 0; i < npmus; i++) {
+		json_decref(pmus[i].record);
+		json_decref(pmus[i].items);
+	}
+	free(pmus);
 	test_run_free(&r);
 }
 
@@ -574,6 +755,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_json),
+		cmocka_unit_test(test_json_events_of),
 		cmocka_unit_test(test_perf_json_jevents),
 		cmocka_unit_test(test_perf_json_into_place),
 		cmocka_unit_test(test_diff),

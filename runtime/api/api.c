@@ -110,6 +110,14 @@ int pmudb_find_pmu(pmudb_t *db, const char *name)
 	return i < 0 ? -1 : i;
 }
 
+int pmudb_pmu_shares_events(pmudb_t *db, int a, int b)
+{
+	struct pmu *pa = db ? catalog_pmu(db, a, NULL) : NULL, *pb = db ? catalog_pmu(db, b, NULL) : NULL;
+	if (!pa || !pb)
+		return PMUDB_ERR_INVAL;
+	return pa->table == pb->table;
+}
+
 /* SCOPE: the PMUs that carry the vendor list of µarch UARCH (perf's folder
  * name, "graniterapids"): PMUs made from it, core types in catalog order,
  * and libpfm PMUs reconciled with it.  Their number (0: no such µarch) or
