@@ -91,6 +91,9 @@ int cli_kernel_boxes(const char *kpmu, int **boxes, bool *itself);
 void json_quoted(FILE *f, const char *s);
 /* Writes ,"KEY": and VALUE as a JSON string, or null, to stdout. */
 void cli_json_field(const char *key, const char *value);
+/* Writes V as a JSON number, or null when it is not finite (JSON has no
+ * inf or nan: a metric's division by zero, a scaled value's overflow). */
+void cli_json_number(FILE *f, double v);
 /* Where an encoding may be counted (pmudb_counters), as the fields of a
  * JSON object, "general" first (no comma before it), to stdout. */
 void cli_counters_json(const struct pmudb_counters *w);

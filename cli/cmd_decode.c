@@ -343,6 +343,8 @@ static int decode_one(struct cli *c, const char *input, bool json, int max, stru
 	}
 	for (int i = 0; i < scope.count; i++) {
 		if (pmudb_pmu_info(c->db, scope.pmus[i], &info)) {
+			if (json)
+				out_str(o, "]}\n");	/* what was opened is closed: the JSON stays whole */
 			out_flush(o);
 			cli_damaged(c, "PMU %d", scope.pmus[i]);
 			return EXIT_USAGE;
@@ -356,6 +358,8 @@ static int decode_one(struct cli *c, const char *input, bool json, int max, stru
 		int n = dec ? pmudb_decode(dec, raw.config, raw.config1, raw.config2, max, take_answer, &a, &err) : -1;
 		pmudb_decoder_close(dec);
 		if (n < 0) {
+			if (json)
+				out_str(o, "]}\n");
 			out_flush(o);
 			fprintf(stderr, "pmudb: decode: %s: %s\n", input, err.message);
 			return EXIT_USAGE;

@@ -134,6 +134,7 @@ static int event_json(struct cli *c, int pmu, int event)
 	for (int u = 0; u < ev.umask_count; u++) {
 		struct pmudb_umask_info um;
 		if (pmudb_umask_info(c->db, pmu, event, u, &um)) {
+			puts("],\"modifiers\":[]}");	/* what was opened is closed: the JSON stays whole */
 			cli_damaged(c, "unit mask %d of %s::%s", u, p.name, ev.name);
 			return EXIT_USAGE;
 		}
@@ -152,6 +153,7 @@ static int event_json(struct cli *c, int pmu, int event)
 	for (int m = 0; m < ev.modifier_count; m++) {
 		struct pmudb_modifier_info mi;
 		if (pmudb_modifier_info(c->db, pmu, event, m, &mi)) {
+			puts("]}");
 			cli_damaged(c, "modifier %d of %s::%s", m, p.name, ev.name);
 			return EXIT_USAGE;
 		}

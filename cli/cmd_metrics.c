@@ -279,10 +279,9 @@ static void print_value(const struct pmudb_metric *m, double v, int crossed, boo
 	double scale = cli_scale_unit(m->scale_unit, &unit);
 	if (json) {
 		fputs(",\"value\":", stdout);
-		if (isfinite(v))
-			printf("%.17g,\"scaled\":%.17g", v, v * scale);
-		else
-			fputs("null,\"scaled\":null", stdout);
+		cli_json_number(stdout, v);
+		fputs(",\"scaled\":", stdout);
+		cli_json_number(stdout, v * scale);
 		cli_json_field("unit", unit);
 		printf(",\"threshold\":%s", crossed < 0 ? "null" : crossed ? "true" : "false");
 		return;

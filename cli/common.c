@@ -162,6 +162,14 @@ void cli_json_field(const char *key, const char *value)
 		fputs("null", stdout);
 }
 
+void cli_json_number(FILE *f, double v)
+{
+	if (isfinite(v))
+		fprintf(f, "%.17g", v);
+	else
+		fputs("null", f);
+}
+
 void cli_counters_json(const struct pmudb_counters *w)
 {
 	printf("\"general\":\"0x%llx\",\"fixed\":\"0x%llx\",\"pebs\":\"0x%llx\",\"taken_alone\":%s,\"no_counter\":%s,"

@@ -16,7 +16,8 @@
 struct pick {
 	const char *uarch, *which;	/* as asked */
 	struct pmudb_vendor_list l;
-	char uarch_found[256], source[512], layout[16], version[64], date[16];
+	char uarch_found[256], source[512], layout[16], version[64], date[16];	/* version, date: "-" when unstated */
+	bool has_version, has_date;
 	int matches;
 };
 
@@ -40,6 +41,8 @@ static int pick_one(void *ctx, const struct pmudb_vendor_list *l)
 	snprintf(p->layout, sizeof(p->layout), "%s", l->layout);
 	snprintf(p->version, sizeof(p->version), "%s", l->version ? l->version : "-");
 	snprintf(p->date, sizeof(p->date), "%s", l->date ? l->date : "-");
+	p->has_version = l->version != NULL;
+	p->has_date = l->date != NULL;
 	return 0;
 }
 
@@ -75,10 +78,12 @@ static int print_change(void *ctx, const struct pmudb_list_change *ch)
 
 static void json_side(const char *key, const struct pick *p)
 {
-	printf("  \"%s\": {\"layout\": \"%s\", \"version\": ", key, p->layout);
-	json_quoted(stdout, p->version);
+	printf("  \"%s\": {\"layout\": ", key);
+	json_quoted(stdout, p->layout);
+	fputs(", \"version\": ", stdout);
+	p->has_version ? json_quoted(stdout, p->version) : (void)fputs("null", stdout);
 	fputs(", \"date\": ", stdout);
-	json_quoted(stdout, p->date);
+	p->has_date ? json_quoted(stdout, p->date) : (void)fputs("null", stdout);
 	fputs(", \"source\": ", stdout);
 	json_quoted(stdout, p->source);
 	fputs("},\n", stdout);

@@ -388,10 +388,10 @@ void stat_metrics_print(struct stat_metrics *m, FILE *f, bool json, stat_count_f
 		if (json) {
 			fputs(i ? ",{\"name\":" : "{\"name\":", f);
 			json_quoted(f, mt->name);
-			if (!r && isfinite(v))
-				fprintf(f, ",\"value\":%.17g,\"scaled\":%.17g", v, v * scale);
-			else
-				fputs(",\"value\":null,\"scaled\":null", f);
+			fputs(",\"value\":", f);
+			cli_json_number(f, r ? NAN : v);
+			fputs(",\"scaled\":", f);
+			cli_json_number(f, r ? NAN : v * scale);
 			fputs(",\"unit\":", f);
 			json_quoted(f, unit);
 			fprintf(f, ",\"threshold\":%s", crossed < 0 ? "null" : crossed ? "true" : "false");

@@ -6,7 +6,7 @@ TESTS := $(BUILD)/tests/test_catalog $(BUILD)/tests/test_tables $(BUILD)/tests/t
 	$(BUILD)/tests/test_reconcile $(BUILD)/tests/test_hostile $(BUILD)/tests/test_stat \
 	$(BUILD)/tests/test_perf_syntax $(BUILD)/tests/test_export $(BUILD)/tests/test_decode \
 	$(BUILD)/tests/test_express $(BUILD)/tests/test_metric $(BUILD)/tests/test_sources $(BUILD)/tests/test_group \
-	$(BUILD)/tests/test_encoding_view
+	$(BUILD)/tests/test_encoding_view $(BUILD)/tests/test_json
 # The static binaries cannot link the sanitizers: test_static runs in the
 # plain pass only.  Nor can a program link an ASan-built libpmudb.so
 # without the sanitizer runtime first: test_install runs in the plain pass too.
@@ -24,7 +24,7 @@ $(BUILD)/tests/%.o: tests/%.c $(PFM_ID)
 	$(CC) $(CFLAGS) $(PFM_CFLAGS) -c $< -o $@
 
 TEST_LIBS := $(BUILD)/tests/testlib.o $(BUILD)/tests/libpfm_ask.o $(BUILD)/tests/vendor_json.o $(BUILD)/tests/libpfm_cpu.o \
-	$(BUILD)/tests/exhaustive.o
+	$(BUILD)/tests/exhaustive.o $(BUILD)/tests/json_shape.o
 # kept: every test links them
 .SECONDARY: $(TEST_LIBS)
 $(BUILD)/tests/%: tests/%.c $(TEST_LIBS) $(BUILD)/libpmudb.a $(PFM_ID)

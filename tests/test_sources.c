@@ -27,6 +27,7 @@
 
 #include "pmudb.h"
 #include "tests/exhaustive.h"
+#include "tests/json_shape.h"
 #include "tests/testlib.h"
 #include "tests/vendor_json.h"
 
@@ -127,6 +128,20 @@ static char *mapfile_version(const char *mapfile, const char *folder)
 	free(text);
 	assert_non_null(found);
 	return found;
+}
+
+/* OUTPUT holds to the shape docs/json.md gives top TOP (test_json checks
+ * the other commands; the objects of lists superseded are made here). */
+static void expect_documented_shape(const char *top, const char *output)
+{
+	char *error = NULL;
+	struct json_shapes *shapes = json_shapes_load("docs/json.md", &error);
+	if (!shapes)
+		fail_msg("%s", error);
+	char *why = json_shapes_check(shapes, top, output);
+	if (why)
+		fail_msg("%s --json: %s\n(docs/json.md documents its shape)", top, why);
+	json_shapes_free(shapes);
 }
 
 /* `pmudb sources --json UARCH`, parsed. */
@@ -252,6 +267,7 @@ static void test_info_and_diff_say_where_from(void **state)
 	test_run_free(&r);
 	run(&r, "diff", "--json", "graniterapids@1.50", "graniterapids@perfmon");
 	assert_int_equal(r.status, 0);
+	expect_documented_shape("difflists", r.out);
 	json_t *j = json_loads(r.out, 0, NULL);
 	assert_non_null(j);
 	json_t *changes = json_object_get(j, "changes");
@@ -675,6 +691,7 @@ static void test_library_and_cli_agree(void **state)
 	struct run_result r;
 	run(&r, "sources", "--json");
 	assert_int_equal(r.status, 0);
+	expect_documented_shape("sources", r.out);	/* superseded lists among them: "changes" */
 	json_t *j = json_loads(r.out, 0, NULL);
 	assert_non_null(j);
 	int n = 0;
