@@ -2,17 +2,17 @@
 # The command, the library (shared, with its soname links, and static),
 # its header, the catalog file (share/pmudb/pmudb.db, which
 # pmudb_open_installed() finds), pmudb.pc for pkg-config, the man pages,
-# and the Python module (python/pmudb) in PYTHON_SITE: the prefix's
-# site-packages as python3 lays out a prefix (lib/python3.X/site-packages,
-# what pip install --prefix uses); give PYTHON_SITE=... for another place
-# (Debian's python3 reads /usr/local/lib/python3.X/dist-packages).
+# and the Python module (python/pmudb) in PYTHON_SITE: where python3
+# already reads modules under the prefix (Debian's: /usr/local/lib/
+# python3.X/dist-packages), else the prefix's lib/python3.X/site-packages
+# (mk/python_site.py); give PYTHON_SITE=... for another place.
 # uninstall removes exactly these files (and share/pmudb when it is left
-# empty), nothing else: the list is INSTALLED_FILES.
+# empty), nothing else: the list is INSTALLED_FILES, with the bytecode
+# Python compiled from the module.
 PREFIX ?= /usr/local
 DESTDIR ?=
 SONAME := libpmudb.so.0
-PYTHON_SITE ?= $(shell python3 -c 'import sysconfig; print(sysconfig.get_path("purelib", "posix_prefix", \
-	vars={"base": "", "platbase": ""}).lstrip("/"))' 2>/dev/null || echo lib/python3/site-packages)
+PYTHON_SITE ?= $(shell python3 mk/python_site.py '$(PREFIX)' 2>/dev/null || echo lib/python3/site-packages)
 INSTALLED_FILES := $(PYTHON_SITE)/pmudb/__init__.py bin/pmudb lib/libpmudb.so.$(VERSION) lib/$(SONAME) lib/libpmudb.so lib/libpmudb.a \
 	include/pmudb.h share/pmudb/pmudb.db lib/pkgconfig/pmudb.pc share/man/man1/pmudb.1 share/man/man3/libpmudb.3
 $(BUILD)/pmudb.pc: docs/pmudb.pc.in include/pmudb.h FORCE
@@ -40,5 +40,7 @@ install: $(BUILD)/pmudb $(BUILD)/libpmudb.so $(BUILD)/libpmudb.a $(BUILD)/pmudb.
 uninstall:
 	rm -f $(addprefix $(DESTDIR)$(PREFIX)/,$(INSTALLED_FILES))
 	rmdir $(DESTDIR)$(PREFIX)/share/pmudb 2>/dev/null || true
+	rm -f $(DESTDIR)$(PREFIX)/$(PYTHON_SITE)/pmudb/__pycache__/__init__.*.pyc
+	rmdir $(DESTDIR)$(PREFIX)/$(PYTHON_SITE)/pmudb/__pycache__ 2>/dev/null || true
 	rmdir $(DESTDIR)$(PREFIX)/$(PYTHON_SITE)/pmudb 2>/dev/null || true
 

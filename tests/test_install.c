@@ -148,8 +148,9 @@ static void test_install_build_run_uninstall(void **state)
 	assert_non_null(strstr(r.out, want));	/* the installed library, not the build's */
 	test_run_free(&r);
 
-	/* the installed Python module, with the installed library */
-	sh(&r, "cd '%s' && site=$(ls -d '%s'/lib/python3*/site-packages) && PYTHONDONTWRITEBYTECODE=1 PYTHONPATH=\"$site\" python3 -c "
+	/* the installed Python module, with the installed library (and the
+	 * bytecode Python writes beside it, which uninstall removes too) */
+	sh(&r, "cd '%s' && site=$(ls -d '%s'/lib/python3*/site-packages) && env -u PYTHONDONTWRITEBYTECODE PYTHONPATH=\"$site\" python3 -c "
 	       "'import pmudb; print(pmudb._find_library()); print(pmudb.encode(\"gnr::MEM_LOAD_RETIRED.L3_MISS\")[\"config\"])'",
 	   tmp, prefix);
 	if (r.status)
