@@ -52,6 +52,14 @@ char *xprintf(const char *fmt, ...)
 	return s;
 }
 
+void model_free_metric(struct vendor_metric *v)
+{
+	char *fields[] = { v->name, v->description, v->expr, v->groups, v->threshold, v->scale_unit,
+			   v->constraint, v->default_group, v->unit, v->file, v->missing };
+	for (size_t k = 0; k < sizeof(fields) / sizeof(fields[0]); k++)
+		free(fields[k]);
+}
+
 void model_free_umask(struct umask *u)
 {
 	free(u->name);
@@ -164,13 +172,8 @@ void vendor_uarch_free(struct vendor_uarch *u)
 	free(u->events.items);
 	free(u->cpus.items);
 	free_strings(u->units.items, u->units.count);
-	for (size_t j = 0; j < u->metrics.count; j++) {
-		struct vendor_metric *v = &u->metrics.items[j];
-		char *fields[] = { v->name, v->description, v->expr, v->groups, v->threshold, v->scale_unit,
-				   v->constraint, v->default_group, v->unit, v->file, v->missing };
-		for (size_t k = 0; k < sizeof(fields) / sizeof(fields[0]); k++)
-			free(fields[k]);
-	}
+	for (size_t j = 0; j < u->metrics.count; j++)
+		model_free_metric(&u->metrics.items[j]);
 	free(u->metrics.items);
 	free(u->name);
 	free(u->arch);

@@ -429,6 +429,8 @@ void free_strings(char **items, size_t count);
 void model_free_pmu(struct pmu *p);
 /* Frees what U holds, not U. */
 void model_free_umask(struct umask *u);
+/* Frees what V holds, not V. */
+void model_free_metric(struct vendor_metric *v);
 
 struct pmu *model_find_pmu(struct model *m, const char *name);
 /* PMUs whose name matches the glob PATTERN, case-insensitively, in model

@@ -130,10 +130,48 @@ static bool known(const struct vendor_uarch *u, const char *name, char *what, si
 	return is_event(u, what) || is_metric(u, what) || perf_name(what);
 }
 
+static bool same_text(const char *a, const char *b)
+{
+	return a == b || (a && b && !strcmp(a, b));
+}
+
+/* Whether metrics A and B are one entry written twice in one file: every
+ * field alike (amdzen4's recommended.json lists umc_cas_cmd_rate so). */
+static bool same_metric(const struct vendor_metric *a, const struct vendor_metric *b)
+{
+	return !strcmp(a->name, b->name) && same_text(a->unit, b->unit) && !strcmp(a->file, b->file) &&
+	       !strcmp(a->expr, b->expr) && same_text(a->description, b->description) &&
+	       same_text(a->groups, b->groups) && same_text(a->threshold, b->threshold) &&
+	       same_text(a->scale_unit, b->scale_unit) && same_text(a->constraint, b->constraint) &&
+	       same_text(a->default_group, b->default_group);
+}
+
+/* Drops each metric of U that repeats an earlier one whole, with a note
+ * where it is written again; metrics of one name that differ are kept. */
+static void drop_repeated(struct model *m, struct vendor_uarch *u)
+{
+	size_t kept = 0;
+	for (size_t k = 0; k < u->metrics.count; k++) {
+		struct vendor_metric *v = &u->metrics.items[k];
+		bool repeated = false;
+		for (size_t j = 0; j < kept && !repeated; j++)
+			repeated = same_metric(&u->metrics.items[j], v);
+		if (repeated) {
+			model_note(m, "%s:%d:%d: metric %s is listed twice, alike: the first is kept", v->file, v->line,
+				   v->column, v->name);
+			model_free_metric(v);
+			continue;
+		}
+		u->metrics.items[kept++] = *v;
+	}
+	u->metrics.count = kept;
+}
+
 void vendor_metrics_check(struct model *m)
 {
 	for (size_t i = 0; i < m->uarchs.count; i++) {
 		struct vendor_uarch *u = &m->uarchs.items[i];
+		drop_repeated(m, u);
 		size_t marked = 0;
 		const char *example = NULL;
 		for (size_t k = 0; k < u->metrics.count; k++) {

@@ -18,7 +18,8 @@
 int vendor_metric_read(struct vendor_uarch *u, json_t *e, json_t *base, const char *file, int line, int column,
 		       char **error);
 
-/* Once the PMUs are made: marks each metric that names an event no PMU of
+/* Once the PMUs are made: drops a metric written twice alike in one file
+ * (a note at the second), and marks each metric that names an event no PMU of
  * its µarch has (nor another metric, nor one of perf's own names), with a
  * note per µarch. */
 void vendor_metrics_check(struct model *m);

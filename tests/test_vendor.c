@@ -891,6 +891,19 @@ static void test_a_name_listed_twice_is_noted_where_listed_again(void **state)
 		if (!strstr(r.out, note))
 			fail_msg("expected the note '%s' in:\n%s", note, r.out);
 	}
+	/* a metric written twice alike is kept once, noted at the second;
+	 * two metrics of one name that differ are both kept */
+	char *metrics_text = test_read_file(FIXTURES "/listed_twice/x86/fakezen/metrics.json", NULL);
+	assert_non_null(metrics_text);
+	int line = 0, column = 0;
+	assert_true(nth_place(metrics_text, "fake_ratio", 2, &line, &column));
+	char note[256];
+	snprintf(note, sizeof(note), "x86/fakezen/metrics.json:%d:%d: metric fake_ratio is listed twice, alike: the first is kept",
+		 line, column);
+	if (!strstr(r.out, note))
+		fail_msg("expected the note '%s' in:\n%s", note, r.out);
+	assert_null(strstr(r.out, "metric fake_count is listed twice"));
+	free(metrics_text);
 	test_run_free(&r);
 	struct pmudb_error err;
 	pmudb_t *db = pmudb_open(out, &err);
@@ -910,6 +923,13 @@ static void test_a_name_listed_twice_is_noted_where_listed_again(void **state)
 	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
 	assert_int_equal(sqlite3_column_int(st, 0), 0);
 	assert_true(sqlite3_column_int(st, 1) >= 3);
+	sqlite3_finalize(st);
+	assert_int_equal(sqlite3_prepare_v2(raw, "SELECT (SELECT count(*) FROM metric WHERE name = 'fake_ratio'),"
+					    " (SELECT count(*) FROM metric WHERE name = 'fake_count')", -1, &st, NULL),
+			 SQLITE_OK);
+	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+	assert_int_equal(sqlite3_column_int(st, 0), 1);
+	assert_int_equal(sqlite3_column_int(st, 1), 2);
 	sqlite3_finalize(st);
 	sqlite3_close(raw);
 	pmudb_close(db);
