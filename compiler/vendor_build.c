@@ -42,6 +42,26 @@ struct vendor_string {
 
 struct vendor_strings { struct vendor_string *items; size_t count, cap; };
 
+/* The unit mask of EV that entry I of G became, or -1: found by name, as
+ * an entry whose unit-mask name an earlier entry has was not made one
+ * (vendor_umask_repeated), and the later entries' positions moved. */
+static int umask_of_entry(const struct event *ev, const struct vendor_uarch *u, const struct vendor_group *g, size_t i)
+{
+	char *name = vendor_umask_name_after(u->events.items[g->entries.items[i]].name, g->depth);
+	int found = -1;
+	for (size_t j = 0; j < i && found == -1; j++) {
+		char *earlier = vendor_umask_name_after(u->events.items[g->entries.items[j]].name, g->depth);
+		if (!strcasecmp(earlier, name))
+			found = -2;	/* the earlier entry's, not this one's */
+		free(earlier);
+	}
+	for (size_t k = 0; found == -1 && k < ev->umasks.count; k++)
+		if (!strcasecmp(ev->umasks.items[k].name, name))
+			found = (int)k;
+	free(name);
+	return found < 0 ? -1 : found;
+}
+
 static void vendor_strings(const struct pmu *p, const struct vendor_uarch *u, struct vendor_strings *out,
 			   struct vendor_groups *gs)
 {
@@ -49,11 +69,12 @@ static void vendor_strings(const struct pmu *p, const struct vendor_uarch *u, st
 		const struct vendor_group *g = &gs->items[e];
 		for (long i = -1; i < (long)g->entries.count; i++) {
 			long v = i < 0 ? (g->entries.count ? -1 : g->bare) : (long)g->entries.items[i];
-			if (v < 0)
+			int umask = i < 0 ? -1 : umask_of_entry(&p->events.items[e], u, g, (size_t)i);
+			if (v < 0 || (i >= 0 && umask < 0))
 				continue;
 			struct vendor_string *s = vec_push(out);
 			s->event = (int)e;
-			s->umask = (int)i;
+			s->umask = umask;
 			vendor_config(p->family, &u->events.items[v], &s->config, &s->config1);
 		}
 	}
