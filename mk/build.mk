@@ -70,12 +70,14 @@ $(BUILD)/libpmudb.so: $(LIB_OBJ)
 $(BUILD)/libpfm-spied.a: $(PFM_ID)
 	objcopy --redefine-sym fopen=sysfs_spy_fopen $(PFM_ARCHIVE) $@
 
-# It links the runtime too, without a built-in catalog (compiler/no_builtin.S):
-# the last step of a build encodes every bare string of the new catalog
-# with it (compiler/name_encodings.c).
-$(BUILD)/compiler/no_builtin.o: compiler/no_builtin.S
+# It links the runtime too, whose built-in catalog is made from what it
+# writes: here builtin.S holds nothing (opening it fails as a damaged one
+# would; pmudb-build never does).  The last step of a build encodes every
+# bare string of the new catalog with it (compiler/name_encodings.c).
+$(BUILD)/compiler/no_builtin.o: runtime/api/builtin.S
 	@mkdir -p $(dir $@)
-	$(CC) -c $< -o $@
+	: > $(BUILD)/compiler/empty
+	$(CC) -c -DCATALOG='"$(BUILD)/compiler/empty"' -DIMAGE='"$(BUILD)/compiler/empty"' $< -o $@
 
 $(BUILD)/pmudb-build: $(COMPILER_OBJ) $(BUILD)/compiler/no_builtin.o $(RUNTIME_OBJ) $(CATALOG_OBJ) $(BUILD)/libpfm-spied.a
 	$(CC) $(LDFLAGS) $(COMPILER_OBJ) $(BUILD)/compiler/no_builtin.o $(RUNTIME_OBJ) $(CATALOG_OBJ) \

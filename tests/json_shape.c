@@ -121,23 +121,6 @@ static char *type_problem(struct json_shapes *s, const char *p, const char *end)
 	return NULL;
 }
 
-static char *load_problem(struct json_shapes *s, const char *path, int line, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-
-static char *load_problem(struct json_shapes *s, const char *path, int line, const char *fmt, ...)
-{
-	(void)s;
-	va_list ap;
-	va_start(ap, fmt);
-	char *what = NULL;
-	if (vasprintf(&what, fmt, ap) < 0)
-		what = NULL;
-	va_end(ap);
-	char *why = format("%s:%d: %s", path, line, what ? what : "?");
-	free(what);
-	return why;
-}
-
 /* The next whitespace-separated word of *P, NUL-ended in place. */
 static char *word(char **p)
 {
@@ -165,8 +148,10 @@ struct json_shapes *json_shapes_load(const char *path, char **error)
 	struct kind *kind = NULL;
 	bool in_block = false;
 	int line = 0;
-	char *save = NULL;
-	for (char *l = strtok_r(text, "\n", &save); l && !*error; l = strtok_r(NULL, "\n", &save)) {
+	for (char *l = text, *next; l && *l && !*error; l = next) {
+		next = strchr(l, '\n');
+		if (next)
+			*next++ = '\0';
 		line++;
 		if (!strncmp(l, "```", 3)) {
 			in_block = !strcmp(l, "```shape") ? true : false;
@@ -183,7 +168,7 @@ struct json_shapes *json_shapes_load(const char *path, char **error)
 			char *name = word(&p), *framing = word(&p);
 			char *open = framing ? strchr(framing, '<') : NULL;
 			if (!name || !open || framing[strlen(framing) - 1] != '>' || s->ntops == MAX_TOPS) {
-				*error = load_problem(s, path, line, "expected 'top NAME array<K>|object<K>|lines<K>'");
+				*error = format("%s:%d: expected 'top NAME array<K>|object<K>|lines<K>'", path, line);
 				break;
 			}
 			struct top *t = &s->tops[s->ntops++];
@@ -191,11 +176,11 @@ struct json_shapes *json_shapes_load(const char *path, char **error)
 			t->framing = strndup(framing, (size_t)(open - framing));
 			t->type = strndup(open + 1, strlen(open + 1) - 1);
 			if (strcmp(t->framing, "array") && strcmp(t->framing, "object") && strcmp(t->framing, "lines"))
-				*error = load_problem(s, path, line, "unknown framing '%s'", t->framing);
+				*error = format("%s:%d: unknown framing '%s'", path, line, t->framing);
 		} else if (!indented && !strcmp(first, "object")) {
 			char *name = word(&p);
 			if (!name || s->nkinds == MAX_KINDS || find_kind(s, name, strlen(name))) {
-				*error = load_problem(s, path, line, "expected 'object KIND' of a new kind");
+				*error = format("%s:%d: expected 'object KIND' of a new kind", path, line);
 				break;
 			}
 			kind = &s->kinds[s->nkinds++];
@@ -204,18 +189,18 @@ struct json_shapes *json_shapes_load(const char *path, char **error)
 			char *type = word(&p), *presence = word(&p);
 			if (!type || !presence || (strcmp(presence, "always") && strcmp(presence, "optional")) ||
 			    kind->nkeys == MAX_KEYS) {
-				*error = load_problem(s, path, line, "expected 'KEY TYPE always|optional [comment]'");
+				*error = format("%s:%d: expected 'KEY TYPE always|optional [comment]'", path, line);
 				break;
 			}
 			for (int i = 0; i < kind->nkeys; i++)
 				if (!strcmp(kind->keys[i].name, first))
-					*error = load_problem(s, path, line, "key '%s' twice", first);
+					*error = format("%s:%d: key '%s' twice", path, line, first);
 			struct key *k = &kind->keys[kind->nkeys++];
 			k->name = strdup(first);
 			k->type = strdup(type);
 			k->always = !strcmp(presence, "always");
 		} else {
-			*error = load_problem(s, path, line, "a line of a shape block that is no top, object or key");
+			*error = format("%s:%d: a line of a shape block that is no top, object or key", path, line);
 		}
 	}
 	free(text);
