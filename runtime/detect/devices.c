@@ -102,15 +102,12 @@ static bool read_identifier(const char *device, char *out, size_t n)
 	char path[4096];
 	if (snprintf(path, sizeof(path), "%s/%s/identifier", sysfs_devices_dir(), device) >= (int)sizeof(path))
 		return false;
-	FILE *f = fopen(path, "r");
-	if (!f)
-		return false;
-	size_t got = fread(out, 1, n - 1, f);
-	bool whole = feof(f) && !ferror(f);
-	fclose(f);
-	out[got] = '\0';
-	if (!whole || strlen(out) != got)
-		return false;	/* too long, unreadable, or a NUL inside */
+	int len = sysfs_read_small(path, out, n - 1);	/* a file of up to N - 2 bytes */
+	if (len < 0)
+		return false;	/* none, unreadable or too long */
+	size_t got = (size_t)len;
+	if (strlen(out) != got)
+		return false;	/* a NUL inside */
 	if (got && out[got - 1] == '\n')
 		out[--got] = '\0';
 	return got > 0 && !strchr(out, '\n');

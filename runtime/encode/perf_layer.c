@@ -101,21 +101,10 @@ static int sysfs_type(const struct pmu *p)
 	int type = atomic_load_explicit(&mp->sysfs_type, memory_order_relaxed);
 	if (type != INT32_MIN)
 		return type;
-	char path[PATH_MAX];
-	const char *devices = sysfs_devices_dir();
-	FILE *f = NULL;
-	if (snprintf(path, sizeof(path), "%s/%s/type", devices, p->sysfs_name) < (int)sizeof(path))
-		f = fopen(path, "r");
-	/* a kernel PMU of numbered boxes (uncore_cha_0 ...), which perf's
-	 * uncore_cha/.../ takes by prefix: box 0's type */
-	if (!f && snprintf(path, sizeof(path), "%s/%s_0/type", devices, p->sysfs_name) < (int)sizeof(path))
-		f = fopen(path, "r");
-	type = -1;
-	if (f) {
-		if (fscanf(f, "%d", &type) != 1 || type < 0)
-			type = -1;
-		fclose(f);
-	}
+	struct sysfs_file file;
+	type = sysfs_pmu_type(p->sysfs_name, &file);
+	if (type < 0)
+		type = -1;	/* none here, or a file refused: unresolved, as pmudb_to_perf_attr says why */
 	atomic_store_explicit(&mp->sysfs_type, type, memory_order_relaxed);
 	return type;
 }

@@ -62,73 +62,6 @@ const char *pmudb_sysfs_devices(void)
 	return sysfs_devices_dir();
 }
 
-/* A kernel PMU name is one path component: the catalog is data, and a name
- * like "../../x" must not walk out of the devices directory. */
-static bool valid_pmu_name(const char *name)
-{
-	size_t n = name ? strnlen(name, 256) : 0;
-	return n > 0 && n < 256 && !strchr(name, '/') && strcmp(name, ".") && strcmp(name, "..");
-}
-
-/* Reads the whole of a small file into BUF (NUL-terminated).  Returns its
- * length, -ENOENT when it does not exist, -EFBIG when it does not fit, or
- * another -errno. */
-static int read_small(const char *path, char *buf, size_t cap)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	size_t len = 0;
-	for (;;) {
-		ssize_t n = read(fd, buf + len, cap - 1 - len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			int e = errno;
-			close(fd);
-			return -e;
-		}
-		if (n == 0)
-			break;
-		len += (size_t)n;
-		if (len == cap - 1) {	/* full: anything more means too long */
-			char extra;
-			ssize_t more = read(fd, &extra, 1);
-			close(fd);
-			buf[len] = '\0';
-			return more > 0 ? -EFBIG : (int)len;
-		}
-	}
-	close(fd);
-	buf[len] = '\0';
-	return (int)len;
-}
-
-/* Strict decimal: digits only, no sign, at most LIMIT. *END past them. */
-static bool parse_uint(const char *s, long limit, long *v, const char **end)
-{
-	long x = 0;
-	const char *p = s;
-	if (*p < '0' || *p > '9')
-		return false;
-	for (; *p >= '0' && *p <= '9'; p++) {
-		x = x * 10 + (*p - '0');
-		if (x > limit)
-			return false;
-	}
-	*v = x;
-	*end = p;
-	return true;
-}
-
-static bool only_space(const char *p)
-{
-	for (; *p; p++)
-		if (*p != '\n' && *p != ' ' && *p != '\t')
-			return false;
-	return true;
-}
-
 int pmudb_parse_cpulist(const char *text, int *cpus, int max, struct pmudb_error *err)
 {
 	if (!text || max < 0 || (max > 0 && !cpus))
@@ -140,15 +73,15 @@ int pmudb_parse_cpulist(const char *text, int *cpus, int max, struct pmudb_error
 	 * does would have it counted twice (every CPU is visited once before
 	 * a repeat is refused: linear in the list) */
 	uint64_t seen[(PMUDB_CPU_LIMIT + 1) / 64] = { 0 };
-	while (!only_space(p)) {
+	while (!sysfs_only_space(p)) {
 		long lo, hi;
 		const char *end;
-		if (!parse_uint(p, PMUDB_CPU_LIMIT, &lo, &end))
+		if (!sysfs_parse_uint(p, PMUDB_CPU_LIMIT, &lo, &end))
 			return fail(err, PMUDB_ERR_INVAL, "CPU list \"%s\": at offset %ld: expected a CPU number from 0 to %d",
 				    quotable(text, q), (long)(p - text), PMUDB_CPU_LIMIT);
 		hi = lo;
 		p = end;
-		if (*p == '-' && !parse_uint(p + 1, PMUDB_CPU_LIMIT, &hi, &end))
+		if (*p == '-' && !sysfs_parse_uint(p + 1, PMUDB_CPU_LIMIT, &hi, &end))
 			return fail(err, PMUDB_ERR_INVAL, "CPU list \"%s\": at offset %ld: expected the end of a range",
 				    quotable(text, q), (long)(p + 1 - text));
 		else if (*p == '-')
@@ -165,12 +98,12 @@ int pmudb_parse_cpulist(const char *text, int *cpus, int max, struct pmudb_error
 				cpus[at] = (int)c;
 		}
 		total += hi - lo + 1;
-		if (*p == ',' && only_space(p + 1))
+		if (*p == ',' && sysfs_only_space(p + 1))
 			return fail(err, PMUDB_ERR_INVAL, "CPU list \"%s\": at offset %ld: a ',' with no CPU after it",
 				    quotable(text, q), (long)(p - text));
 		if (*p == ',')
 			p++;
-		else if (!only_space(p))
+		else if (!sysfs_only_space(p))
 			return fail(err, PMUDB_ERR_INVAL, "CPU list \"%s\": at offset %ld: unexpected '%c'",
 				    quotable(text, q), (long)(p - text), *p >= 0x20 && *p < 0x7f ? *p : '?');
 		if (total > INT_MAX / 2)
@@ -179,40 +112,19 @@ int pmudb_parse_cpulist(const char *text, int *cpus, int max, struct pmudb_error
 	return (int)total;
 }
 
-/* The perf type of kernel PMU NAME from sysfs: >= 0, -1 when this machine
- * has no such PMU, or a pmudb error code (< -1) for a malformed file. */
-static int sysfs_type(const char *name, struct pmudb_error *err)
-{
-	char path[PATH_MAX], buf[64], q[96];
-	snprintf(path, sizeof(path), "%s/%s/type", sysfs_devices_dir(), name);
-	int n = read_small(path, buf, sizeof(buf));
-	if (n == -ENOENT || n == -ENOTDIR)
-		return -1;
-	if (n < 0)
-		return fail(err, PMUDB_ERR_INVAL, "%s: %s", path, strerror(-n));
-	long v;
-	const char *end;
-	if (!parse_uint(buf, INT_MAX, &v, &end) || !only_space(end))
-		return fail(err, PMUDB_ERR_INVAL, "%s: not a perf type: \"%s\"", path, quotable(buf, q));
-	return (int)v;
-}
-
 static int resolve_type(const struct pmudb_encoding *enc, struct pmudb_error *err)
 {
 	int type = enc->type;
 	if (enc->sysfs_pmu[0]) {
-		if (!valid_pmu_name(enc->sysfs_pmu))
+		if (!sysfs_pmu_name_valid(enc->sysfs_pmu))
 			return fail(err, PMUDB_ERR_INVAL, "kernel PMU name \"%.64s\" is not a sysfs name", enc->sysfs_pmu);
-		int t = sysfs_type(enc->sysfs_pmu, err);
-		if (t == -1) {
-			/* a kernel PMU of numbered boxes (uncore_cha_0 ...), which
-			 * perf's uncore_cha/.../ takes by prefix: box 0's type */
-			char first[sizeof(enc->sysfs_pmu) + 2];
-			snprintf(first, sizeof(first), "%s_0", enc->sysfs_pmu);
-			t = sysfs_type(first, err);
-		}
-		if (t < -1)
-			return t;
+		struct sysfs_file file;
+		char q[96];
+		int t = sysfs_pmu_type(enc->sysfs_pmu, &file);
+		if (t == -2 && file.read_error)
+			return fail(err, PMUDB_ERR_INVAL, "%s: %s", file.path, strerror(file.read_error));
+		if (t == -2)
+			return fail(err, PMUDB_ERR_INVAL, "%s: not a perf type: \"%s\"", file.path, quotable(file.text, q));
 		if (t >= 0)
 			type = t;
 		else if (type < 0)
@@ -277,7 +189,7 @@ int pmudb_to_perf_attr(const struct pmudb_encoding *enc, struct perf_event_attr 
 
 int pmudb_kernel_pmu_cpus(const char *name, int *cpus, int max, struct pmudb_error *err)
 {
-	if (!valid_pmu_name(name))
+	if (!sysfs_pmu_name_valid(name))
 		return fail(err, PMUDB_ERR_INVAL, "kernel PMU name \"%.64s\" is not a sysfs name", name ? name : "");
 	char path[PATH_MAX], buf[SYSFS_MAX];
 	struct stat st;
@@ -286,7 +198,7 @@ int pmudb_kernel_pmu_cpus(const char *name, int *cpus, int max, struct pmudb_err
 		return fail(err, PMUDB_ERR_NOTFOUND, "no such PMU on this machine: the kernel has no PMU %s (%s is missing)",
 			    name, path);
 	snprintf(path, sizeof(path), "%s/%s/cpumask", sysfs_devices_dir(), name);
-	int n = read_small(path, buf, sizeof(buf));
+	int n = sysfs_read_small(path, buf, sizeof(buf));
 	if (n == -ENOENT)
 		return 0;
 	if (n < 0)

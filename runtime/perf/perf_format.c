@@ -174,15 +174,12 @@ static int from_sysfs(const char *dir, struct pmudb_perf_format *fmt, struct pmu
 			continue;
 		char path[512], text[256];
 		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
-		int fd = open(path, O_RDONLY | O_CLOEXEC);
-		ssize_t n = fd < 0 ? -1 : read(fd, text, sizeof(text) - 1);
-		if (fd >= 0)
-			close(fd);
-		if (n < 0 || n == (ssize_t)sizeof(text) - 1)
+		/* at most 254 bytes */
+		int n = sysfs_read_small(path, text, sizeof(text) - 1);
+		if (n < 0)
 			r = set_error(err, PMUDB_ERR_INVAL, "%s: cannot read %s (or it is too long)",
 				      pmudb_strerror(PMUDB_ERR_INVAL), path);
 		else {
-			text[n] = '\0';
 			r = add_term(fmt, de->d_name, strlen(de->d_name), text, err);
 		}
 	}
