@@ -368,10 +368,8 @@ static int write_stream(struct cli *c, const int *pmus, int count, bool csv, con
 		for (int k = 0; !csv && k < i && first < 0; k++)
 			if (!shared[k] && export_same_answers(c, pmus[k], pmus[i]))
 				first = pmus[k];
-		struct pmudb_pmu_info p;
-		if (first >= 0 && !pmudb_pmu_info(c->db, pmus[i], &p)) {
-			struct pmudb_pmu_info f;
-			pmudb_pmu_info(c->db, first, &f);
+		struct pmudb_pmu_info p, f;
+		if (first >= 0 && !pmudb_pmu_info(c->db, pmus[i], &p) && !pmudb_pmu_info(c->db, first, &f)) {
 			shared[i] = true;
 			w.events_of = f.name;
 			r = write_one(&w, pmus[i], &p, NULL);

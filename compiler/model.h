@@ -17,16 +17,6 @@
 #include <stdint.h>
 #include <string.h>
 
-/* A growable array of T: items, count, capacity.  See vec_push(). */
-#define VEC(T) struct { T *items; size_t count, cap; }
-
-/* Makes room for one more item and returns a pointer to it, zeroed. */
-#define vec_push(v) \
-	((v)->count == (v)->cap ? vec_grow_((void **)&(v)->items, &(v)->cap, sizeof(*(v)->items)) : (void)0, \
-	 memset(&(v)->items[(v)->count], 0, sizeof(*(v)->items)), &(v)->items[(v)->count++])
-
-void vec_grow_(void **items, size_t *cap, size_t item_size);
-
 /* Unit-mask positions within one event. */
 struct int_vec { int *items; size_t count, cap; };
 

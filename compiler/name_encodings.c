@@ -41,10 +41,7 @@ struct answer {
 	size_t prefix;			/* of perf, the length of "PMU/" (0: no '/') */
 };
 
-struct answer_list {
-	struct answer *items;
-	size_t count, size;
-};
+struct answer_list { struct answer *items; size_t count, cap; };
 
 /* What a PMU's encodings share (a row of name_encoding_pmu): their type,
  * kernel PMU and perf's PMU, or VARIES where type or perf's PMU differ. */
@@ -81,14 +78,7 @@ static int list_strings(sqlite3 *db, struct answer_list *l, char **error)
 	sqlite3_stmt *q = NULL;
 	int rc = sqlite3_prepare_v2(db, list_sql, -1, &q, NULL);
 	while (rc == SQLITE_OK && (rc = sqlite3_step(q)) == SQLITE_ROW) {
-		if (l->count == l->size) {
-			l->size = l->size ? 2 * l->size : 4096;
-			l->items = realloc(l->items, l->size * sizeof(*l->items));
-			if (!l->items)
-				abort();
-		}
-		struct answer *b = &l->items[l->count++];
-		memset(b, 0, sizeof(*b));
+		struct answer *b = vec_push(l);
 		b->pmu_id = sqlite3_column_int64(q, 0);
 		b->event_id = sqlite3_column_int64(q, 1);
 		b->umask_position = sqlite3_column_int(q, 2);
