@@ -295,6 +295,43 @@ static void test_view_equals_encode_perf(void **state)
 	free(pmudb);
 }
 
+/* The view's perf syntax read back (pmudb_perf_parse, as `pmudb decode`
+ * reads what perf takes) gives the row's registers; perf's own names of
+ * generic events (cycles, L1-dcache-loads) are not that syntax. */
+static void test_view_perf_reads_back(void **state)
+{
+	(void)state;
+	struct pmudb_error err;
+	pmudb_t *db = pmudb_open(catalog, &err);
+	assert_non_null(db);
+	long checked = 0, named = 0;
+	for (size_t i = 0; i < nrows; i += (size_t)test_sample_step()) {
+		const struct view_row *v = &rows[i];
+		if (!v->perf)
+			continue;
+		if (!strchr(v->perf, '/')) {
+			named++;
+			continue;
+		}
+		char pmu[128];
+		snprintf(pmu, sizeof(pmu), "%.*s", (int)strcspn(v->string, ":"), v->string);
+		struct pmudb_pmu_info info;
+		assert_int_equal(pmudb_pmu_info(db, pmudb_find_pmu(db, pmu), &info), 0);
+		struct pmudb_raw_event raw;
+		if (pmudb_perf_parse(v->perf, info.family, &raw, &err))
+			fail_msg("%s: the view's perf syntax '%s' does not read back: %s", v->string, v->perf, err.message);
+		if (raw.config != v->config || raw.config1 != v->config1 || raw.config2 != v->config2)
+			fail_msg("%s: '%s' reads back as 0x%llx,0x%llx,0x%llx, the view says 0x%llx,0x%llx,0x%llx", v->string,
+				 v->perf, (unsigned long long)raw.config, (unsigned long long)raw.config1,
+				 (unsigned long long)raw.config2, (unsigned long long)v->config,
+				 (unsigned long long)v->config1, (unsigned long long)v->config2);
+		checked++;
+	}
+	pmudb_close(db);
+	print_message("perf syntax read back: %ld strings, 0 differ (%ld named as perf names them)\n", checked, named);
+	assert_true(checked > 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -302,6 +339,7 @@ int main(void)
 		cmocka_unit_test(test_view_equals_the_library),
 		cmocka_unit_test(test_view_equals_encode_stdin),
 		cmocka_unit_test(test_view_equals_encode_perf),
+		cmocka_unit_test(test_view_perf_reads_back),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
