@@ -28,6 +28,7 @@
 static struct json_shapes *shapes;
 static char *pmudb, *tmp;
 static pmudb_t *db;
+static bool no_hybrid_answer;	/* encode.other could not be made here (a SKIP line said why) */
 
 static int setup(void **state)
 {
@@ -104,14 +105,49 @@ static void test_detecting(void **state)
 	expect_shape("sources", -1, NULL, "sources", "--json", NULL);
 }
 
+/* The first event or unit mask of CPU's first core type that its other
+ * core type has too (each libpfm names them as it likes), into NAME. */
+static bool event_of_both_core_types(const char *cpu_spec, char *name, size_t size)
+{
+	struct pmudb_cpu cpu;
+	struct pmudb_scope scope;
+	struct pmudb_error err;
+	if (pmudb_cpu_parse(cpu_spec, &cpu, &err) || pmudb_scope_cpu(db, &cpu, &scope, NULL, &err))
+		return false;
+	struct pmudb_pmu_info core;
+	if (!scope.count || pmudb_pmu_info(db, scope.pmus[0], &core))
+		return false;
+	for (int e = 0; e < core.event_count; e++) {
+		struct pmudb_event_info ev;
+		if (pmudb_event_info(db, scope.pmus[0], e, &ev))
+			continue;
+		for (int u = -1; u < ev.umask_count; u++) {
+			struct pmudb_umask_info um;
+			struct pmudb_encoding two[2];
+			if (u >= 0 && pmudb_umask_info(db, scope.pmus[0], e, u, &um))
+				continue;
+			snprintf(name, size, "%s%s%s", ev.name, u >= 0 ? ":" : "", u >= 0 ? um.name : "");
+			if (pmudb_encode_each(db, name, &scope, two, 2, NULL) == 2)
+				return true;
+		}
+	}
+	return false;
+}
+
 static void test_encoding(void **state)
 {
 	(void)state;
 	expect_shape("encode", 1, NULL, "encode", "--format", "json", "skl::INST_RETIRED:ANY_P:u",
 		     "skx_unc_cha3::UNC_C_CLOCKTICKS", "perf::PERF_COUNT_SW_TASK_CLOCK", "no_such::EVENT", NULL);
 	/* a hybrid: the other core type in "others" */
-	expect_shape("encode", 0, NULL, "--cpu", "GenuineIntel-6-97", "encode", "--format", "json", "INST_RETIRED:ANY_P",
-		     NULL);
+	char both[256];
+	if (event_of_both_core_types("GenuineIntel/6/0x97", both, sizeof(both)))
+		expect_shape("encode", 0, NULL, "--cpu", "GenuineIntel-6-97", "encode", "--format", "json", both, NULL);
+	else {
+		no_hybrid_answer = true;
+		print_message("SKIP: encode's others: no event of Alder Lake's P-core in this catalog encodes on its E-core"
+			      " too\n");
+	}
 	expect_shape("encode", 1, "skl::INST_RETIRED:ANY_P\nbad::\xff\nskl::UOPS_ISSUED:ANY:c=1\r\n", "encode", "--stdin",
 		     NULL);
 	/* exact, inexact (bits left over) and nothing at all */
@@ -219,6 +255,8 @@ static void test_every_shape_was_met(void **state)
 	int n = 0;
 	for (const char *const *k = by_test_sources; *k; k++)
 		excused[n++] = *k;
+	if (no_hybrid_answer)
+		excused[n++] = "encode.other";
 	/* a metric of stat -M needs the hardware counters its events use: the
 	 * first metric of this host's PMUs */
 	struct run_result r;
